@@ -13,6 +13,9 @@ set(CMAKE_EXPORT_COMPILE_COMMANDS ON)
 
 option(GPUPERF_STRICT_BASELINE
        "A GPU without a baseline file fails the perf tests instead of skipping them" OFF)
+set(GPUPERF_KERNEL_FAMILIES
+    "ceiling;reduction;matmul;count_equal;coalescing;bank_conflicts;occupancy;fusion;smem_latency"
+    CACHE STRING "Kernel families (folders under kernels/) to build and test")
 set(GPUPERF_REPETITIONS 30 CACHE STRING "Timed samples per benchmark in one perf run")
 set(GPUPERF_MAX_REMEASURE 2 CACHE STRING "How often ambiguous benchmarks are re-measured before a verdict")
 

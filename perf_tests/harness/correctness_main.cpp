@@ -1,0 +1,63 @@
+// The correctness tests: one GoogleTest per registry case with the kCorrectness role, named
+// <family>.<variant>__<shape>. Each runs the variant twice on fresh random inputs (two seeds) with
+// poisoned outputs and compares with the family's reference. Exits 77 (CTest: skipped) with no GPU.
+// Reproduce a failure with the seed it prints: GPUPERF_SEED=<seed> gpuperf_correctness --gtest_filter=...
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <string>
+
+#include "common/random_fill.cuh"
+#include "common/registry.h"
+#include "harness/case_check.h"
+#include "harness/exit_codes.h"
+#include "harness/gpu_info.h"
+
+namespace gpuperf {
+namespace {
+
+// gtest filters use ':' and '-', so shapes like "m:17,n:33" become "m_17_n_33".
+std::string test_name(const Case& c) {
+  std::string name = c.variant + "__" + c.shape;
+  for (char& ch : name) {
+    if (ch == ':' || ch == ',' || ch == '-' || ch == '.') ch = '_';
+  }
+  return name;
+}
+
+class CaseTest : public ::testing::Test {
+ public:
+  explicit CaseTest(const Case& c) : case_(c) {}
+  void TestBody() override {
+    const auto instance = case_.make();
+    for (int attempt = 0; attempt < 2; ++attempt) {
+      const CheckResult result = run_checked(*instance, fresh_seed(), nullptr);
+      ASSERT_TRUE(result.ok) << case_.name() << ": " << result.message;
+    }
+  }
+
+ private:
+  const Case& case_;
+};
+
+}  // namespace
+}  // namespace gpuperf
+
+int main(int argc, char** argv) {
+  using namespace gpuperf;
+  ::testing::InitGoogleTest(&argc, argv);
+  std::string why;
+  if (!query_gpu(why)) {
+    std::printf("SKIPPED: %s\n", why.c_str());
+    return kExitNotJudged;
+  }
+  static Registry registry;
+  register_all_families(registry);
+  for (const Case& c : registry.cases()) {
+    if ((c.roles & kCorrectness) == 0) continue;
+    ::testing::RegisterTest(c.family.c_str(), test_name(c).c_str(), nullptr, c.name().c_str(), __FILE__, __LINE__,
+                            [&c]() -> ::testing::Test* { return new CaseTest(c); });
+  }
+  return RUN_ALL_TESTS();
+}

@@ -1,0 +1,89 @@
+#include "harness/sampler.cuh"
+
+#include <algorithm>
+
+#include "common/cuda_check.cuh"
+#include "common/random_fill.cuh"
+#include "harness/case_check.h"
+
+namespace gpuperf {
+namespace {
+
+constexpr int kWarmupSamples = 5;
+// Samples with a zero-length spin that size an injected slowdown (their median is the case's own time).
+constexpr int kInjectionSizingSamples = 9;
+
+double median(std::vector<double> values) {
+  std::nth_element(values.begin(), values.begin() + values.size() / 2, values.end());
+  return values[values.size() / 2];
+}
+
+}  // namespace
+
+Sampler::Sampler(const std::string& pci_bus_id, std::vector<SlowdownRule> rules)
+    : nvml_(pci_bus_id), rules_(std::move(rules)) {
+  GPUPERF_CUDA_CHECK(cudaStreamCreate(&stream_));
+  if (!rules_.empty()) spin_.emplace();
+}
+
+Sampler::~Sampler() {
+  instance_.reset();
+  GPUPERF_CUDA_CHECK_NOTHROW(cudaStreamDestroy(stream_));
+}
+
+CheckResult Sampler::prepare(const Case& c) {
+  if (case_ == &c) return CheckResult::pass();
+  case_ = nullptr;
+  instance_.reset();  // free the previous case's memory first
+  inject_percent_.reset();
+  std::unique_ptr<Instance> instance;
+  try {
+    instance = c.make();
+  } catch (const std::exception& e) {
+    return CheckResult::fail(std::string("could not set up the case: ") + e.what());
+  }
+  CheckResult check = run_checked(*instance, fresh_seed(), stream_);
+  if (!check.ok) return check;
+  instance_ = std::move(instance);
+  case_ = &c;
+
+  for (int i = 0; i < kWarmupSamples; ++i) timed_run(0.0);
+  inject_percent_ = slowdown_for(rules_, c.name());
+  if (inject_percent_ && c.metric == Metric::kTime) {
+    std::vector<double> own(kInjectionSizingSamples);
+    for (double& t : own) t = timed_run(0.0);
+    inject_us_ = *inject_percent_ / 100.0 * median(own) * c.runs_per_sample;
+  }
+  return CheckResult::pass();
+}
+
+double Sampler::timed_run(double spin_us) {
+  flush_.enqueue(stream_);
+  timer_.start(stream_);
+  if (inject_percent_ && spin_) spin_->enqueue(stream_, spin_us);
+  for (int r = 0; r < case_->runs_per_sample; ++r) instance_->run(stream_);
+  GPUPERF_CHECK_LAUNCH();
+  timer_.stop(stream_);
+  return timer_.elapsed_us() / case_->runs_per_sample;
+}
+
+Sample Sampler::measure() {
+  Sample sample;
+  sample.time_us = timed_run(inject_us_);
+  sample.value = case_->metric == Metric::kCycles ? instance_->cycles() : sample.time_us;
+  sample.clocks = nvml_.read();
+  return sample;
+}
+
+CheckResult Sampler::verify_last_run() {
+  try {
+    GPUPERF_CUDA_CHECK(cudaStreamSynchronize(stream_));
+    CheckResult result = instance_->verify();
+    if (!result.ok) result.message = "wrong result after the timed runs: " + result.message;
+    return result;
+  } catch (const std::exception& e) {
+    return CheckResult::fail(std::string("verify after the timed runs failed: ") + e.what());
+  }
+}
+
+}  // namespace gpuperf

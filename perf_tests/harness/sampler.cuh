@@ -1,0 +1,62 @@
+#pragma once
+// Takes timed samples of one case at a time, the same way for every case:
+//   prepare: make the instance, check it against its reference, warm it up;
+//   measure: flush L2 | start event | [injected spin] | runs_per_sample x run() | stop event.
+// The GPU's clocks and throttle reasons are read after every sample, so the gate can discard samples
+// taken while the GPU was slowed down by something other than the code.
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/registry.h"
+#include "harness/event_timer.cuh"
+#include "harness/l2_flush.cuh"
+#include "harness/nvml.h"
+#include "harness/slowdown_injection.cuh"
+
+namespace gpuperf {
+
+struct Sample {
+  double value = 0.0;    // the case's metric: [microseconds per run] for kTime, [cycles] for kCycles
+  double time_us = 0.0;  // device time per run, whatever the metric [microseconds]
+  std::optional<ClockState> clocks;
+};
+
+class Sampler {
+ public:
+  Sampler(const std::string& pci_bus_id, std::vector<SlowdownRule> rules);
+  ~Sampler();
+  Sampler(const Sampler&) = delete;
+  Sampler& operator=(const Sampler&) = delete;
+
+  // Makes c the current case unless it already is. On a failed reference check returns the failure
+  // (and no case is current); timings of a case that computes the wrong answer are never taken.
+  CheckResult prepare(const Case& c);
+  bool is_current(const Case& c) const { return case_ == &c; }
+  Sample measure();
+  // After the samples: the outputs of the last timed run must still match the reference.
+  CheckResult verify_last_run();
+
+  const Nvml& nvml() const { return nvml_; }
+  // The slowdown injected into the current case [percent of its own time], if a rule matched.
+  std::optional<double> injected_percent() const { return inject_percent_; }
+  Counters counters() const { return instance_ ? instance_->counters() : Counters{}; }
+
+ private:
+  double timed_run(double spin_us);
+
+  cudaStream_t stream_ = nullptr;
+  L2Flush flush_;
+  EventTimer timer_;
+  Nvml nvml_;
+  std::vector<SlowdownRule> rules_;
+  std::optional<SpinDelay> spin_;
+  const Case* case_ = nullptr;
+  std::unique_ptr<Instance> instance_;
+  std::optional<double> inject_percent_;
+  double inject_us_ = 0.0;  // [microseconds] per sample
+};
+
+}  // namespace gpuperf

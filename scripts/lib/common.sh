@@ -1,0 +1,50 @@
+# Shared by the scripts in scripts/: exit codes, messages, the GPU lock. Source it; do not run it.
+
+# Exit codes of every program and script of the harness (perf_tests/gate/exit_codes.h has the same).
+readonly EXIT_PASS=0
+readonly EXIT_REGRESSION=1
+readonly EXIT_INVALID=2
+readonly EXIT_NOT_JUDGED=77
+
+die() {  # die <exit code> <message...>
+  local code=$1
+  shift
+  echo "error: $*" >&2
+  exit "$code"
+}
+
+note() { echo "[$(basename "$0")] $*" >&2; }
+
+need_tool() {
+  command -v "$1" >/dev/null 2>&1 || die "$EXIT_INVALID" "'$1' is not installed; it is needed by $(basename "$0")"
+}
+
+# Prints the JSON description of the GPU the benchmark binary sees; exits 77 (skipped) without one.
+gpu_info() {  # gpu_info <bench binary>
+  local info rc=0
+  info=$("$1" --gpu-info 2>&1) || rc=$?
+  if ((rc == EXIT_NOT_JUDGED)); then
+    echo "SKIPPED: ${info#SKIPPED: }"
+    exit "$EXIT_NOT_JUDGED"
+  fi
+  ((rc == 0)) || die "$EXIT_INVALID" "'$1 --gpu-info' failed (exit $rc): $info"
+  echo "$info"
+}
+
+# Holds an exclusive lock on one GPU for the rest of the calling script, so that two perf runs started
+# at once (two ctest invocations, a CI job and a developer) never time kernels side by side.
+lock_gpu() {  # lock_gpu <gpu uuid> <seconds to wait>
+  need_tool flock
+  local file="${TMPDIR:-/tmp}/gpuperf-$1.lock"
+  exec {GPUPERF_LOCK_FD}>>"$file"
+  if ! flock -w "$2" "$GPUPERF_LOCK_FD"; then
+    die "$EXIT_INVALID" "another perf run has held GPU $1 for more than $2 s (lock file $file). Wait for it to finish, or raise --lock-wait."
+  fi
+}
+
+# A Google Benchmark filter matching exactly these benchmark names (one per line on stdin).
+exact_filter() {
+  local names
+  names=$(sed -e 's/[][\.*^$+?(){}|]/\\&/g' | paste -sd '|' -)
+  echo "^(${names})(/|\$)"
+}

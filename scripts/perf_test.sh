@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# One kernel family's perf test, as CTest runs it (perf.<family>): benchmark the family on this GPU,
+# compare with baselines/<gpu>.json, re-measure what is ambiguous, and exit with the verdict.
+#
+#   perf_test.sh --family NAME --bench PATH --gate PATH --baselines DIR --out DIR
+#                [--repetitions N] [--max-remeasure N] [--strict] [--lock-wait SECONDS]
+#
+# Exit: 0 pass, 1 regression, 2 invalid input or infrastructure failure, 77 skipped / not judged
+# (no GPU; no baseline for this GPU unless --strict; throttled GPU).
+# Writes into --out: <family>.runN.json (raw samples), <family>.md and <family>.verdict.json (reports).
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
+
+family="" bench="" gate="" baselines="" out="" repetitions=30 max_remeasure=2 strict="" lock_wait=1800
+while (($#)); do
+  case "$1" in
+    --family) family=$2; shift 2 ;;
+    --bench) bench=$2; shift 2 ;;
+    --gate) gate=$2; shift 2 ;;
+    --baselines) baselines=$2; shift 2 ;;
+    --out) out=$2; shift 2 ;;
+    --repetitions) repetitions=$2; shift 2 ;;
+    --max-remeasure) max_remeasure=$2; shift 2 ;;
+    --lock-wait) lock_wait=$2; shift 2 ;;
+    --strict) strict=--strict; shift ;;
+    *) die "$EXIT_INVALID" "unknown argument '$1' (see the header of $0)" ;;
+  esac
+done
+for required in family bench gate baselines out; do
+  [[ -n ${!required} ]] || die "$EXIT_INVALID" "--$required is required"
+done
+need_tool jq
+
+gpu=$(gpu_info "$bench")
+slug=$(jq -r .slug <<<"$gpu")
+baseline="$baselines/$slug.json"
+if [[ ! -f $baseline ]]; then
+  message="no baseline for this GPU ($(jq -r .name <<<"$gpu")): expected $baseline. Record one with: scripts/update_baseline.sh --build-dir <build dir>"
+  [[ -n $strict ]] && die "$EXIT_INVALID" "$message"
+  echo "SKIPPED: $message"
+  exit "$EXIT_NOT_JUDGED"
+fi
+
+mkdir -p "$out"
+lock_gpu "$(jq -r .uuid <<<"$gpu")" "$lock_wait"
+rm -f "$out/$family".run*.json
+
+measure() {  # measure <run number> <filter>
+  local json="$out/$family.run$1.json" log="$out/$family.run$1.log" rc=0
+  GPUPERF_GIT_COMMIT=${GPUPERF_GIT_COMMIT:-$(git -C "$baselines" rev-parse --short HEAD 2>/dev/null || true)} \
+    "$bench" --benchmark_filter="$2" --benchmark_repetitions="$repetitions" \
+    --benchmark_out="$json" --benchmark_out_format=json >"$log" 2>&1 || rc=$?
+  if ((rc != 0)); then
+    tail -n 20 "$log" >&2
+    ((rc > 128)) && die "$EXIT_INVALID" "the benchmark binary crashed (signal $((rc - 128))) during run $1 of $family; log: $log"
+    die "$EXIT_INVALID" "the benchmark binary failed (exit $rc) during run $1 of $family; log: $log"
+  fi
+}
+
+judge() {  # judge: compare every run so far with the baseline; sets verdict
+  local runs=("$out/$family".run*.json)
+  verdict=0
+  "$gate" compare --baseline "$baseline" --results "${runs[@]}" --family "$family" $strict \
+    --markdown "$out/$family.md" --json "$out/$family.verdict.json" \
+    --remeasure-list "$out/$family.remeasure.txt" || verdict=$?
+}
+
+measure 1 "^$family/"
+judge
+for ((attempt = 1; attempt <= max_remeasure; attempt++)); do
+  ((verdict == EXIT_INVALID)) && break
+  [[ -s $out/$family.remeasure.txt ]] || break
+  note "re-measuring $(wc -l <"$out/$family.remeasure.txt") ambiguous benchmark(s), attempt $attempt of $max_remeasure"
+  measure $((attempt + 1)) "$(exact_filter <"$out/$family.remeasure.txt")"
+  judge
+done
+echo "report: $out/$family.md"
+exit "$verdict"
