@@ -1,0 +1,117 @@
+// The bank-conflicts family's registry: its variants, its sizes, and how one case is checked.
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "bank_conflicts/bank_conflicts.cuh"
+#include "common/poison.cuh"
+#include "common/random_fill.cuh"
+#include "common/registry.h"
+
+namespace gpuperf {
+namespace {
+
+using bank_conflicts::Launcher;
+
+struct Variant {
+  const char* name;
+  Launcher launch;
+  bool transposes;  // false: copy_frame, whose output is its input
+};
+
+// Adding a variant: write its launcher (bank_conflicts.cuh) and add one line here.
+const Variant kVariants[] = {
+    {"copy_frame", bank_conflicts::copy_frame, false},
+    {"naive_global_transpose", bank_conflicts::naive_global_transpose, true},
+    {"smem_tile32_conflicted", bank_conflicts::smem_tile32_conflicted, true},
+    {"smem_tile32_padded", bank_conflicts::smem_tile32_padded, true},
+    {"smem_tile32_swizzled", bank_conflicts::smem_tile32_swizzled, true},
+    {"smem_tile32_padded_block32x8", bank_conflicts::smem_tile32_padded_block32x8, true},
+    {"smem_tile32_swizzled_block32x8", bank_conflicts::smem_tile32_swizzled_block32x8, true},
+};
+
+struct Size {
+  int n;  // the matrix is n x n
+  unsigned roles;
+};
+
+// 1 (a single element), 33 and 1023 (one past / one short of a tile multiple), 1000 (neither) catch
+// bounds bugs in partial tiles; 4096 (64 MiB per matrix) and 8192 (256 MiB) are several times any L2.
+const Size kSizes[] = {
+    {1, kCorrectness}, {33, kCorrectness}, {1000, kCorrectness}, {1023, kCorrectness},
+    {4096, kPerf},     {8192, kBoth},
+};
+
+constexpr std::size_t kMismatchesShown = 5;
+
+// Exact, bitwise comparison of out with in (copy) or in transposed. A poisoned (NaN) element never
+// equals a random input in [-1, 1). Walks the output in 64x64 blocks so the transposed reads of `in`
+// stay in cache. Local helper: common/compare.h has no float-exact or matrix-indexed comparison.
+CheckResult compare_transpose_exact(const std::vector<float>& in, const std::vector<float>& out, int n,
+                                    bool transposed) {
+  constexpr int kBlock = 64;
+  const std::size_t size = static_cast<std::size_t>(n) * n;
+  if (in.size() != size || out.size() != size) return CheckResult::fail("buffer sizes differ from n*n");
+  std::size_t bad = 0;
+  std::ostringstream first;
+  first.precision(9);
+  for (int r0 = 0; r0 < n; r0 += kBlock) {
+    for (int c0 = 0; c0 < n; c0 += kBlock) {
+      for (int r = r0; r < std::min(n, r0 + kBlock); ++r) {
+        for (int c = c0; c < std::min(n, c0 + kBlock); ++c) {
+          const std::size_t row_major = static_cast<std::size_t>(r) * n + c;
+          const float got = out[row_major];
+          const float want = in[transposed ? static_cast<std::size_t>(c) * n + r : row_major];
+          if (std::memcmp(&got, &want, sizeof(float)) == 0) continue;
+          if (bad++ < kMismatchesShown) {
+            first << " out[" << r << "][" << c << "] got " << got << " want " << want << ";";
+          }
+        }
+      }
+    }
+  }
+  if (bad == 0) return CheckResult::pass();
+  return CheckResult::fail(std::to_string(bad) + " of " + std::to_string(size) + " elements differ:" + first.str());
+}
+
+class TransposeInstance final : public Instance {
+ public:
+  TransposeInstance(const Variant& variant, int n)
+      : variant_(variant), n_(n), in_(static_cast<std::size_t>(n) * n), out_(static_cast<std::size_t>(n) * n) {}
+
+  void generate(std::uint64_t seed) override { fill_uniform(in_, -1.0f, 1.0f, seed); }
+  void poison() override { gpuperf::poison(out_); }
+  void run(cudaStream_t stream) override { variant_.launch({in_.get(), out_.get(), n_}, stream); }
+  CheckResult verify() override {
+    return compare_transpose_exact(in_.to_host(), out_.to_host(), n_, variant_.transposes);
+  }
+
+ private:
+  const Variant& variant_;
+  int n_;
+  DeviceBuffer<float> in_;
+  DeviceBuffer<float> out_;
+};
+
+}  // namespace
+
+void register_bank_conflicts(Registry& registry) {
+  for (const Variant& variant : kVariants) {
+    for (const Size& size : kSizes) {
+      Case c;
+      c.family = "bank_conflicts";
+      c.variant = variant.name;
+      c.shape = "n:" + std::to_string(size.n);
+      c.roles = size.roles;
+      c.bytes = 2.0 * sizeof(float) * size.n * size.n;  // every element read once and written once
+      c.make = [&variant, n = size.n] { return std::make_unique<TransposeInstance>(variant, n); };
+      registry.add(std::move(c));
+    }
+  }
+}
+
+}  // namespace gpuperf

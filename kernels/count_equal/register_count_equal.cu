@@ -1,0 +1,115 @@
+// The count_equal family's registry: its variants, its sizes and match fractions, and how one case is
+// checked.
+#include <string>
+#include <vector>
+
+#include "common/compare.h"
+#include "common/cuda_check.cuh"
+#include "common/poison.cuh"
+#include "common/random_fill.cuh"
+#include "common/registry.h"
+#include "count_equal/count_equal.cuh"
+
+namespace gpuperf {
+namespace {
+
+using count_equal::Launcher;
+
+struct Variant {
+  const char* name;
+  Launcher launch;
+};
+
+// Adding a variant: write its launcher (count_equal.cuh) and add one line here.
+const Variant kVariants[] = {
+    {"global_atomic_per_element", count_equal::global_atomic_per_element},
+    {"grid_stride_shared_tree_one_atomic_per_block", count_equal::grid_stride_shared_tree_one_atomic_per_block},
+    {"warp_shuffle_vec4", count_equal::warp_shuffle_vec4},
+};
+
+struct Size {
+  std::int64_t n;
+  unsigned roles;
+};
+
+// 1 and the prime 1000003 (not a multiple of 4 or of any block) catch tail bugs; 2^25 is the seed's
+// scale; 2^28 (2 GiB read) is many times any L2 and ~0.5 ms at the read ceiling.
+const Size kSizes[] = {
+    {1, kCorrectness},
+    {1000003, kCorrectness},
+    {std::int64_t{1} << 25, kBoth},
+    {std::int64_t{1} << 28, kPerf},
+};
+
+// The fraction of equal pairs: a quarter (the naive variant's atomics contend on every warp) and near
+// zero (almost no atomics: the variants differ only in how they stream).
+struct MatchFraction {
+  const char* label;  // as it appears in the shape
+  double value;
+};
+const MatchFraction kMatchFractions[] = {{"0.25", 0.25}, {"0.0001", 0.0001}};
+
+// a in [-10^6, 10^6]: a[i] + 1 cannot overflow, and the values are far from zero.
+constexpr int kInputMin = -1000000;
+constexpr int kInputMax = 1000000;
+
+class CountEqualInstance final : public Instance {
+ public:
+  CountEqualInstance(Launcher launch, std::int64_t n, double match_fraction)
+      : launch_(launch),
+        n_(n),
+        match_fraction_(match_fraction),
+        a_(static_cast<std::size_t>(n)),
+        b_(static_cast<std::size_t>(n)),
+        count_(1) {}
+
+  void generate(std::uint64_t seed) override {
+    fill_uniform(a_, kInputMin, kInputMax, seed);
+    count_equal::make_b_from_a(a_.get(), b_.get(), n_, match_fraction_, seed);
+  }
+  void poison() override { gpuperf::poison(count_); }
+  // The reset is part of the timed work, the same for every variant (see count_equal.cuh).
+  void run(cudaStream_t stream) override {
+    GPUPERF_CUDA_CHECK(cudaMemsetAsync(count_.get(), 0, sizeof(int), stream));
+    launch_({a_.get(), b_.get(), n_, count_.get()}, stream);
+  }
+
+  CheckResult verify() override {
+    const std::vector<int> a = a_.to_host();
+    const std::vector<int> b = b_.to_host();
+    std::int64_t expected = 0;
+    for (std::size_t i = 0; i < a.size(); ++i) expected += a[i] == b[i] ? 1 : 0;
+    return compare_exact({expected}, {std::int64_t{count_.to_host()[0]}});
+  }
+
+ private:
+  Launcher launch_;
+  std::int64_t n_;
+  double match_fraction_;
+  DeviceBuffer<int> a_;
+  DeviceBuffer<int> b_;
+  DeviceBuffer<int> count_;
+};
+
+}  // namespace
+
+void register_count_equal(Registry& registry) {
+  for (const Variant& variant : kVariants) {
+    for (const Size& size : kSizes) {
+      for (const MatchFraction& match : kMatchFractions) {
+        Case c;
+        c.family = "count_equal";
+        c.variant = variant.name;
+        c.shape = "n:" + std::to_string(size.n) + ",match:" + match.label;
+        c.roles = size.roles;
+        c.bytes = 2.0 * sizeof(int) * static_cast<double>(size.n);  // a and b read once; 4 bytes written
+        c.make = [launch = variant.launch, n = size.n, fraction = match.value] {
+          return std::make_unique<CountEqualInstance>(launch, n, fraction);
+        };
+        registry.add(std::move(c));
+      }
+    }
+  }
+}
+
+}  // namespace gpuperf

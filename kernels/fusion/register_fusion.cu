@@ -1,0 +1,153 @@
+// The fusion family's registry: its variants, its sizes, and how one case is checked.
+#include <string>
+#include <vector>
+
+#include "common/compare.h"
+#include "common/poison.cuh"
+#include "common/random_fill.cuh"
+#include "common/registry.h"
+#include "fusion/fusion.cuh"
+
+namespace gpuperf {
+namespace {
+
+using fusion::Launcher;
+using fusion::Operation;
+
+struct Variant {
+  const char* name;
+  Operation op;
+  Launcher launch;
+  bool uses_temporary;  // gets a device array t of n floats
+};
+
+// Adding a variant: write its launcher (fusion.cuh) and add one line here.
+const Variant kVariants[] = {
+    {"add_then_scale_two_kernels", Operation::kAddScale, fusion::add_then_scale_two_kernels, true},
+    {"add_scale_fused", Operation::kAddScale, fusion::add_scale_fused, false},
+    {"add_scale_fused_vec4", Operation::kAddScale, fusion::add_scale_fused_vec4, false},
+    {"axpb_through_temporary", Operation::kAxpb, fusion::axpb_through_temporary, true},
+    {"axpb_fused", Operation::kAxpb, fusion::axpb_fused, false},
+    {"axpb_fused_vec4", Operation::kAxpb, fusion::axpb_fused_vec4, false},
+};
+
+struct Size {
+  std::int64_t n;
+  unsigned roles;
+};
+
+// 1 and the prime 1000003 (not a multiple of 4 or of any block) catch tail bugs; 2^28 floats is 1 GiB
+// per array, many times any L2 (~0.8 ms for add-scale at the copy ceiling).
+const Size kSizes[] = {
+    {1, kCorrectness},
+    {1000003, kCorrectness},
+    {std::int64_t{1} << 28, kBoth},
+};
+
+// Bytes are those the FUSED formulation must move, for every variant of an operation: add-scale reads
+// x and y and writes out (3 arrays), axpb reads x and writes out (2 arrays). The unfused variants move
+// more (their temporary is written and read back) but are credited with the same bytes, so they show
+// a lower effective GB/s: that difference is what fusion buys, and it is the lesson of the seed.
+double bytes_moved(Operation op, std::int64_t n) {
+  const int arrays = op == Operation::kAddScale ? 3 : 2;
+  return static_cast<double>(arrays) * sizeof(float) * static_cast<double>(n);
+}
+
+// One addition and one multiplication per element either way.
+double flops(std::int64_t n) { return 2.0 * static_cast<double>(n); }
+
+// Per-element tolerance against the double-precision reference. A float result here carries at most
+// two roundings: add-scale ~2.4e-7 relative; a*x then + b at most 2^-24 * (|a*x| + |out|) <= 3e-7
+// absolute (|a| < 2, |x|, |b| <= 1). Both far inside 1e-6 + 1e-6 * |expected|.
+constexpr double kAbsTol = 1e-6;
+constexpr double kRelTol = 1e-6;
+
+std::uint64_t splitmix64(std::uint64_t x) {
+  x += 0x9E3779B97F4A7C15ull;
+  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+  return x ^ (x >> 31);
+}
+
+// A uniform double in [0, 1) from (seed, which).
+double unit_from(std::uint64_t seed, std::uint64_t which) {
+  return static_cast<double>(splitmix64(seed ^ splitmix64(which)) >> 11) * 0x1.0p-53;
+}
+
+// Scale factors a, s: magnitude in [0.5, 2), random sign (never zero, which would make out constant).
+float scale_from(std::uint64_t seed, std::uint64_t which) {
+  const double u = unit_from(seed, which);
+  const double magnitude = 0.5 + 1.5 * unit_from(seed, which + 100);
+  return static_cast<float>(u < 0.5 ? -magnitude : magnitude);
+}
+
+class FusionInstance final : public Instance {
+ public:
+  FusionInstance(const Variant& variant, std::int64_t n)
+      : variant_(variant),
+        n_(n),
+        x_(static_cast<std::size_t>(n)),
+        y_(variant.op == Operation::kAddScale ? static_cast<std::size_t>(n) : 0),
+        temp_(variant.uses_temporary ? static_cast<std::size_t>(n) : 0),
+        out_(static_cast<std::size_t>(n)) {}
+
+  void generate(std::uint64_t seed) override {
+    fill_uniform(x_, -1.0f, 1.0f, seed);
+    if (y_.size() > 0) fill_uniform(y_, -1.0f, 1.0f, splitmix64(seed ^ 0x59ull));
+    a_ = scale_from(seed, 1);
+    s_ = scale_from(seed, 2);
+    b_ = static_cast<float>(2.0 * unit_from(seed, 3) - 1.0);  // [-1, 1)
+  }
+  // The temporary is poisoned too: a second kernel that reads an element the first did not write must
+  // not find last run's (right) value there.
+  void poison() override {
+    gpuperf::poison(out_);
+    if (temp_.size() > 0) gpuperf::poison(temp_);
+  }
+  void run(cudaStream_t stream) override {
+    variant_.launch({x_.get(), y_.get(), temp_.get(), out_.get(), n_, a_, b_, s_}, stream);
+  }
+
+  CheckResult verify() override {
+    const std::vector<float> x = x_.to_host();
+    std::vector<double> expected(x.size());
+    if (variant_.op == Operation::kAddScale) {
+      const std::vector<float> y = y_.to_host();
+      for (std::size_t i = 0; i < x.size(); ++i) expected[i] = (double{x[i]} + double{y[i]}) * double{s_};
+    } else {
+      for (std::size_t i = 0; i < x.size(); ++i) expected[i] = double{a_} * double{x[i]} + double{b_};
+    }
+    return compare_close(expected, out_.to_host(), kAbsTol, kRelTol);
+  }
+
+ private:
+  Variant variant_;
+  std::int64_t n_;
+  DeviceBuffer<float> x_;
+  DeviceBuffer<float> y_;
+  DeviceBuffer<float> temp_;
+  DeviceBuffer<float> out_;
+  float a_ = 1.0f;
+  float b_ = 0.0f;
+  float s_ = 1.0f;
+};
+
+}  // namespace
+
+void register_fusion(Registry& registry) {
+  for (const Variant& variant : kVariants) {
+    for (const Size& size : kSizes) {
+      Case c;
+      c.family = "fusion";
+      c.variant = variant.name;
+      c.shape = "n:" + std::to_string(size.n);
+      c.roles = size.roles;
+      c.bytes = bytes_moved(variant.op, size.n);
+      c.flops = flops(size.n);
+      c.make = [&variant, n = size.n] { return std::make_unique<FusionInstance>(variant, n); };
+      registry.add(std::move(c));
+    }
+  }
+}
+
+}  // namespace gpuperf

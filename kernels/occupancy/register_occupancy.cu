@@ -1,0 +1,241 @@
+// The occupancy family's registry: its variants, its sizes, and how one case is checked.
+#include <cmath>
+#include <cstdint>
+#include <exception>
+#include <memory>
+#include <random>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "common/compare.h"
+#include "common/device_info.h"
+#include "common/poison.cuh"
+#include "common/random_fill.cuh"
+#include "common/registry.h"
+#include "occupancy/occupancy.cuh"
+
+namespace gpuperf {
+namespace {
+
+using occupancy::AxpbLauncher;
+using occupancy::AxpbPrepare;
+using occupancy::Residency;
+
+// ---- (a), (b): y = a*x + b at several block sizes and residency limits.
+
+struct AxpbVariant {
+  const char* name;
+  AxpbPrepare prepare;
+  AxpbLauncher launch;
+  std::vector<int> blocks;  // threads per block, one case each
+};
+
+// Adding a variant: write its prepare/launch pair (occupancy.cuh) and add one line here.
+const AxpbVariant kAxpbVariants[] = {
+    {"block_size_sweep", occupancy::axpb_plain_prepare, occupancy::axpb_plain, {32, 64, 128, 256, 512, 1024}},
+    {"register_limited", occupancy::axpb_register_limited_prepare, occupancy::axpb_register_limited,
+     {occupancy::kLimitedBlock}},
+    {"shared_memory_limited", occupancy::axpb_shared_memory_limited_prepare, occupancy::axpb_shared_memory_limited,
+     {occupancy::kLimitedBlock}},
+};
+
+struct Size {
+  std::int64_t n;
+  unsigned roles;
+};
+
+// 1000003 (prime) leaves a partial last block at every block size; 2^26 floats (256 MiB per array) is
+// several times any L2 and ~130 us at the H200's copy ceiling.
+const Size kAxpbSizes[] = {{1000003, kCorrectness}, {std::int64_t{1} << 26, kBoth}};
+
+constexpr float kA = 1.5f;
+constexpr float kB = 0.25f;
+
+Counters residency_counters(const Residency& r) {
+  return {{"active_blocks_per_sm", r.active_blocks_per_sm},
+          {"occupancy_pct", r.occupancy_pct},
+          {"registers_per_thread", r.registers_per_thread},
+          {"shared_bytes_per_block", static_cast<double>(r.shared_bytes_per_block)}};
+}
+
+class AxpbInstance final : public Instance {
+ public:
+  AxpbInstance(const AxpbVariant& variant, int block, std::int64_t n)
+      : variant_(variant),
+        block_(block),
+        n_(n),
+        residency_(variant.prepare(block)),
+        x_(static_cast<std::size_t>(n)),
+        y_(static_cast<std::size_t>(n)) {}
+
+  void generate(std::uint64_t seed) override { fill_uniform(x_, -1.0f, 1.0f, seed); }
+  void poison() override { gpuperf::poison(y_); }
+  void run(cudaStream_t stream) override { variant_.launch({x_.get(), y_.get(), n_, kA, kB}, block_, stream); }
+
+  // The kernels compute fmaf(a, x, b), one IEEE fused multiply-add, as std::fma does: exact match.
+  CheckResult verify() override {
+    const std::vector<float> x = x_.to_host();
+    std::vector<double> expected(x.size());
+    for (std::size_t i = 0; i < x.size(); ++i) expected[i] = std::fma(kA, x[i], kB);
+    return compare_close(expected, y_.to_host(), 0.0, 0.0);
+  }
+
+  Counters counters() const override {
+    Counters c = residency_counters(residency_);
+    c["block"] = block_;
+    return c;
+  }
+
+ private:
+  const AxpbVariant& variant_;
+  int block_;
+  std::int64_t n_;
+  Residency residency_;
+  DeviceBuffer<float> x_;
+  DeviceBuffer<float> y_;
+};
+
+// ---- (c): fixed-work blocks, one per SM, in whole and partial waves.
+
+struct Waves {
+  double value;
+  const char* text;  // as the shape names it
+  unsigned roles;
+};
+
+const Waves kWaves[] = {
+    {1.00, "1.00", kBoth}, {1.25, "1.25", kBoth}, {1.50, "1.50", kPerf}, {1.75, "1.75", kPerf},
+    {2.00, "2.00", kPerf}, {2.25, "2.25", kPerf}, {2.50, "2.50", kPerf}, {3.00, "3.00", kPerf},
+};
+
+// Start values and increments keep every value an integer below 2^24 (exact in float): |start| +
+// blocks + chain + iterations * max increment, summed over the chains, stays below 2^20.
+constexpr int kStartMin = -1000;
+constexpr int kStartMax = 1000;
+constexpr int kIncrementMax = 3;
+constexpr float kMultiplier = 1.0f;
+
+int blocks_for(double waves, int sm_count) { return static_cast<int>(std::lround(waves * sm_count)); }
+
+class WaveInstance final : public Instance {
+ public:
+  explicit WaveInstance(double waves)
+      : sm_count_(device_sm_count()),
+        residency_(occupancy::fixed_work_prepare()),
+        blocks_(blocks_for(waves, sm_count_)),
+        start_(occupancy::kWaveThreads),
+        out_(static_cast<std::size_t>(blocks_) * occupancy::kWaveThreads) {
+    // The case's waves and flops assume one block per SM; anything else is not this experiment.
+    if (residency_.active_blocks_per_sm != 1) {
+      throw std::runtime_error("wave_sweep: the runtime reports " + std::to_string(residency_.active_blocks_per_sm) +
+                               " resident blocks per SM, the kernel is built for exactly 1");
+    }
+  }
+
+  void generate(std::uint64_t seed) override {
+    fill_uniform(start_, kStartMin, kStartMax, seed);
+    std::mt19937_64 rng(seed);
+    std::uniform_int_distribution<int> increment(1, kIncrementMax);
+    for (float& inc : increments_) inc = static_cast<float>(increment(rng));
+  }
+  void poison() override { gpuperf::poison(out_); }
+  void run(cudaStream_t stream) override {
+    occupancy::WaveArgs args{start_.get(), out_.get(), blocks_, kMultiplier, {}};
+    for (int c = 0; c < occupancy::kWaveChains; ++c) args.increment[c] = increments_[c];
+    occupancy::fixed_work_blocks(args, stream);
+  }
+
+  // The same recurrence on the CPU in double: after kWaveIterations steps v -> m*v + inc, a chain that
+  // started at v0 holds A*v0 + B (A, B accumulated below), so each thread costs kWaveChains
+  // multiply-adds here instead of kWaveIterations.
+  CheckResult verify() override {
+    constexpr int kThreads = occupancy::kWaveThreads;
+    double scale[occupancy::kWaveChains];
+    double offset[occupancy::kWaveChains];
+    for (int c = 0; c < occupancy::kWaveChains; ++c) {
+      double a = 1.0;
+      double b = 0.0;
+      for (int it = 0; it < occupancy::kWaveIterations; ++it) {
+        a = a * kMultiplier;
+        b = b * kMultiplier + increments_[c];
+      }
+      scale[c] = a;
+      offset[c] = b;
+    }
+    const std::vector<int> start = start_.to_host();
+    std::vector<double> expected(static_cast<std::size_t>(blocks_) * kThreads);
+    for (int block = 0; block < blocks_; ++block) {
+      for (int t = 0; t < kThreads; ++t) {
+        const int source = kThreads - 1 - t;  // the kernel writes its neighbour's result
+        double sum = 0.0;
+        for (int c = 0; c < occupancy::kWaveChains; ++c) sum += scale[c] * (start[source] + block + c) + offset[c];
+        expected[static_cast<std::size_t>(block) * kThreads + t] = sum;
+      }
+    }
+    return compare_close(expected, out_.to_host(), 0.0, 0.0);
+  }
+
+  Counters counters() const override {
+    Counters c = residency_counters(residency_);
+    c["blocks"] = blocks_;
+    c["sm_count"] = sm_count_;
+    c["waves"] = static_cast<double>(blocks_) / (static_cast<double>(sm_count_) * residency_.active_blocks_per_sm);
+    return c;
+  }
+
+ private:
+  int sm_count_;
+  Residency residency_;
+  int blocks_;
+  DeviceBuffer<int> start_;
+  DeviceBuffer<float> out_;
+  float increments_[occupancy::kWaveChains] = {};
+};
+
+// flops needs the block count, hence the SM count, when the case is registered. Both harness mains
+// register after finding a GPU; without one (a listing on a CPU-only machine) flops is left at 0.
+int sm_count_if_known() {
+  try {
+    return device_sm_count();
+  } catch (const std::exception&) {
+    return 0;
+  }
+}
+
+}  // namespace
+
+void register_occupancy(Registry& registry) {
+  for (const AxpbVariant& variant : kAxpbVariants) {
+    for (const int block : variant.blocks) {
+      for (const Size& size : kAxpbSizes) {
+        Case c;
+        c.family = "occupancy";
+        c.variant = variant.name;
+        c.shape = "block:" + std::to_string(block) + ",n:" + std::to_string(size.n);
+        c.roles = size.roles;
+        c.bytes = 2.0 * sizeof(float) * static_cast<double>(size.n);  // x read once, y written once
+        c.flops = 2.0 * static_cast<double>(size.n);                  // one multiply-add per element
+        c.make = [&variant, block, n = size.n] { return std::make_unique<AxpbInstance>(variant, block, n); };
+        registry.add(std::move(c));
+      }
+    }
+  }
+
+  const int sm_count = sm_count_if_known();
+  for (const Waves& w : kWaves) {
+    Case c;
+    c.family = "occupancy";
+    c.variant = "wave_sweep";
+    c.shape = std::string("waves:") + w.text;
+    c.roles = w.roles;
+    const double blocks = blocks_for(w.value, sm_count);
+    // Compute-bound; the bytes are the start values read and one float written per thread.
+    c.bytes = sizeof(int) * occupancy::kWaveThreads + sizeof(float) * blocks * occupancy::kWaveThreads;
+    c.flops = 2.0 * blocks * occupancy::kWaveThreads * occupancy::kWaveChains * occupancy::kWaveIterations;
+    c.make = [waves = w.value] { return std::make_unique<WaveInstance>(waves); };
+    registry.add(std::move(c));
+  }
+}
+
+}  // namespace gpuperf
