@@ -1,0 +1,146 @@
+#include "gate/ab_comparator.h"
+
+#include <map>
+#include <set>
+
+#include "gate/comparator.h"
+#include "gate/input_error.h"
+
+namespace gpuperf::gate {
+namespace {
+
+std::map<std::string, BenchmarkSamples> pool(const std::vector<ResultsFile>& files) {
+  std::map<std::string, BenchmarkSamples> pooled;
+  for (const ResultsFile& file : files) {
+    for (const auto& [name, samples] : file.benchmarks) pool_into(pooled[name], samples, name, file.source);
+  }
+  return pooled;
+}
+
+// The per-pair ratios median(B_i) / median(A_i) of one benchmark, over pairs where both sides have samples.
+std::vector<double> pair_ratios(const std::string& name, const std::vector<ResultsFile>& a,
+                                const std::vector<ResultsFile>& b) {
+  std::vector<double> ratios;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    const auto in_a = a[i].benchmarks.find(name);
+    const auto in_b = b[i].benchmarks.find(name);
+    if (in_a == a[i].benchmarks.end() || in_b == b[i].benchmarks.end()) continue;
+    if (in_a->second.samples.empty() || in_b->second.samples.empty()) continue;
+    ratios.push_back(median(in_b->second.samples) / median(in_a->second.samples));
+  }
+  return ratios;
+}
+
+BenchmarkComparison compare_one(const std::string& name, const BenchmarkSamples* in_a, const BenchmarkSamples* in_b,
+                                const std::vector<ResultsFile>& a, const std::vector<ResultsFile>& b,
+                                const AbOptions& options) {
+  BenchmarkComparison row;
+  row.name = name;
+  row.tolerance_pct = options.tolerance_pct;
+  row.tolerance_source = "--tolerance-pct";
+  const BenchmarkSamples& any = in_b != nullptr ? *in_b : *in_a;
+  row.unit = any.unit;
+  row.bytes = any.bytes;
+  row.flops = any.flops;
+  if (in_a != nullptr) {
+    row.baseline_samples = static_cast<int>(in_a->samples.size());
+    if (!in_a->samples.empty()) row.baseline_median = median(in_a->samples);
+  }
+  if (in_b != nullptr) {
+    row.current_samples = static_cast<int>(in_b->samples.size());
+    row.throttled = in_b->throttled;
+    row.repetitions = in_b->repetitions;
+    row.injected_slowdown_pct = in_b->injected_slowdown_pct;
+    if (!in_b->samples.empty()) row.current_median = median(in_b->samples);
+  }
+
+  if ((in_a != nullptr && in_a->error) || (in_b != nullptr && in_b->error)) {
+    row.verdict = Verdict::kError;
+    row.reason = in_b != nullptr && in_b->error ? "B: " + in_b->error_message : "A: " + in_a->error_message;
+    return row;
+  }
+  if (in_a == nullptr) {
+    row.verdict = Verdict::kNew;
+    row.reason = "only in B";
+    return row;
+  }
+  if (in_b == nullptr) {
+    row.verdict = Verdict::kMissing;
+    row.reason = "only in A";
+    return row;
+  }
+  for (const auto& [side, samples] : {std::pair{"A", in_a}, std::pair{"B", in_b}}) {
+    if (const std::string why = why_not_judgeable(*samples); !why.empty()) {
+      row.verdict = Verdict::kNotJudged;
+      row.reason = std::string(side) + ": " + why;
+      return row;
+    }
+  }
+  if (in_a->unit != in_b->unit) {
+    row.verdict = Verdict::kNotJudged;
+    row.reason = "unit mismatch: A is in " + in_a->unit + ", B in " + in_b->unit;
+    return row;
+  }
+
+  const std::vector<double> ratios = pair_ratios(name, a, b);
+  if (static_cast<int>(ratios.size()) < kMinPairs) {
+    judge_independent_samples(in_a->samples, in_b->samples, DecisionRule{options.tolerance_pct, options.alpha, true},
+                              options.bootstrap, row);
+    return row;
+  }
+  row.pairs = static_cast<int>(ratios.size());
+  row.ratio = median(ratios);
+  const Interval interval = bootstrap_median(ratios, seed_from_name(name), options.bootstrap);
+  row.ci_low = interval.low;
+  row.ci_high = interval.high;
+  int slower = 0;
+  int faster = 0;
+  for (double r : ratios) {
+    slower += r > 1.0 ? 1 : 0;
+    faster += r < 1.0 ? 1 : 0;
+  }
+  const RankTest test = sign_test(slower, faster);
+  row.p_slower = test.p_greater;
+  row.p_faster = test.p_less;
+  row.verdict = decide(Evidence{row.ci_low, row.ci_high, row.p_slower, row.p_faster},
+                       DecisionRule{options.tolerance_pct, options.alpha, false});
+  return row;
+}
+
+}  // namespace
+
+Comparison compare_ab(const std::vector<ResultsFile>& a, const std::vector<ResultsFile>& b, const AbOptions& options) {
+  if (a.empty() || b.empty()) throw InputError("A/B needs at least one results file per side (--a and --b)");
+  if (a.size() != b.size()) {
+    throw InputError("A/B pairs run i of A with run i of B, but there are " + std::to_string(a.size()) +
+                     " A files and " + std::to_string(b.size()) +
+                     " B files - pass as many of each, in the order they ran (A1 B1 A2 B2 ...)");
+  }
+  std::vector<ResultsFile> all = a;
+  all.insert(all.end(), b.begin(), b.end());
+  const std::string slug = common_gpu_slug(all);
+
+  const std::map<std::string, BenchmarkSamples> pooled_a = pool(a);
+  const std::map<std::string, BenchmarkSamples> pooled_b = pool(b);
+  std::set<std::string> names;
+  for (const auto& entry : pooled_a) names.insert(entry.first);
+  for (const auto& entry : pooled_b) names.insert(entry.first);
+
+  Comparison comparison;
+  comparison.mode = "ab";
+  comparison.gpu_name = a.front().gpu.name;
+  comparison.gpu_slug = slug;
+  comparison.against = "build A (" + std::to_string(a.size()) + " runs interleaved with B)";
+  comparison.alpha = options.alpha;
+  for (const std::string& name : names) {
+    if (!options.selection.matches(name)) continue;
+    const auto in_a = pooled_a.find(name);
+    const auto in_b = pooled_b.find(name);
+    comparison.benchmarks.push_back(compare_one(name, in_a == pooled_a.end() ? nullptr : &in_a->second,
+                                                in_b == pooled_b.end() ? nullptr : &in_b->second, a, b, options));
+  }
+  sort_by_severity(comparison.benchmarks);
+  return comparison;
+}
+
+}  // namespace gpuperf::gate

@@ -1,0 +1,239 @@
+#include "gate/baseline.h"
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <sstream>
+
+#include "gate/input_error.h"
+#include "gate/json_input.h"
+
+namespace gpuperf::gate {
+namespace {
+
+using nlohmann::json;
+
+constexpr const char* kFixHint =
+    "fix the file by hand, or re-record it: scripts/update_baseline.sh (see baselines/README.md)";
+
+// Reads the fields of one JSON object, naming the file and the object's path in every message.
+class ObjectReader {
+ public:
+  ObjectReader(const json& object, std::string source, std::string path)
+      : object_(object), source_(std::move(source)), path_(std::move(path)) {
+    if (!object_.is_object()) fail_at(path_, "is " + describe_json_type(object_) + ", expected an object");
+  }
+
+  [[noreturn]] void fail_at(const std::string& where, const std::string& what) const {
+    throw InputError(source_ + ": " + where + " " + what + " - " + kFixHint);
+  }
+  [[noreturn]] void fail(const char* key, const std::string& what) const { fail_at(field(key), what); }
+  std::string field(const std::string& key) const { return path_.empty() ? key : path_ + "." + key; }
+
+  const json* find(const char* key) const {
+    const auto it = object_.find(key);
+    return it == object_.end() || it->is_null() ? nullptr : &*it;
+  }
+  const json& require(const char* key) const {
+    const json* value = find(key);
+    if (value == nullptr) fail(key, "is missing");
+    return *value;
+  }
+  ObjectReader object(const char* key) const { return ObjectReader(require(key), source_, field(key)); }
+
+  std::string string(const char* key, bool required) const {
+    const json* value = required ? &require(key) : find(key);
+    if (value == nullptr) return "";
+    if (!value->is_string()) fail(key, "is " + describe_json_type(*value) + ", expected a string");
+    return value->get<std::string>();
+  }
+  std::optional<double> number(const char* key) const {
+    const json* value = find(key);
+    if (value == nullptr) return std::nullopt;
+    const std::optional<double> number = number_value(*value);
+    if (!number) fail(key, "is " + describe_json_type(*value) + ", expected a number");
+    return number;
+  }
+  double positive(const char* key) const {
+    require(key);
+    const double value = *number(key);
+    const std::string why = why_not_positive_finite(value);
+    if (!why.empty()) fail(key, "is " + why + ", expected a positive, finite number");
+    return value;
+  }
+  std::optional<double> non_negative(const char* key) const {
+    const std::optional<double> value = number(key);
+    if (value && !(std::isfinite(*value) && *value >= 0.0)) {
+      fail(key, "is " + (std::isfinite(*value) ? std::string("negative") : why_not_positive_finite(*value)) +
+                    ", expected a finite number >= 0");
+    }
+    return value;
+  }
+  std::optional<long long> integer(const char* key) const {
+    const json* value = find(key);
+    if (value == nullptr) return std::nullopt;
+    if (!value->is_number_integer()) fail(key, "is " + describe_json_type(*value) + ", expected an integer");
+    return value->get<long long>();
+  }
+  const json& raw() const { return object_; }
+  const std::string& source() const { return source_; }
+
+ private:
+  const json& object_;
+  std::string source_;
+  std::string path_;
+};
+
+std::string quoted_key(const std::string& name) { return "['" + name + "']"; }
+
+// Significant digits a written sample keeps: far finer than any timer, and it drops the binary noise of
+// unit conversions (9.0651684000000001) that would make every re-record diff look larger than it is.
+constexpr int kWrittenSignificantDigits = 7;
+
+double rounded_for_writing(double value) {
+  char text[40];
+  std::snprintf(text, sizeof text, "%.*g", kWrittenSignificantDigits, value);
+  return std::strtod(text, nullptr);
+}
+
+BaselineEntry parse_entry(const std::string& source, const std::string& name, const json& value) {
+  const ObjectReader e(value, source, "benchmarks" + quoted_key(name));
+  BaselineEntry entry;
+  entry.unit = e.string("unit", true);
+  if (entry.unit.empty()) e.fail("unit", "is empty, expected \"us\" or \"cycles\"");
+  entry.median = e.positive("median");
+  const json& samples = e.require("samples");
+  if (!samples.is_array()) e.fail("samples", "is " + describe_json_type(samples) + ", expected an array of numbers");
+  if (samples.empty()) e.fail("samples", "is empty: nothing to compare with");
+  entry.samples.reserve(samples.size());
+  for (std::size_t i = 0; i < samples.size(); ++i) {
+    const std::optional<double> sample = number_value(samples[i]);
+    const std::string where = e.field("samples") + "[" + std::to_string(i) + "]";
+    if (!sample) e.fail_at(where, "is " + describe_json_type(samples[i]) + ", expected a number");
+    const std::string why = why_not_positive_finite(*sample);
+    if (!why.empty()) e.fail_at(where, "is " + why + ", expected a positive, finite number");
+    entry.samples.push_back(*sample);
+  }
+  entry.spread_pct = e.non_negative("spread_pct").value_or(0.0);
+  entry.bytes = e.non_negative("bytes").value_or(0.0);
+  entry.flops = e.non_negative("flops").value_or(0.0);
+  entry.tolerance_pct = e.non_negative("tolerance_pct");
+  return entry;
+}
+
+}  // namespace
+
+Baseline parse_baseline(const std::string& text, const std::string& source) {
+  const json doc = parse_json_document(text, source);
+  const ObjectReader top(doc, source, "");
+  Baseline b;
+
+  const json* version = top.find("schema_version");
+  if (version == nullptr) top.fail("schema_version", "is missing (this perf_gate reads schema_version 1)");
+  if (!version->is_number_integer() || version->get<long long>() != kBaselineSchemaVersion) {
+    throw InputError(source + ": schema_version " + version->dump() + " is not supported; this perf_gate reads " +
+                     "schema_version " + std::to_string(kBaselineSchemaVersion) +
+                     " only - use the perf_gate of the commit that wrote the file, or re-record it: "
+                     "scripts/update_baseline.sh");
+  }
+
+  const ObjectReader gpu = top.object("gpu");
+  b.gpu.name = gpu.string("name", false);
+  b.gpu.slug = gpu.string("slug", true);
+  if (b.gpu.slug.empty()) gpu.fail("slug", "is empty");
+  b.gpu.compute_capability = gpu.string("compute_capability", false);
+  b.gpu.sm_count = gpu.integer("sm_count");
+  b.gpu.memory_mib = gpu.integer("memory_mib");
+  b.gpu.driver = gpu.string("driver", false);
+  b.gpu.cuda_runtime = gpu.string("cuda_runtime", false);
+
+  if (top.find("recorded") != nullptr) {
+    const ObjectReader recorded = top.object("recorded");
+    b.recorded.date = recorded.string("date", false);
+    b.recorded.commit = recorded.string("commit", false);
+    b.recorded.runs = static_cast<int>(recorded.integer("runs").value_or(0));
+    b.recorded.samples_per_run = static_cast<int>(recorded.integer("samples_per_run").value_or(0));
+  }
+
+  const ObjectReader defaults = top.object("defaults");
+  const std::optional<double> default_tolerance = defaults.non_negative("tolerance_pct");
+  if (!default_tolerance) defaults.fail("tolerance_pct", "is missing: every baseline needs a default tolerance");
+  b.default_tolerance_pct = *default_tolerance;
+
+  if (top.find("families") != nullptr) {
+    const ObjectReader families = top.object("families");
+    for (const auto& [family, value] : families.raw().items()) {
+      const ObjectReader f(value, source, "families" + quoted_key(family));
+      if (const std::optional<double> tolerance = f.non_negative("tolerance_pct")) {
+        b.family_tolerance_pct[family] = *tolerance;
+      }
+    }
+  }
+
+  const ObjectReader benchmarks = top.object("benchmarks");
+  for (const auto& [name, value] : benchmarks.raw().items()) {
+    b.benchmarks.emplace(name, parse_entry(source, name, value));
+  }
+  return b;
+}
+
+Baseline load_baseline(const std::string& path) {
+  return parse_baseline(read_text_file(path, "check the path; a GPU gets its baseline with scripts/update_baseline.sh"),
+                        path);
+}
+
+std::string baseline_to_text(const Baseline& b) {
+  using ordered = nlohmann::ordered_json;
+  ordered doc;
+  doc["schema_version"] = kBaselineSchemaVersion;
+  ordered& gpu = doc["gpu"];
+  gpu["name"] = b.gpu.name;
+  gpu["slug"] = b.gpu.slug;
+  gpu["compute_capability"] = b.gpu.compute_capability;
+  if (b.gpu.sm_count) gpu["sm_count"] = *b.gpu.sm_count;
+  if (b.gpu.memory_mib) gpu["memory_mib"] = *b.gpu.memory_mib;
+  gpu["driver"] = b.gpu.driver;
+  gpu["cuda_runtime"] = b.gpu.cuda_runtime;
+  doc["recorded"] = ordered{{"date", b.recorded.date},
+                            {"commit", b.recorded.commit},
+                            {"runs", b.recorded.runs},
+                            {"samples_per_run", b.recorded.samples_per_run}};
+  doc["defaults"] = ordered{{"tolerance_pct", b.default_tolerance_pct}};
+  doc["families"] = ordered::object();
+  for (const auto& [family, tolerance] : b.family_tolerance_pct) doc["families"][family]["tolerance_pct"] = tolerance;
+
+  // Sample arrays go in as placeholders and are spliced back compact: one line per benchmark, not 30.
+  std::vector<std::string> compact_samples;
+  ordered& benchmarks = doc["benchmarks"] = ordered::object();
+  for (const auto& [name, e] : b.benchmarks) {
+    ordered entry;
+    entry["unit"] = e.unit;
+    entry["median"] = rounded_for_writing(e.median);
+    entry["samples"] = "@samples" + std::to_string(compact_samples.size()) + "@";
+    ordered samples = ordered::array();
+    for (double sample : e.samples) samples.push_back(rounded_for_writing(sample));
+    compact_samples.push_back(samples.dump());
+    entry["spread_pct"] = rounded_for_writing(e.spread_pct);
+    entry["bytes"] = e.bytes;
+    entry["flops"] = e.flops;
+    if (e.tolerance_pct) entry["tolerance_pct"] = *e.tolerance_pct;
+    benchmarks[name] = std::move(entry);
+  }
+  // The placeholders appear in order, and only as a value of "samples" (an unescaped quote is always a
+  // delimiter, so no benchmark name can imitate the pattern).
+  const std::string text = doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
+  std::string out;
+  out.reserve(text.size());
+  std::size_t from = 0;
+  for (std::size_t i = 0; i < compact_samples.size(); ++i) {
+    const std::string placeholder = "\"samples\": \"@samples" + std::to_string(i) + "@\"";
+    const std::size_t at = text.find(placeholder, from);
+    if (at == std::string::npos) break;
+    out.append(text, from, at - from).append("\"samples\": ").append(compact_samples[i]);
+    from = at + placeholder.size();
+  }
+  out.append(text, from, std::string::npos);
+  return out + "\n";
+}
+
+}  // namespace gpuperf::gate

@@ -1,0 +1,61 @@
+#pragma once
+// The baseline of one GPU model (baselines/<gpu_slug>.json): what each benchmark measured when the
+// baseline was recorded, and the tolerances that say how much it may move. Documented in baselines/README.md.
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gpuperf::gate {
+
+// Bump on any incompatible change of the file format, and teach parse_baseline the old one or say why not.
+inline constexpr int kBaselineSchemaVersion = 1;
+
+struct BaselineGpu {
+  std::string name;                // "NVIDIA H200"
+  std::string slug;                // "nvidia-h200": must equal the results' context.gpu_slug
+  std::string compute_capability;  // "9.0"
+  std::optional<long long> sm_count;
+  std::optional<long long> memory_mib;  // [MiB]
+  std::string driver;
+  std::string cuda_runtime;
+};
+
+struct BaselineRecorded {
+  std::string date;  // ISO 8601, UTC
+  std::string commit;
+  int runs = 0;             // processes whose samples were pooled
+  int samples_per_run = 0;  // repetitions in one process
+};
+
+struct BaselineEntry {
+  std::string unit;                     // "us" or "cycles"
+  double median = 0.0;                  // of samples [unit]
+  std::vector<double> samples;          // pooled valid samples of every run [unit]
+  double spread_pct = 0.0;              // (max - min) / median of the per-run medians, 0 for one run [percent]
+  double bytes = 0.0;                   // per run [bytes]
+  double flops = 0.0;                   // per run [floating-point operations]
+  std::optional<double> tolerance_pct;  // written by hand; survives a re-record [percent]
+};
+
+struct Baseline {
+  int schema_version = kBaselineSchemaVersion;
+  BaselineGpu gpu;
+  BaselineRecorded recorded;
+  double default_tolerance_pct = 0.0;                  // [percent]
+  std::map<std::string, double> family_tolerance_pct;  // family -> [percent]
+  std::map<std::string, BaselineEntry> benchmarks;     // by run_name
+};
+
+// Parses and validates a baseline; `source` names it in messages. InputError for corrupt JSON, an
+// unsupported schema_version, missing or mistyped fields, a median that is not positive and finite, or
+// an empty sample list.
+Baseline parse_baseline(const std::string& text, const std::string& source);
+Baseline load_baseline(const std::string& path);
+
+// The file's text: stable key order, one benchmark's samples on one line, so that a re-record reviews
+// as a readable diff.
+std::string baseline_to_text(const Baseline& baseline);
+
+}  // namespace gpuperf::gate

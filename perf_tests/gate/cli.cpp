@@ -1,0 +1,243 @@
+#include "gate/cli.h"
+
+#include <cmath>
+#include <iostream>
+#include <map>
+#include <optional>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+
+#include "gate/ab_comparator.h"
+#include "gate/atomic_file.h"
+#include "gate/comparator.h"
+#include "gate/exit_codes.h"
+#include "gate/input_error.h"
+#include "gate/outcome.h"
+#include "gate/record.h"
+#include "gate/reports.h"
+
+namespace gpuperf::gate {
+
+const char* const kUsage = R"(usage:
+  perf_gate compare --baseline FILE --results R1.json [R2.json ...] [--family F | --filter REGEX]
+                    [--strict] [--markdown OUT.md] [--json OUT.json] [--remeasure-list OUT.txt] [--alpha A]
+      Judge results (Google Benchmark JSON; files of one GPU, samples pooled by benchmark) against the
+      GPU's baseline. One line per benchmark that is not SAME, most severe first, then a summary.
+      --strict: a benchmark of the baseline missing from the results fails. --alpha: significance a
+      SLOW or FAST verdict needs (default 0.001). --remeasure-list: the AMBIGUOUS benchmarks, one a line.
+  perf_gate record --results R1.json [R2.json ...] --out FILE [--previous FILE] [--commit SHA]
+                   [--default-tolerance-pct X]
+      Write a baseline (each results file is one run); keep defaults, families and hand-written
+      per-benchmark tolerances of --previous; print what moved. The file is replaced atomically.
+  perf_gate ab --a A1.json [A2.json ...] --b B1.json [B2.json ...] [--tolerance-pct X (default 1.0)]
+               [--family F | --filter REGEX] [--markdown OUT.md] [--json OUT.json] [--alpha A]
+      Compare build B with build A measured on one GPU, runs interleaved A1 B1 A2 B2 ...: pair i is
+      (A_i, B_i). Same verdicts and exit codes as compare.
+  perf_gate gpu --results R.json
+      Print the GPU slug the results were measured on (names the baseline: baselines/<slug>.json).
+
+exit codes:
+  0   pass: no regression (SAME, FAST, NEW, AMBIGUOUS after re-measuring; MISSING without --strict)
+  1   regression: a benchmark is SLOW (with --strict: or MISSING)
+  2   invalid input or infrastructure: bad arguments, unreadable or corrupt file, a benchmark that
+      reported an error, no samples at all, results from another GPU than the baseline
+  77  not judged: no regression, but some benchmark (or every one) could not be judged (throttled,
+      too few samples, unit mismatch); CTest reports it as skipped
+)";
+
+namespace {
+
+class UsageError : public std::runtime_error {
+ public:
+  explicit UsageError(const std::string& message) : std::runtime_error(message) {}
+};
+
+// What a subcommand accepts: options taking one value, options taking one or more, and switches.
+struct CommandSpec {
+  std::set<std::string> single;
+  std::set<std::string> lists;
+  std::set<std::string> switches;
+};
+
+const std::map<std::string, CommandSpec>& command_specs() {
+  static const std::map<std::string, CommandSpec> specs = {
+      {"compare",
+       {{"--baseline", "--family", "--filter", "--markdown", "--json", "--remeasure-list", "--alpha"},
+        {"--results"},
+        {"--strict"}}},
+      {"record", {{"--out", "--previous", "--commit", "--default-tolerance-pct"}, {"--results"}, {}}},
+      {"ab", {{"--tolerance-pct", "--family", "--filter", "--markdown", "--json", "--alpha"}, {"--a", "--b"}, {}}},
+      {"gpu", {{}, {"--results"}, {}}},
+  };
+  return specs;
+}
+
+class Arguments {
+ public:
+  Arguments(const std::vector<std::string>& args, const CommandSpec& spec) {
+    for (std::size_t i = 1; i < args.size();) {
+      const std::string& option = args[i++];
+      if (spec.switches.count(option) != 0) {
+        switches_.insert(option);
+        continue;
+      }
+      const bool single = spec.single.count(option) != 0;
+      if (!single && spec.lists.count(option) == 0) throw UsageError("unknown option '" + option + "' for " + args[0]);
+      std::vector<std::string>& values = values_[option];
+      if (single && !values.empty()) throw UsageError(option + " given twice");
+      while (i < args.size() && args[i].rfind("--", 0) != 0) {
+        values.push_back(args[i++]);
+        if (single) break;
+      }
+      if (values.empty()) throw UsageError(option + " needs a value");
+    }
+  }
+
+  bool has(const std::string& option) const { return values_.count(option) != 0 || switches_.count(option) != 0; }
+  std::string value(const std::string& option) const { return has(option) ? values_.at(option).front() : ""; }
+  const std::vector<std::string>& list(const std::string& option) const {
+    const auto it = values_.find(option);
+    if (it == values_.end()) throw UsageError(option + " is required");
+    return it->second;
+  }
+  std::string required(const std::string& option) const {
+    if (!has(option)) throw UsageError(option + " is required");
+    return value(option);
+  }
+  std::optional<double> number(const std::string& option, double low, double high) const {
+    if (!has(option)) return std::nullopt;
+    const std::string text = value(option);
+    double parsed = 0.0;
+    std::size_t used = 0;
+    try {
+      parsed = std::stod(text, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used != text.size() || !std::isfinite(parsed) || parsed < low || parsed > high) {
+      std::ostringstream message;
+      message << option << " '" << text << "' must be a number in [" << low << ", " << high << "]";
+      throw UsageError(message.str());
+    }
+    return parsed;
+  }
+
+ private:
+  std::map<std::string, std::vector<std::string>> values_;
+  std::set<std::string> switches_;
+};
+
+constexpr double kMinAlpha = 1e-12;
+constexpr double kMaxAlpha = 0.5;
+constexpr double kMaxTolerancePct = 1000.0;
+
+Selection selection_from(const Arguments& args) {
+  if (args.has("--family") && args.has("--filter")) throw UsageError("give --family or --filter, not both");
+  if (args.has("--family")) return Selection::family(args.value("--family"));
+  if (args.has("--filter")) return Selection::filter(args.value("--filter"));
+  return {};
+}
+
+void write_requested_reports(const Arguments& args, const Comparison& comparison) {
+  if (args.has("--markdown")) {
+    std::ostringstream markdown;
+    write_markdown_report(comparison, markdown);
+    write_file_atomically(args.value("--markdown"), markdown.str());
+  }
+  if (args.has("--json")) write_file_atomically(args.value("--json"), json_report(comparison));
+  if (args.has("--remeasure-list")) write_file_atomically(args.value("--remeasure-list"), remeasure_list(comparison));
+}
+
+int finish(const Arguments& args, const Comparison& comparison, std::ostream& out) {
+  write_requested_reports(args, comparison);
+  write_console_report(comparison, out);
+  return exit_code(comparison);
+}
+
+int run_compare(const Arguments& args, std::ostream& out) {
+  CompareOptions options;
+  options.selection = selection_from(args);
+  options.alpha = args.number("--alpha", kMinAlpha, kMaxAlpha).value_or(kDefaultAlpha);
+  options.strict = args.has("--strict");
+  const Baseline baseline = load_baseline(args.required("--baseline"));
+  const std::vector<ResultsFile> results = load_results_files(args.list("--results"));
+  return finish(args, compare_with_baseline(baseline, results, options), out);
+}
+
+int run_ab(const Arguments& args, std::ostream& out) {
+  AbOptions options;
+  options.selection = selection_from(args);
+  options.alpha = args.number("--alpha", kMinAlpha, kMaxAlpha).value_or(kDefaultAlpha);
+  options.tolerance_pct = args.number("--tolerance-pct", 0.0, kMaxTolerancePct).value_or(kDefaultAbTolerancePct);
+  const std::vector<ResultsFile> a = load_results_files(args.list("--a"));
+  const std::vector<ResultsFile> b = load_results_files(args.list("--b"));
+  return finish(args, compare_ab(a, b, options), out);
+}
+
+int run_record(const Arguments& args, std::ostream& out) {
+  RecordOptions options;
+  options.commit = args.value("--commit");
+  options.default_tolerance_pct = args.number("--default-tolerance-pct", 0.0, kMaxTolerancePct);
+  const std::string path = args.required("--out");
+  const std::vector<ResultsFile> runs = load_results_files(args.list("--results"));
+  std::optional<Baseline> previous;
+  if (args.has("--previous")) previous = load_baseline(args.value("--previous"));
+  const Baseline baseline = record_baseline(runs, previous ? &*previous : nullptr, options);
+  write_file_atomically(path, baseline_to_text(baseline));
+  out << "wrote " << path << ": " << baseline.benchmarks.size() << " benchmarks of " << baseline.gpu.name << " ("
+      << baseline.gpu.slug << "), " << baseline.recorded.runs << " runs, commit " << baseline.recorded.commit << "\n";
+  if (previous) {
+    out << "what moved versus " << args.value("--previous") << " (largest change first):\n";
+    write_moves(baseline_moves(*previous, baseline), out);
+  }
+  return kExitPass;
+}
+
+int run_gpu(const Arguments& args, std::ostream& out) {
+  const std::vector<std::string>& paths = args.list("--results");
+  if (paths.size() != 1) throw UsageError("gpu takes exactly one --results file");
+  const ResultsFile results = load_results(paths.front());
+  if (results.gpu.slug.empty()) {
+    throw InputError(paths.front() +
+                     ": context has no gpu_slug - write the results with the project's perf "
+                     "binary, which records it");
+  }
+  out << results.gpu.slug << "\n";
+  return kExitPass;
+}
+
+}  // namespace
+
+int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+  try {
+    if (args.empty()) throw UsageError("no command given");
+    if (args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
+      out << kUsage;
+      return kExitPass;
+    }
+    const auto spec = command_specs().find(args[0]);
+    if (spec == command_specs().end()) throw UsageError("unknown command '" + args[0] + "'");
+    const Arguments arguments(args, spec->second);
+    if (args[0] == "compare") return run_compare(arguments, out);
+    if (args[0] == "ab") return run_ab(arguments, out);
+    if (args[0] == "record") return run_record(arguments, out);
+    return run_gpu(arguments, out);
+  } catch (const UsageError& e) {
+    err << "perf_gate: " << e.what() << "\n\n" << kUsage;
+  } catch (const InputError& e) {
+    err << "perf_gate: error: " << e.what() << "\n";
+  } catch (const std::exception& e) {
+    // A bug, not bad input; still never a pass.
+    err << "perf_gate: internal error: " << e.what() << "\n";
+  }
+  return kExitInvalidInput;
+}
+
+int run_cli(int argc, char** argv) {
+  std::vector<std::string> args;
+  for (int i = 1; i < argc; ++i) args.emplace_back(argv[i]);
+  return run_cli(args, std::cout, std::cerr);
+}
+
+}  // namespace gpuperf::gate

@@ -1,0 +1,51 @@
+#pragma once
+// The outcome of comparing a run with a baseline (or build B with build A): one row per benchmark, with
+// every number a report shows. Filled by the comparators, read by the reports and by exit_code().
+
+#include <string>
+#include <vector>
+
+#include "gate/verdict.h"
+
+namespace gpuperf::gate {
+
+struct BenchmarkComparison {
+  std::string name;
+  Verdict verdict = Verdict::kSame;
+  std::string reason;            // why NOT_JUDGED / ERROR / MISSING; empty otherwise
+  std::string unit;              // of the medians: "us" or "cycles"
+  double baseline_median = 0.0;  // [unit]; 0 when there is no baseline side
+  double current_median = 0.0;   // [unit]; 0 when there is no current side
+  double ratio = 0.0;            // median(now) / median(baseline) (A/B: median of per-pair ratios)
+  double ci_low = 0.0;           // confidence interval of ratio (kConfidenceLevel)
+  double ci_high = 0.0;
+  double p_slower = 1.0;  // one-sided p of "now is slower"
+  double p_faster = 1.0;
+  double tolerance_pct = 0.0;    // the tolerance applied [percent]
+  std::string tolerance_source;  // "benchmark", "family reduction", "default", "noise floor (...)"
+  int baseline_samples = 0;      // valid samples used per side
+  int current_samples = 0;
+  int throttled = 0;                   // samples discarded on the current side
+  int repetitions = 0;                 // samples seen on the current side, discarded ones included
+  int pairs = 0;                       // A/B: pairs of runs compared (0: unpaired samples)
+  double bytes = 0.0;                  // per run [bytes]
+  double flops = 0.0;                  // per run [floating-point operations]
+  double injected_slowdown_pct = 0.0;  // fault injection during the run (informational) [percent]
+
+  bool judged() const { return ratio > 0.0; }  // a ratio and interval were computed
+};
+
+struct Comparison {
+  std::string mode;      // "compare" or "ab"
+  std::string gpu_name;  // "NVIDIA H200"
+  std::string gpu_slug;  // "nvidia-h200"
+  std::string against;   // what the run was compared with, for report headers
+  double alpha = kDefaultAlpha;
+  bool strict = false;                          // MISSING fails
+  std::vector<BenchmarkComparison> benchmarks;  // most severe first (Verdict order), then by name
+};
+
+// Orders rows most severe first, then by name.
+void sort_by_severity(std::vector<BenchmarkComparison>& rows);
+
+}  // namespace gpuperf::gate

@@ -1,0 +1,75 @@
+#include "gate/format.h"
+
+#include <cstdio>
+
+#include "gate/results.h"
+
+namespace gpuperf::gate {
+namespace {
+
+constexpr double kBytesPerGigabyte = 1e9;
+constexpr double kFlopsPerTeraflop = 1e12;
+constexpr double kMicrosecondsPerSecond = 1e6;
+
+std::string printf_string(const char* format, double value) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, format, value);
+  return buffer;
+}
+
+std::string signed_pct(double ratio) { return printf_string("%+.1f", (ratio - 1.0) * 100.0); }
+
+double seconds_now(const BenchmarkComparison& row) {
+  if (row.unit != kUnitMicroseconds || !(row.current_median > 0.0)) return 0.0;
+  return row.current_median / kMicrosecondsPerSecond;
+}
+
+}  // namespace
+
+std::string format_value(double value, const std::string& unit) {
+  return printf_string(unit == kUnitCycles ? "%.0f" : "%.2f", value) + " " + unit;
+}
+
+std::string format_change(const BenchmarkComparison& row) {
+  if (!row.judged()) return "";
+  return signed_pct(row.ratio) + "% [" + signed_pct(row.ci_low) + ", " + signed_pct(row.ci_high) + "]";
+}
+
+std::string format_p(double p) { return printf_string("%.1g", p); }
+
+std::string format_pct(double pct) { return printf_string("%.1f", pct) + "%"; }
+
+double achieved_gb_per_s(const BenchmarkComparison& row) {
+  const double seconds = seconds_now(row);
+  return seconds > 0.0 && row.bytes > 0.0 ? row.bytes / seconds / kBytesPerGigabyte : 0.0;
+}
+
+double achieved_tflop_per_s(const BenchmarkComparison& row) {
+  const double seconds = seconds_now(row);
+  return seconds > 0.0 && row.flops > 0.0 ? row.flops / seconds / kFlopsPerTeraflop : 0.0;
+}
+
+std::string action_hint(const BenchmarkComparison& row) {
+  const std::string refresh = std::string("refresh the baseline: ") + kUpdateBaselineCommand;
+  switch (row.verdict) {
+    case Verdict::kError:
+      return "the benchmark failed inside the perf binary (" + row.reason + "): run its correctness test";
+    case Verdict::kSlow:
+      return "fix the slowdown, or if intended " + refresh;
+    case Verdict::kMissing:
+      return "not in the results: if removed or renamed on purpose, " + refresh;
+    case Verdict::kNotJudged:
+      return row.reason + ": re-run on an idle GPU";
+    case Verdict::kAmbiguous:
+      return "too close to the tolerance to call: re-measure (--remeasure-list)";
+    case Verdict::kFast:
+      return "improvement: to keep it, " + refresh;
+    case Verdict::kNew:
+      return "not in the baseline: to gate it, " + refresh;
+    case Verdict::kSame:
+      return "";
+  }
+  return "";
+}
+
+}  // namespace gpuperf::gate

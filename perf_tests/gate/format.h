@@ -1,0 +1,30 @@
+#pragma once
+// How numbers are written in every report, so that console, Markdown and JSON agree.
+
+#include <string>
+
+#include "gate/comparison.h"
+
+namespace gpuperf::gate {
+
+// The command that refreshes a GPU's baseline: what SLOW, FAST, NEW and MISSING lines point to.
+inline constexpr const char* kUpdateBaselineCommand = "scripts/update_baseline.sh";
+
+// "41.20 us", "1234 cycles".
+std::string format_value(double value, const std::string& unit);
+// "+4.1% [+2.3, +6.0]": the change (ratio - 1) in percent with its interval.
+std::string format_change(const BenchmarkComparison& row);
+// "2e-11", "0.03".
+std::string format_p(double p);
+// "3.0%".
+std::string format_pct(double pct);
+
+// Achieved throughput of the current median: only for time benchmarks with bytes (flops) per run; 0 when
+// not applicable. [GB/s], [TFLOP/s]
+double achieved_gb_per_s(const BenchmarkComparison& row);
+double achieved_tflop_per_s(const BenchmarkComparison& row);
+
+// The action a person should take for this row ("" for SAME).
+std::string action_hint(const BenchmarkComparison& row);
+
+}  // namespace gpuperf::gate

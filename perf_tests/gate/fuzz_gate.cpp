@@ -1,0 +1,65 @@
+// libFuzzer target of the gate: arbitrary bytes through the results parser, the baseline parser, and, when
+// both accept their part, the comparator and every report. The only exception allowed out of the library is
+// InputError (a clear message for bad input); anything else, a crash or a sanitizer report is a bug.
+//
+// Input layout: the bytes before the first NUL are the results file, the bytes after it the baseline; with
+// no NUL both parsers get the whole input.
+//   cmake -DCMAKE_CXX_COMPILER=clang++ -DGPUPERF_FUZZ=ON ... && cmake --build . --target fuzz_gate
+//   mkdir -p corpus && ./fuzz_gate -max_total_time=60 -max_len=8192 corpus <src>/perf_tests/gate/fuzz_seeds
+// (libFuzzer adds new inputs to the first folder: keep it out of the source tree.)
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "gate/baseline.h"
+#include "gate/comparator.h"
+#include "gate/input_error.h"
+#include "gate/outcome.h"
+#include "gate/reports.h"
+#include "gate/results.h"
+
+namespace {
+
+// Few resamples: the fuzzer looks for crashes, not for precise intervals.
+constexpr int kFuzzBootstrapResamples = 50;
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  using namespace gpuperf::gate;
+  const std::string input(reinterpret_cast<const char*>(data), size);
+  const std::size_t separator = input.find('\0');
+  const std::string results_text = separator == std::string::npos ? input : input.substr(0, separator);
+  const std::string baseline_text = separator == std::string::npos ? input : input.substr(separator + 1);
+
+  std::optional<ResultsFile> results;
+  std::optional<Baseline> baseline;
+  try {
+    results = parse_results(results_text, "fuzz-results.json");
+  } catch (const InputError&) {
+  }
+  try {
+    baseline = parse_baseline(baseline_text, "fuzz-baseline.json");
+    (void)baseline_to_text(*baseline);
+  } catch (const InputError&) {
+  }
+  if (!results || !baseline) return 0;
+
+  // Compare even when the GPUs differ, so that the fuzzer reaches the comparator.
+  results->gpu.slug = baseline->gpu.slug;
+  CompareOptions options;
+  options.bootstrap.resamples = kFuzzBootstrapResamples;
+  try {
+    const Comparison comparison = compare_with_baseline(*baseline, {*results}, options);
+    std::ostringstream sink;
+    write_console_report(comparison, sink);
+    write_markdown_report(comparison, sink);
+    sink << json_report(comparison) << remeasure_list(comparison) << exit_code(comparison);
+  } catch (const InputError&) {
+  }
+  return 0;
+}

@@ -1,0 +1,187 @@
+#include "gate/record.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <ctime>
+
+#include "gate/input_error.h"
+#include "gate/statistics.h"
+#include "gate/verdict.h"
+
+namespace gpuperf::gate {
+namespace {
+
+constexpr const char* kUnknownCommit = "unknown";
+// Benchmarks named in one refusal message; the rest are counted.
+constexpr std::size_t kNamesInMessage = 5;
+
+std::optional<long long> parse_count(const std::string& text) {
+  if (text.empty()) return std::nullopt;
+  try {
+    std::size_t used = 0;
+    const long long value = std::stoll(text, &used);
+    if (used == text.size()) return value;
+  } catch (const std::exception&) {
+  }
+  return std::nullopt;
+}
+
+BaselineGpu gpu_from(const GpuContext& context) {
+  BaselineGpu gpu;
+  gpu.name = context.name;
+  gpu.slug = context.slug;
+  gpu.compute_capability = context.compute_capability;
+  gpu.sm_count = parse_count(context.sm_count);
+  gpu.memory_mib = parse_count(context.memory_mib);
+  gpu.driver = context.driver_version;
+  gpu.cuda_runtime = context.cuda_runtime;
+  return gpu;
+}
+
+void refuse_if_any(const std::vector<std::string>& problems, const std::string& what, const std::string& hint) {
+  if (problems.empty()) return;
+  std::string message =
+      "refusing to record a baseline: " + std::to_string(problems.size()) + " benchmark(s) " + what + ": ";
+  for (std::size_t i = 0; i < problems.size() && i < kNamesInMessage; ++i) message += (i ? "; " : "") + problems[i];
+  if (problems.size() > kNamesInMessage) message += "; ...";
+  throw InputError(message + " - " + hint);
+}
+
+// (max - min) / median of the per-run medians, in percent; 0 with fewer than two runs.
+double spread_pct(std::vector<double> run_medians) {
+  if (run_medians.size() < 2) return 0.0;
+  const auto [low, high] = std::minmax_element(run_medians.begin(), run_medians.end());
+  const double spread = *high - *low;
+  return spread / median_in_place(run_medians) * 100.0;
+}
+
+}  // namespace
+
+Baseline record_baseline(const std::vector<ResultsFile>& runs, const Baseline* previous, const RecordOptions& options) {
+  if (runs.empty()) throw InputError("no results files given - pass --results FILE");
+  const std::string slug = common_gpu_slug(runs);
+  if (slug.empty()) {
+    throw InputError(runs.front().source +
+                     ": context has no gpu_slug, so the baseline cannot be named - write the "
+                     "results with the project's perf binary, which records it");
+  }
+  if (previous != nullptr && previous->gpu.slug != slug) {
+    throw InputError("--previous is the baseline of '" + previous->gpu.slug + "' but the results are from '" + slug +
+                     "' - pass baselines/" + slug + ".json as --previous, or none for a new GPU");
+  }
+
+  Baseline b;
+  b.gpu = gpu_from(runs.front().gpu);
+  b.recorded.date = options.date.empty() ? utc_now_iso8601() : options.date;
+  b.recorded.commit = !options.commit.empty()                ? options.commit
+                      : !runs.front().gpu.git_commit.empty() ? runs.front().gpu.git_commit
+                                                             : kUnknownCommit;
+  b.recorded.runs = static_cast<int>(runs.size());
+  b.default_tolerance_pct = kDefaultTolerancePct;
+  if (previous != nullptr) {
+    b.default_tolerance_pct = previous->default_tolerance_pct;
+    b.family_tolerance_pct = previous->family_tolerance_pct;
+  }
+  if (options.default_tolerance_pct) b.default_tolerance_pct = *options.default_tolerance_pct;
+
+  const std::map<std::string, BenchmarkSamples> pooled = pool_results(runs);
+  std::vector<std::string> errors;
+  std::vector<std::string> too_few;
+  for (const auto& [name, samples] : pooled) {
+    if (samples.error) errors.push_back(name + " (" + samples.error_message + ")");
+    const int valid = static_cast<int>(samples.samples.size());
+    if (!samples.error && valid < kMinSamples) {
+      too_few.push_back(name + " (" + std::to_string(valid) + " valid, " + std::to_string(samples.throttled) +
+                        " throttled)");
+    }
+  }
+  refuse_if_any(errors, "reported an error", "fix them first: their correctness tests say what is wrong");
+  refuse_if_any(too_few, "have fewer than " + std::to_string(kMinSamples) + " valid samples",
+                "record on an idle GPU with stable clocks");
+
+  for (const auto& [name, samples] : pooled) {
+    BaselineEntry entry;
+    entry.unit = samples.unit;
+    entry.samples = samples.samples;
+    entry.median = median(samples.samples);
+    entry.bytes = samples.bytes;
+    entry.flops = samples.flops;
+    std::vector<double> run_medians;
+    for (const ResultsFile& run : runs) {
+      const auto it = run.benchmarks.find(name);
+      if (it == run.benchmarks.end()) continue;
+      b.recorded.samples_per_run = std::max(b.recorded.samples_per_run, it->second.repetitions);
+      if (!it->second.samples.empty()) run_medians.push_back(median(it->second.samples));
+    }
+    entry.spread_pct = spread_pct(run_medians);
+    if (previous != nullptr) {
+      const auto old = previous->benchmarks.find(name);
+      if (old != previous->benchmarks.end()) entry.tolerance_pct = old->second.tolerance_pct;
+    }
+    b.benchmarks.emplace(name, std::move(entry));
+  }
+  return b;
+}
+
+std::vector<BaselineMove> baseline_moves(const Baseline& previous, const Baseline& next) {
+  std::vector<BaselineMove> moves;
+  for (const auto& [name, entry] : next.benchmarks) {
+    const auto old = previous.benchmarks.find(name);
+    BaselineMove move;
+    move.name = name;
+    move.unit = entry.unit;
+    move.new_median = entry.median;
+    if (old == previous.benchmarks.end()) {
+      move.kind = BaselineMove::Kind::kAdded;
+    } else {
+      move.old_median = old->second.median;
+      move.change_pct = (entry.median / old->second.median - 1.0) * 100.0;
+    }
+    moves.push_back(move);
+  }
+  for (const auto& [name, entry] : previous.benchmarks) {
+    if (next.benchmarks.count(name) != 0) continue;
+    BaselineMove move;
+    move.name = name;
+    move.kind = BaselineMove::Kind::kRemoved;
+    move.unit = entry.unit;
+    move.old_median = entry.median;
+    moves.push_back(move);
+  }
+  std::stable_sort(moves.begin(), moves.end(), [](const BaselineMove& a, const BaselineMove& b) {
+    if (a.kind != b.kind) return a.kind < b.kind;
+    return std::fabs(a.change_pct) > std::fabs(b.change_pct);
+  });
+  return moves;
+}
+
+void write_moves(const std::vector<BaselineMove>& moves, std::ostream& out) {
+  char line[160];
+  for (const BaselineMove& m : moves) {
+    switch (m.kind) {
+      case BaselineMove::Kind::kMoved:
+        std::snprintf(line, sizeof line, "%+7.1f%%  %.2f %s -> %.2f %s  ", m.change_pct, m.old_median, m.unit.c_str(),
+                      m.new_median, m.unit.c_str());
+        break;
+      case BaselineMove::Kind::kAdded:
+        std::snprintf(line, sizeof line, "    new   %.2f %s  ", m.new_median, m.unit.c_str());
+        break;
+      case BaselineMove::Kind::kRemoved:
+        std::snprintf(line, sizeof line, "removed   was %.2f %s  ", m.old_median, m.unit.c_str());
+        break;
+    }
+    out << line << m.name << "\n";
+  }
+}
+
+std::string utc_now_iso8601() {
+  const std::time_t now = std::time(nullptr);
+  std::tm utc{};
+  gmtime_r(&now, &utc);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
+  return text;
+}
+
+}  // namespace gpuperf::gate

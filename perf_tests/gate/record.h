@@ -1,0 +1,48 @@
+#pragma once
+// Recording a GPU's baseline from fresh results, keeping what people wrote by hand in the previous one,
+// and saying what moved.
+
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "gate/baseline.h"
+#include "gate/results.h"
+
+namespace gpuperf::gate {
+
+// The default tolerance of a first baseline, when neither --previous nor --default-tolerance-pct says.
+inline constexpr double kDefaultTolerancePct = 3.0;
+
+struct RecordOptions {
+  std::string commit;                           // empty: the results' git_commit, else "unknown"
+  std::optional<double> default_tolerance_pct;  // overrides the previous default [percent]
+  std::string date;                             // ISO 8601 UTC; empty: now
+};
+
+// Each results file is one run (process): its per-benchmark median feeds spread_pct; the samples of all
+// runs are pooled. From `previous` (may be null) it keeps defaults, families and every per-benchmark
+// tolerance_pct. InputError when a benchmark reported an error or has fewer than kMinSamples valid
+// samples, when the files come from different GPUs or none names its GPU, or when `previous` is for
+// another GPU.
+Baseline record_baseline(const std::vector<ResultsFile>& runs, const Baseline* previous, const RecordOptions& options);
+
+// What moved between two baselines, for the person reviewing a re-record.
+struct BaselineMove {
+  enum class Kind { kMoved, kAdded, kRemoved };
+  std::string name;
+  Kind kind = Kind::kMoved;
+  std::string unit;
+  double old_median = 0.0;  // [unit]
+  double new_median = 0.0;  // [unit]
+  double change_pct = 0.0;  // (new / old - 1) in percent
+};
+
+// Moved benchmarks by |change| (largest first), then added, then removed.
+std::vector<BaselineMove> baseline_moves(const Baseline& previous, const Baseline& next);
+void write_moves(const std::vector<BaselineMove>& moves, std::ostream& out);
+
+std::string utc_now_iso8601();
+
+}  // namespace gpuperf::gate

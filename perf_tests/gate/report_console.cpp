@@ -1,0 +1,65 @@
+#include <cstdio>
+
+#include "gate/exit_codes.h"
+#include "gate/format.h"
+#include "gate/outcome.h"
+#include "gate/reports.h"
+
+namespace gpuperf::gate {
+namespace {
+
+// Width of the verdict column: the longest verdict name, NOT_JUDGED.
+constexpr int kVerdictWidth = 10;
+
+std::string padded_verdict(Verdict verdict) {
+  std::string name = verdict_name(verdict);
+  name.resize(kVerdictWidth, ' ');
+  return name;
+}
+
+std::string measured_part(const BenchmarkComparison& row) {
+  const bool has_baseline = row.baseline_median > 0.0;
+  const bool has_current = row.current_median > 0.0;
+  if (has_baseline && has_current) {
+    return format_value(row.baseline_median, row.unit) + " -> " + format_value(row.current_median, row.unit);
+  }
+  if (has_baseline) return "baseline " + format_value(row.baseline_median, row.unit);
+  if (has_current) return "now " + format_value(row.current_median, row.unit);
+  return "";
+}
+
+std::string evidence_part(const BenchmarkComparison& row) {
+  if (!row.judged()) return "";
+  const double p = row.ratio >= 1.0 ? row.p_slower : row.p_faster;
+  std::string text = format_change(row) + " (tolerance " + format_pct(row.tolerance_pct) + ", p=" + format_p(p);
+  if (row.pairs > 0) text += ", " + std::to_string(row.pairs) + " pairs";
+  return text + ")";
+}
+
+}  // namespace
+
+void write_console_report(const Comparison& comparison, std::ostream& out) {
+  for (const BenchmarkComparison& row : comparison.benchmarks) {
+    if (row.verdict == Verdict::kSame) continue;
+    std::string line = padded_verdict(row.verdict) + " " + row.name;
+    for (const std::string& part : {measured_part(row), evidence_part(row)}) {
+      if (!part.empty()) line += "  " + part;
+    }
+    if (row.injected_slowdown_pct > 0.0) line += "  [fault injection " + format_pct(row.injected_slowdown_pct) + "]";
+    line += "  -> " + action_hint(row);
+    out << line << "\n";
+  }
+  out << "perf_gate " << comparison.mode << ": " << outcome_text(comparison) << " - " << comparison.gpu_name << " ("
+      << comparison.gpu_slug << ") vs " << comparison.against << ": " << counts_text(count_verdicts(comparison))
+      << " (exit " << exit_code(comparison) << ")\n";
+}
+
+std::string remeasure_list(const Comparison& comparison) {
+  std::string list;
+  for (const BenchmarkComparison& row : comparison.benchmarks) {
+    if (row.verdict == Verdict::kAmbiguous) list += row.name + "\n";
+  }
+  return list;
+}
+
+}  // namespace gpuperf::gate

@@ -1,0 +1,74 @@
+#include <cmath>
+#include <nlohmann/json.hpp>
+
+#include "gate/exit_codes.h"
+#include "gate/format.h"
+#include "gate/outcome.h"
+#include "gate/reports.h"
+#include "gate/statistics.h"
+
+namespace gpuperf::gate {
+namespace {
+
+using ordered = nlohmann::ordered_json;
+
+// JSON has no NaN or infinity: such a number is written as null.
+ordered number(double value) { return std::isfinite(value) ? ordered(value) : ordered(nullptr); }
+
+ordered change_pct(double ratio, bool judged) { return judged ? number((ratio - 1.0) * 100.0) : ordered(nullptr); }
+
+}  // namespace
+
+std::string json_report(const Comparison& comparison) {
+  ordered doc;
+  doc["schema_version"] = kReportSchemaVersion;
+  doc["tool"] = "perf_gate";
+  doc["mode"] = comparison.mode;
+  doc["gpu"] = ordered{{"name", comparison.gpu_name}, {"slug", comparison.gpu_slug}};
+  doc["against"] = comparison.against;
+  doc["alpha"] = comparison.alpha;
+  doc["strict"] = comparison.strict;
+  doc["outcome"] = outcome_text(comparison);
+  doc["exit_code"] = exit_code(comparison);
+  ordered counts = ordered::object();
+  const VerdictCounts verdict_counts = count_verdicts(comparison);
+  for (int v = 0; v < kVerdictCount; ++v) counts[verdict_name(static_cast<Verdict>(v))] = verdict_counts[v];
+  doc["counts"] = counts;
+  ordered rows = ordered::array();
+  for (const BenchmarkComparison& row : comparison.benchmarks) {
+    const bool judged = row.judged();
+    rows.push_back(ordered{
+        {"name", row.name},
+        {"verdict", verdict_name(row.verdict)},
+        {"reason", row.reason},
+        {"unit", row.unit},
+        {"baseline_median", row.baseline_median > 0.0 ? number(row.baseline_median) : ordered(nullptr)},
+        {"current_median", row.current_median > 0.0 ? number(row.current_median) : ordered(nullptr)},
+        {"ratio", judged ? number(row.ratio) : ordered(nullptr)},
+        {"change_pct", change_pct(row.ratio, judged)},
+        {"ci_low_pct", change_pct(row.ci_low, judged)},
+        {"ci_high_pct", change_pct(row.ci_high, judged)},
+        {"confidence", kConfidenceLevel},
+        {"p_slower", judged ? number(row.p_slower) : ordered(nullptr)},
+        {"p_faster", judged ? number(row.p_faster) : ordered(nullptr)},
+        {"tolerance_pct", number(row.tolerance_pct)},
+        {"tolerance_source", row.tolerance_source},
+        {"samples_baseline", row.baseline_samples},
+        {"samples_current", row.current_samples},
+        {"samples_throttled", row.throttled},
+        {"repetitions", row.repetitions},
+        {"pairs", row.pairs},
+        {"bytes", number(row.bytes)},
+        {"flops", number(row.flops)},
+        {"gb_per_s", achieved_gb_per_s(row) > 0.0 ? number(achieved_gb_per_s(row)) : ordered(nullptr)},
+        {"tflop_per_s", achieved_tflop_per_s(row) > 0.0 ? number(achieved_tflop_per_s(row)) : ordered(nullptr)},
+        {"injected_slowdown_pct", number(row.injected_slowdown_pct)},
+        {"action", action_hint(row)},
+    });
+  }
+  doc["benchmarks"] = std::move(rows);
+  // Benchmark names and error messages come from outside: replace invalid UTF-8 instead of throwing.
+  return doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+}
+
+}  // namespace gpuperf::gate

@@ -1,0 +1,303 @@
+#include "gate/results.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <optional>
+#include <sstream>
+#include <string_view>
+
+#include "gate/input_error.h"
+#include "gate/json_input.h"
+
+namespace gpuperf::gate {
+namespace {
+
+using nlohmann::json;
+
+constexpr const char* kRerunHint = "re-run the perf binary with --benchmark_out_format=json";
+
+struct TimeUnit {
+  const char* name;
+  double microseconds;  // one of this unit [microseconds]
+};
+constexpr TimeUnit kTimeUnits[] = {{"ns", 1e-3}, {"us", 1.0}, {"ms", 1e3}, {"s", 1e6}};
+
+std::optional<double> microseconds_per(const std::string& unit) {
+  for (const TimeUnit& u : kTimeUnits) {
+    if (unit == u.name) return u.microseconds;
+  }
+  return std::nullopt;
+}
+
+// What Google Benchmark 1.7 appends to a run_name (BenchmarkName::str(): min_time, min_warmup_time,
+// iterations, repeats, time type, threads), never used as a shape axis by the registry.
+constexpr std::string_view kGeneratedKeys[] = {"iterations:", "repeats:", "threads:", "min_time:", "min_warmup_time:"};
+constexpr std::string_view kGeneratedFlags[] = {"manual_time", "real_time", "process_time"};
+
+bool is_generated_component(std::string_view component) {
+  for (std::string_view key : kGeneratedKeys) {
+    if (component.substr(0, key.size()) == key) return true;
+  }
+  for (std::string_view flag : kGeneratedFlags) {
+    if (component == flag) return true;
+  }
+  return false;
+}
+
+// Says where in the file a problem is: "run.json: benchmarks[3] ('reduction/x/n:1')".
+class EntryLocation {
+ public:
+  EntryLocation(const std::string& source, std::size_t index) : source_(source), index_(index) {}
+  void set_name(const std::string& name) { name_ = name; }
+  [[noreturn]] void fail(const std::string& what, const std::string& hint) const {
+    std::ostringstream message;
+    message << source_ << ": benchmarks[" << index_ << "]";
+    if (!name_.empty()) message << " ('" << name_ << "')";
+    message << ": " << what << " - " << hint;
+    throw InputError(message.str());
+  }
+
+ private:
+  const std::string& source_;
+  std::size_t index_;
+  std::string name_;
+};
+
+// An optional numeric field; fails when present but not a number.
+std::optional<double> optional_number(const json& entry, const char* key, const EntryLocation& where) {
+  const auto it = entry.find(key);
+  if (it == entry.end() || it->is_null()) return std::nullopt;
+  const std::optional<double> value = number_value(*it);
+  if (!value) where.fail(std::string(key) + " is " + describe_json_type(*it) + ", expected a number", kRerunHint);
+  return value;
+}
+
+double required_positive(const json& entry, const char* key, const EntryLocation& where, const std::string& hint) {
+  const std::optional<double> value = optional_number(entry, key, where);
+  if (!value) where.fail(std::string(key) + " is missing", hint);
+  const std::string why = why_not_positive_finite(*value);
+  if (!why.empty()) where.fail(std::string(key) + " is " + why + " (a sample must be a positive, finite number)", hint);
+  return *value;
+}
+
+double optional_non_negative(const json& entry, const char* key, const EntryLocation& where) {
+  const std::optional<double> value = optional_number(entry, key, where);
+  if (!value) return 0.0;
+  if (!std::isfinite(*value) || *value < 0.0) {
+    where.fail(std::string(key) + " is " + (std::isfinite(*value) ? "negative" : why_not_positive_finite(*value)) +
+                   ", expected a finite number >= 0",
+               kRerunHint);
+  }
+  return *value;
+}
+
+std::string required_string(const json& entry, const char* key, const EntryLocation& where, const std::string& hint) {
+  const auto it = entry.find(key);
+  if (it == entry.end()) where.fail(std::string("has no ") + key, hint);
+  if (!it->is_string()) where.fail(std::string(key) + " is " + describe_json_type(*it) + ", expected a string", hint);
+  return it->get<std::string>();
+}
+
+bool optional_flag(const json& entry, const char* key, const EntryLocation& where) {
+  const auto it = entry.find(key);
+  if (it == entry.end() || it->is_null()) return false;
+  if (it->is_boolean()) return it->get<bool>();
+  if (it->is_number()) return it->get<double>() != 0.0;
+  where.fail(std::string(key) + " is " + describe_json_type(*it) + ", expected true or false", kRerunHint);
+}
+
+std::string optional_message(const json& entry, const char* key) {
+  const auto it = entry.find(key);
+  return it != entry.end() && it->is_string() ? it->get<std::string>() : std::string("(no message)");
+}
+
+// Context values are strings (benchmark::AddCustomContext); a number is accepted and written as text.
+std::string context_string(const json& context, const char* key, const std::string& source) {
+  const auto it = context.find(key);
+  if (it == context.end() || it->is_null()) return "";
+  if (it->is_string()) return it->get<std::string>();
+  if (it->is_number()) return it->dump();
+  throw InputError(source + ": context." + key + " is " + describe_json_type(*it) + ", expected a string - " +
+                   kRerunHint);
+}
+
+GpuContext parse_context(const json& doc, const std::string& source) {
+  const auto it = doc.find("context");
+  if (it == doc.end()) return {};
+  if (!it->is_object()) {
+    throw InputError(source + ": 'context' is " + describe_json_type(*it) + ", expected an object - " + kRerunHint);
+  }
+  const json& c = *it;
+  return GpuContext{context_string(c, "gpu_name", source),       context_string(c, "gpu_slug", source),
+                    context_string(c, "gpu_uuid", source),       context_string(c, "gpu_compute_capability", source),
+                    context_string(c, "gpu_sm_count", source),   context_string(c, "gpu_memory_mib", source),
+                    context_string(c, "driver_version", source), context_string(c, "cuda_runtime", source),
+                    context_string(c, "git_commit", source)};
+}
+
+// One repetition: its sample and unit. Cycle-metric benchmarks report `cycles`; the others real_time,
+// converted to microseconds so that files written with different time units compare.
+struct Sample {
+  double value;  // [unit]
+  std::string unit;
+};
+
+Sample parse_sample(const json& entry, const EntryLocation& where) {
+  const std::string hint = "check the timing code of the perf binary";
+  if (entry.contains("cycles")) return {required_positive(entry, "cycles", where, hint), kUnitCycles};
+  const double time = required_positive(entry, "real_time", where, hint);
+  const std::string unit = required_string(entry, "time_unit", where, kRerunHint);
+  const std::optional<double> scale = microseconds_per(unit);
+  if (!scale) where.fail("time_unit '" + unit + "' is not one of ns, us, ms, s", kRerunHint);
+  return {time * *scale, kUnitMicroseconds};
+}
+
+void add_iteration(const json& entry, EntryLocation& where, std::map<std::string, BenchmarkSamples>& out) {
+  const std::string run_name =
+      required_string(entry, "run_name", where, "use Google Benchmark >= 1.5, which writes run_name");
+  const std::string name = benchmark_name_from_run_name(run_name);
+  if (name.empty()) where.fail("run_name '" + run_name + "' names no benchmark", kRerunHint);
+  where.set_name(name);
+  BenchmarkSamples& b = out[name];
+  ++b.repetitions;
+  if (optional_flag(entry, "error_occurred", where)) {
+    // The binary's own verdict (failed correctness check, CUDA error): its timings mean nothing.
+    b.error = true;
+    if (b.error_message.empty()) b.error_message = optional_message(entry, "error_message");
+    return;
+  }
+  if (optional_flag(entry, "skipped", where)) {
+    b.skipped = true;
+    if (b.skip_message.empty()) b.skip_message = optional_message(entry, "skip_message");
+    return;
+  }
+  const Sample sample = parse_sample(entry, where);
+  if (!b.unit.empty() && b.unit != sample.unit) {
+    where.fail("reports " + sample.unit + " in one repetition and " + b.unit + " in another",
+               "a benchmark must report cycles in every repetition or in none; fix the perf binary");
+  }
+  b.unit = sample.unit;
+  b.bytes = std::max(b.bytes, optional_non_negative(entry, "bytes", where));
+  b.flops = std::max(b.flops, optional_non_negative(entry, "flops", where));
+  if (const std::optional<double> injected = optional_number(entry, "injected_slowdown_pct", where)) {
+    if (std::isfinite(*injected)) b.injected_slowdown_pct = std::max(b.injected_slowdown_pct, *injected);
+  }
+  if (optional_flag(entry, "throttled", where)) {
+    ++b.throttled;
+    b.power_capped += optional_flag(entry, "power_capped", where) ? 1 : 0;
+    b.shared_gpu += optional_flag(entry, "other_processes", where) ? 1 : 0;
+  } else {
+    b.samples.push_back(sample.value);
+  }
+}
+
+}  // namespace
+
+std::string benchmark_name_from_run_name(const std::string& run_name) {
+  std::string_view name = run_name;
+  for (std::size_t slash = name.rfind('/'); slash != std::string_view::npos && slash > 0; slash = name.rfind('/')) {
+    if (!is_generated_component(name.substr(slash + 1))) break;
+    name = name.substr(0, slash);
+  }
+  return std::string(name);
+}
+
+ResultsFile parse_results(const std::string& text, const std::string& source) {
+  const json doc = parse_json_document(text, source);
+  if (!doc.is_object()) {
+    throw InputError(source + ": the top level is " + describe_json_type(doc) +
+                     ", expected an object with 'context' and 'benchmarks' - is this a Google Benchmark JSON file? " +
+                     kRerunHint);
+  }
+  ResultsFile file;
+  file.source = source;
+  file.gpu = parse_context(doc, source);
+  const auto list = doc.find("benchmarks");
+  if (list == doc.end()) {
+    throw InputError(source + ": has no 'benchmarks' array - is this a Google Benchmark JSON file? " + kRerunHint);
+  }
+  if (!list->is_array()) {
+    throw InputError(source + ": 'benchmarks' is " + describe_json_type(*list) + ", expected an array - " + kRerunHint);
+  }
+  if (list->empty()) {
+    throw InputError(source +
+                     ": the 'benchmarks' array is empty: no samples at all - the perf binary ran no "
+                     "benchmark; check its --benchmark_filter and that it found a GPU");
+  }
+  for (std::size_t i = 0; i < list->size(); ++i) {
+    const json& entry = (*list)[i];
+    EntryLocation where(source, i);
+    if (!entry.is_object()) where.fail("is " + describe_json_type(entry) + ", expected an object", kRerunHint);
+    const std::string run_type = required_string(entry, "run_type", where, kRerunHint);
+    if (run_type == "aggregate") continue;  // mean/median/stddev rows: the gate uses the samples themselves
+    if (run_type != "iteration")
+      where.fail("run_type '" + run_type + "' is neither iteration nor aggregate", kRerunHint);
+    add_iteration(entry, where, file.benchmarks);
+  }
+  if (file.benchmarks.empty()) {
+    throw InputError(source +
+                     ": holds only aggregate rows, no samples at all - run the perf binary with "
+                     "--benchmark_repetitions=N and without --benchmark_report_aggregates_only");
+  }
+  return file;
+}
+
+ResultsFile load_results(const std::string& path) {
+  return parse_results(read_text_file(path, "check the path; did the perf run write its --benchmark_out file?"), path);
+}
+
+std::vector<ResultsFile> load_results_files(const std::vector<std::string>& paths) {
+  std::vector<ResultsFile> files;
+  files.reserve(paths.size());
+  for (const std::string& path : paths) files.push_back(load_results(path));
+  return files;
+}
+
+void pool_into(BenchmarkSamples& into, const BenchmarkSamples& more, const std::string& name,
+               const std::string& source) {
+  if (!into.unit.empty() && !more.unit.empty() && into.unit != more.unit) {
+    throw InputError(source + ": benchmark '" + name + "' is in " + more.unit + " here but in " + into.unit +
+                     " in an earlier results file - pass results of the same perf binary only");
+  }
+  if (into.unit.empty()) into.unit = more.unit;
+  into.samples.insert(into.samples.end(), more.samples.begin(), more.samples.end());
+  into.throttled += more.throttled;
+  into.power_capped += more.power_capped;
+  into.shared_gpu += more.shared_gpu;
+  into.repetitions += more.repetitions;
+  if (more.error && !into.error) {
+    into.error = true;
+    into.error_message = more.error_message;
+  }
+  if (more.skipped && !into.skipped) {
+    into.skipped = true;
+    into.skip_message = more.skip_message;
+  }
+  into.bytes = std::max(into.bytes, more.bytes);
+  into.flops = std::max(into.flops, more.flops);
+  into.injected_slowdown_pct = std::max(into.injected_slowdown_pct, more.injected_slowdown_pct);
+}
+
+std::map<std::string, BenchmarkSamples> pool_results(const std::vector<ResultsFile>& files) {
+  common_gpu_slug(files);
+  std::map<std::string, BenchmarkSamples> pooled;
+  for (const ResultsFile& file : files) {
+    for (const auto& [name, samples] : file.benchmarks) pool_into(pooled[name], samples, name, file.source);
+  }
+  return pooled;
+}
+
+std::string common_gpu_slug(const std::vector<ResultsFile>& files) {
+  if (files.empty()) return "";
+  const std::string& slug = files.front().gpu.slug;
+  for (const ResultsFile& file : files) {
+    if (file.gpu.slug != slug) {
+      throw InputError("results from different GPUs: '" + files.front().source + "' is from '" + slug + "', '" +
+                       file.source + "' from '" + file.gpu.slug + "' - pass results measured on one GPU model only");
+    }
+  }
+  return slug;
+}
+
+}  // namespace gpuperf::gate

@@ -1,0 +1,133 @@
+#!/usr/bin/env python3
+# Regenerates the fixtures of this folder (deterministic: fixed seed). The numbers are SYNTHETIC, shaped like
+# what the perf binary writes on an H200; they are test inputs, not measurements.
+import json, random, os
+out = os.path.dirname(os.path.abspath(__file__))
+random.seed(7)
+# What the harness registers (UseManualTime()->Iterations(1)) makes Google Benchmark append to run_name.
+SUFFIX = "/iterations:1/manual_time"
+CTX = {
+  "date": "2026-11-22T03:00:00+00:00", "host_name": "gpu-runner-3", "executable": "./perf_reduction",
+  "num_cpus": 16, "mhz_per_cpu": 2000, "cpu_scaling_enabled": False,
+  "caches": [], "load_avg": [0.1, 0.2, 0.3], "library_build_type": "release",
+  "gpu_name": "NVIDIA H200", "gpu_slug": "nvidia-h200", "gpu_uuid": "GPU-1234",
+  "gpu_compute_capability": "9.0", "gpu_sm_count": "132", "gpu_memory_mib": "143771",
+  "driver_version": "580.159.04", "cuda_runtime": "13.0", "git_commit": "abc123"}
+
+BENCH = [
+  # run_name, unit of real_time, median [that unit], noise fraction, extra counters, cycles?
+  ("reduction/reduce9_shfl_down_last_warp/n:33554432", "us", 42.1, 0.004, {"bytes": 134217728, "flops": 0}, None),
+  ("reduction/reduce1_interleaved_divergent/n:1048576", "ns", 9100.0, 0.004, {"bytes": 4194304, "flops": 0}, None),
+  ("smem_latency/pointer_chase/stride:1", "ns", 1500.0, 0.002, {"bytes": 0, "flops": 0}, 31.0),
+]
+
+def entries(reps, scale=1.0, throttled=0, error=None, gpu_factor=None, family_index=0):
+  rows = []
+  for fi, (name, unit, med, noise, counters, cycles) in enumerate(BENCH):
+    s = scale.get(name, 1.0) if isinstance(scale, dict) else scale
+    if error and name == error[0]:
+      rows.append({"name": name + SUFFIX, "family_index": fi,
+                   "per_family_instance_index": 0, "run_name": name + SUFFIX, "run_type": "iteration",
+                   "repetitions": reps, "repetition_index": 0, "threads": 1,
+                   "error_occurred": True, "error_message": error[1],
+                   "iterations": 0, "real_time": 0, "cpu_time": 0, "time_unit": unit})
+      continue
+    for r in range(reps):
+      v = med * s * (1 + random.gauss(0, noise))
+      row = {"name": name + SUFFIX, "family_index": fi,
+             "per_family_instance_index": 0, "run_name": name + SUFFIX, "run_type": "iteration",
+             "repetitions": reps, "repetition_index": r, "threads": 1, "iterations": 1,
+             "real_time": round(v, 4), "cpu_time": round(v * 1.3, 4), "time_unit": unit}
+      row.update(counters)
+      if cycles is not None:
+        row["cycles"] = round(cycles * s * (1 + random.gauss(0, noise)), 2)
+      row["sm_clock_mhz"] = 1980
+      row["throttle_reasons"] = 4 if r < throttled else 0
+      row["power_capped"] = 1 if r < throttled - 2 else 0
+      row["other_processes"] = 1 if throttled - 2 <= r < throttled else 0
+      row["throttled"] = 1 if r < throttled else 0
+      row["injected_slowdown_pct"] = 0
+      rows.append(row)
+    for agg in ("mean", "median", "stddev"):
+      rows.append({"name": name + SUFFIX + "_" + agg, "family_index": fi,
+                   "per_family_instance_index": 0, "run_name": name + SUFFIX, "run_type": "aggregate",
+                   "repetitions": reps, "threads": 1, "aggregate_name": agg, "aggregate_unit": "time",
+                   "iterations": reps, "real_time": med, "cpu_time": med, "time_unit": unit})
+  return rows
+
+def write(fname, doc, raw=None):
+  with open(os.path.join(out, fname), "w") as f:
+    f.write(raw if raw is not None else json.dumps(doc, indent=2) + "\n")
+
+def doc(rows, ctx=CTX):
+  return {"context": ctx, "benchmarks": rows}
+
+write("results_run1.json", doc(entries(30)))
+write("results_run2.json", doc(entries(30, scale=1.002)))
+write("results_slow.json", doc(entries(30, scale={BENCH[0][0]: 1.10})))
+write("results_fast.json", doc(entries(30, scale={BENCH[0][0]: 0.90})))
+write("results_throttled.json", doc(entries(30, throttled=27)))
+write("results_error.json", doc(entries(30, error=(BENCH[0][0], "mismatch at index 17: expected 3.5, got 0"))))
+ctx_h100 = dict(CTX, gpu_name="NVIDIA H100 80GB HBM3", gpu_slug="nvidia-h100-80gb-hbm3")
+write("results_other_gpu.json", doc(entries(30), ctx_h100))
+ctx_noslug = {k: v for k, v in CTX.items() if k != "gpu_slug"}
+write("results_no_gpu_slug.json", doc(entries(10), ctx_noslug))
+
+# Baseline of the same GPU, from two other runs.
+def base_entry(name, unit, med, noise, counters, cycles, tol=None):
+  scale = {"ns": 1e-3, "us": 1.0}[unit]
+  if cycles is not None:
+    samples = [round(cycles * (1 + random.gauss(0, noise)), 2) for _ in range(60)]
+    u = "cycles"
+  else:
+    samples = [round(med * scale * (1 + random.gauss(0, noise)), 5) for _ in range(60)]
+    u = "us"
+  s = sorted(samples)
+  m = (s[29] + s[30]) / 2
+  e = {"unit": u, "median": m, "samples": samples, "spread_pct": 0.3,
+       "bytes": counters["bytes"], "flops": counters["flops"]}
+  if tol is not None: e["tolerance_pct"] = tol
+  return e
+
+bl = {"schema_version": 1,
+      "gpu": {"name": "NVIDIA H200", "slug": "nvidia-h200", "compute_capability": "9.0", "sm_count": 132,
+              "memory_mib": 143771, "driver": "580.159.04", "cuda_runtime": "13.0"},
+      "recorded": {"date": "2026-11-22T03:00:00Z", "commit": "abc123", "runs": 2, "samples_per_run": 30},
+      "defaults": {"tolerance_pct": 3.0},
+      "families": {"smem_latency": {"tolerance_pct": 1.0}},
+      "benchmarks": {}}
+for i, b in enumerate(BENCH):
+  bl["benchmarks"][b[0]] = base_entry(*b, tol=2.0 if i == 0 else None)
+bl["benchmarks"]["reduction/reduce0_removed_variant/n:1024"] = {
+  "unit": "us", "median": 5.0, "samples": [4.99, 5.0, 5.01, 5.0, 5.02], "spread_pct": 0.0, "bytes": 4096, "flops": 0}
+write("baseline_h200.json", bl)
+
+# Bad inputs.
+good = open(os.path.join(out, "results_run1.json")).read()
+write("bad_truncated.json", None, good[: len(good) // 2])
+write("bad_not_json.json", None, "GPU perf results\nreduce9 42.1 us\n")
+write("bad_empty_file.json", None, "")
+write("bad_empty_benchmarks.json", {"context": CTX, "benchmarks": []})
+write("bad_only_aggregates.json", doc([r for r in entries(5) if r["run_type"] == "aggregate"]))
+def one_sample(real_time_token):
+  r = entries(5)
+  text = json.dumps(doc(r[:1]), indent=2)
+  return text.replace('"real_time": %s' % json.dumps(r[0]["real_time"]), '"real_time": ' + real_time_token)
+write("bad_nan_time.json", None, one_sample("NaN"))
+write("bad_zero_time.json", None, one_sample("0"))
+write("bad_negative_time.json", None, one_sample("-3.5"))
+write("bad_time_string.json", None, one_sample('"fast"'))
+r = entries(5)[:1]; del r[0]["run_name"]
+write("bad_missing_run_name.json", doc(r))
+r = entries(5)[:1]; r[0]["time_unit"] = "fortnights"
+write("bad_time_unit.json", doc(r))
+
+def bad_baseline(fname, mutate):
+  b = json.loads(json.dumps(bl)); mutate(b); write(fname, b)
+bad_baseline("bad_baseline_schema2.json", lambda b: b.update(schema_version=2))
+bad_baseline("bad_baseline_no_schema.json", lambda b: b.pop("schema_version"))
+bad_baseline("bad_baseline_zero_median.json", lambda b: b["benchmarks"][BENCH[0][0]].update(median=0))
+bad_baseline("bad_baseline_empty_samples.json", lambda b: b["benchmarks"][BENCH[0][0]].update(samples=[]))
+bad_baseline("bad_baseline_no_defaults.json", lambda b: b.pop("defaults"))
+bad_baseline("bad_baseline_median_string.json", lambda b: b["benchmarks"][BENCH[1][0]].update(median="42"))
+bad_baseline("bad_baseline_no_slug.json", lambda b: b["gpu"].pop("slug"))

@@ -1,0 +1,75 @@
+#pragma once
+// Shared by the gate's unit tests: fixture paths and benchmarks built in memory from synthetic samples.
+
+#include <cmath>
+#include <cstdint>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "gate/baseline.h"
+#include "gate/results.h"
+#include "gate/statistics.h"
+
+namespace gpuperf::gate::testing {
+
+inline std::string testdata(const std::string& name) { return std::string(GATE_TESTDATA_DIR) + "/" + name; }
+
+inline std::string read_fixture_text(const std::string& name) {
+  std::ifstream in(testdata(name));
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// `count` samples around `center` with relative noise `noise` (standard deviation / center), normal
+// (Box-Muller on SplitMix64, so the same on every standard library).
+inline constexpr double kTwoPi = 6.283185307179586;
+
+inline std::vector<double> noisy_samples(double center, double noise, int count, std::uint64_t seed) {
+  SplitMix64 rng(seed);
+  const auto uniform = [&rng] { return (static_cast<double>(rng.next() >> 11) + 0.5) * 0x1.0p-53; };
+  std::vector<double> samples;
+  for (int i = 0; i < count; ++i) {
+    const double gaussian = std::sqrt(-2.0 * std::log(uniform())) * std::cos(kTwoPi * uniform());
+    samples.push_back(center * (1.0 + noise * gaussian));
+  }
+  return samples;
+}
+
+inline BenchmarkSamples time_samples(std::vector<double> samples) {
+  BenchmarkSamples b;
+  b.unit = kUnitMicroseconds;
+  b.repetitions = static_cast<int>(samples.size());
+  b.samples = std::move(samples);
+  return b;
+}
+
+inline BaselineEntry baseline_entry(std::vector<double> samples) {
+  BaselineEntry e;
+  e.unit = kUnitMicroseconds;
+  e.median = median(samples);
+  e.samples = std::move(samples);
+  return e;
+}
+
+inline Baseline baseline_for(const std::string& slug, double default_tolerance_pct) {
+  Baseline b;
+  b.gpu.name = "NVIDIA H200";
+  b.gpu.slug = slug;
+  b.default_tolerance_pct = default_tolerance_pct;
+  return b;
+}
+
+inline ResultsFile results_for(const std::string& slug, const std::string& source = "results.json") {
+  ResultsFile r;
+  r.source = source;
+  r.gpu.name = "NVIDIA H200";
+  r.gpu.slug = slug;
+  return r;
+}
+
+constexpr const char* kH200 = "nvidia-h200";
+
+}  // namespace gpuperf::gate::testing

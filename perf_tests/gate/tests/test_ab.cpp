@@ -1,0 +1,135 @@
+// A/B mode: paired runs, the unpaired fallback for one pair, and the same verdicts and exit codes.
+#include <gtest/gtest.h>
+
+#include "gate/ab_comparator.h"
+#include "gate/exit_codes.h"
+#include "gate/input_error.h"
+#include "gate/outcome.h"
+#include "gate_test_support.h"
+
+namespace gpuperf::gate {
+namespace {
+
+using testing::kH200;
+using testing::noisy_samples;
+using testing::results_for;
+using testing::time_samples;
+
+constexpr const char* kName = "fusion/bias_relu_fused/n:16777216";
+
+// `pairs` runs per build; run i of both builds is scaled by drift[i] (the machine), B by `b_ratio`.
+struct Runs {
+  std::vector<ResultsFile> a;
+  std::vector<ResultsFile> b;
+};
+Runs interleaved(int pairs, double b_ratio, double noise, const std::vector<double>& drift = {}) {
+  Runs runs;
+  for (int i = 0; i < pairs; ++i) {
+    const double machine = drift.empty() ? 1.0 : drift[static_cast<std::size_t>(i)];
+    ResultsFile a = results_for(kH200, "A" + std::to_string(i + 1) + ".json");
+    ResultsFile b = results_for(kH200, "B" + std::to_string(i + 1) + ".json");
+    a.benchmarks[kName] = time_samples(noisy_samples(50.0 * machine, noise, 30, 100 + 2 * i));
+    b.benchmarks[kName] = time_samples(noisy_samples(50.0 * machine * b_ratio, noise, 30, 101 + 2 * i));
+    runs.a.push_back(a);
+    runs.b.push_back(b);
+  }
+  return runs;
+}
+
+const BenchmarkComparison& only_row(const Comparison& c) {
+  EXPECT_EQ(c.benchmarks.size(), 1u);
+  return c.benchmarks.front();
+}
+
+TEST(AbMode, TenPercentSlowerBIsSlow) {
+  const Runs runs = interleaved(5, 1.10, 0.005);
+  const Comparison c = compare_ab(runs.a, runs.b, AbOptions{});
+  EXPECT_EQ(only_row(c).verdict, Verdict::kSlow);
+  EXPECT_EQ(only_row(c).pairs, 5);
+  EXPECT_NEAR(only_row(c).ratio, 1.10, 0.01);
+  EXPECT_DOUBLE_EQ(only_row(c).p_slower, 1.0 / 32) << "exact sign test: 5 of 5 pairs slower";
+  EXPECT_EQ(exit_code(c), kExitRegression);
+}
+
+TEST(AbMode, SameBuildIsSame) {
+  const Runs runs = interleaved(5, 1.0, 0.003);
+  const Comparison c = compare_ab(runs.a, runs.b, AbOptions{});
+  EXPECT_EQ(only_row(c).verdict, Verdict::kSame);
+  EXPECT_EQ(exit_code(c), kExitPass);
+}
+
+TEST(AbMode, FasterBIsFastAndPasses) {
+  const Runs runs = interleaved(4, 0.90, 0.005);
+  const Comparison c = compare_ab(runs.a, runs.b, AbOptions{});
+  EXPECT_EQ(only_row(c).verdict, Verdict::kFast);
+  EXPECT_EQ(exit_code(c), kExitPass);
+}
+
+TEST(AbMode, PairingCancelsMachineDrift) {
+  // The machine drifts by 6% across the session; both builds drift alike, so B is not slower.
+  const Runs runs = interleaved(5, 1.0, 0.002, {1.00, 1.02, 1.06, 1.03, 0.99});
+  const Comparison c = compare_ab(runs.a, runs.b, AbOptions{});
+  EXPECT_EQ(only_row(c).verdict, Verdict::kSame);
+}
+
+TEST(AbMode, SlightChangeWithinToleranceIsSameAndToleranceIsConfigurable) {
+  const Runs runs = interleaved(5, 1.03, 0.002);
+  EXPECT_EQ(only_row(compare_ab(runs.a, runs.b, AbOptions{})).verdict, Verdict::kSlow);
+  AbOptions loose;
+  loose.tolerance_pct = 5.0;
+  EXPECT_EQ(only_row(compare_ab(runs.a, runs.b, loose)).verdict, Verdict::kSame);
+}
+
+TEST(AbMode, OnePairFallsBackToTheUnpairedComparison) {
+  const Runs runs = interleaved(1, 1.10, 0.005);
+  const Comparison c = compare_ab(runs.a, runs.b, AbOptions{});
+  EXPECT_EQ(only_row(c).pairs, 0);
+  EXPECT_EQ(only_row(c).verdict, Verdict::kSlow);
+  EXPECT_LT(only_row(c).p_slower, 1e-6) << "Mann-Whitney U on the pooled samples";
+}
+
+TEST(AbMode, UnequalRunCountsAreRefused) {
+  Runs runs = interleaved(3, 1.0, 0.005);
+  runs.b.pop_back();
+  try {
+    compare_ab(runs.a, runs.b, AbOptions{});
+    FAIL() << "expected InputError";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("3 A files and 2 B files"), std::string::npos) << e.what();
+  }
+}
+
+TEST(AbMode, DifferentGpusAreRefused) {
+  Runs runs = interleaved(2, 1.0, 0.005);
+  runs.b[1].gpu.slug = "nvidia-h100";
+  EXPECT_THROW(compare_ab(runs.a, runs.b, AbOptions{}), InputError);
+}
+
+TEST(AbMode, ErrorNewMissingAndThrottled) {
+  Runs runs = interleaved(3, 1.0, 0.005);
+  runs.b[0].benchmarks["fusion/only_in_b/n:1"] = time_samples(noisy_samples(1.0, 0.01, 30, 7));
+  runs.a[0].benchmarks["fusion/only_in_a/n:1"] = time_samples(noisy_samples(1.0, 0.01, 30, 8));
+  BenchmarkSamples throttled = time_samples({1.0, 1.0});
+  throttled.throttled = 28;
+  throttled.repetitions = 30;
+  runs.a[0].benchmarks["fusion/throttled/n:1"] = time_samples(noisy_samples(1.0, 0.01, 30, 9));
+  runs.b[0].benchmarks["fusion/throttled/n:1"] = throttled;
+  const Comparison c = compare_ab(runs.a, runs.b, AbOptions{});
+  ASSERT_EQ(c.benchmarks.size(), 4u);
+  EXPECT_EQ(c.benchmarks[0].verdict, Verdict::kMissing);
+  EXPECT_EQ(c.benchmarks[1].verdict, Verdict::kNotJudged);
+  EXPECT_NE(c.benchmarks[1].reason.find("B: 28 of 30 samples throttled"), std::string::npos) << c.benchmarks[1].reason;
+  EXPECT_EQ(c.benchmarks[2].verdict, Verdict::kNew);
+  EXPECT_EQ(exit_code(c), kExitNotJudged);
+
+  BenchmarkSamples failed;
+  failed.error = true;
+  failed.error_message = "verification failed";
+  runs.b[1].benchmarks[kName] = failed;
+  const Comparison with_error = compare_ab(runs.a, runs.b, AbOptions{});
+  EXPECT_EQ(with_error.benchmarks.front().verdict, Verdict::kError);
+  EXPECT_EQ(exit_code(with_error), kExitInvalidInput);
+}
+
+}  // namespace
+}  // namespace gpuperf::gate

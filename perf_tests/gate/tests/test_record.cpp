@@ -1,0 +1,154 @@
+// Recording a baseline: pooling, spread, hand tolerances kept, refusals, atomic writing, what moved.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <sstream>
+
+#include "gate/atomic_file.h"
+#include "gate/input_error.h"
+#include "gate/record.h"
+#include "gate/tolerance.h"
+#include "gate_test_support.h"
+
+namespace gpuperf::gate {
+namespace {
+
+using testing::testdata;
+
+constexpr const char* kReduce9 = "reduction/reduce9_shfl_down_last_warp/n:33554432";
+constexpr const char* kChase = "smem_latency/pointer_chase/stride:1";
+
+std::vector<ResultsFile> two_runs() {
+  return {load_results(testdata("results_run1.json")), load_results(testdata("results_run2.json"))};
+}
+
+TEST(Record, PoolsRunsAndMeasuresTheirSpread) {
+  RecordOptions options;
+  options.date = "2026-12-01T00:00:00Z";
+  const Baseline b = record_baseline(two_runs(), nullptr, options);
+  EXPECT_EQ(b.gpu.slug, "nvidia-h200");
+  EXPECT_EQ(b.gpu.sm_count, 132);
+  EXPECT_EQ(b.gpu.memory_mib, 143771);
+  EXPECT_EQ(b.gpu.driver, "580.159.04");
+  EXPECT_EQ(b.recorded.runs, 2);
+  EXPECT_EQ(b.recorded.samples_per_run, 30);
+  EXPECT_EQ(b.recorded.commit, "abc123") << "from the results when --commit is not given";
+  EXPECT_DOUBLE_EQ(b.default_tolerance_pct, kDefaultTolerancePct);
+  const BaselineEntry& e = b.benchmarks.at(kReduce9);
+  EXPECT_EQ(e.samples.size(), 60u);
+  EXPECT_DOUBLE_EQ(e.median, median(e.samples));
+  EXPECT_EQ(e.bytes, 134217728.0);
+  // run2 is 0.2% slower than run1 by construction.
+  EXPECT_GT(e.spread_pct, 0.0);
+  EXPECT_LT(e.spread_pct, 1.0);
+  EXPECT_EQ(b.benchmarks.at(kChase).unit, "cycles");
+}
+
+TEST(Record, OneRunHasNoSpread) {
+  const Baseline b = record_baseline({load_results(testdata("results_run1.json"))}, nullptr, {});
+  EXPECT_EQ(b.benchmarks.at(kReduce9).spread_pct, 0.0);
+}
+
+TEST(Record, KeepsHandWrittenTolerancesDefaultsAndFamilies) {
+  Baseline previous = load_baseline(testdata("baseline_h200.json"));
+  previous.default_tolerance_pct = 4.0;
+  RecordOptions options;
+  options.commit = "def456";
+  const Baseline b = record_baseline(two_runs(), &previous, options);
+  EXPECT_EQ(b.benchmarks.at(kReduce9).tolerance_pct, 2.0);
+  EXPECT_FALSE(b.benchmarks.at(kChase).tolerance_pct.has_value()) << "none invented";
+  EXPECT_DOUBLE_EQ(b.family_tolerance_pct.at("smem_latency"), 1.0);
+  EXPECT_DOUBLE_EQ(b.default_tolerance_pct, 4.0);
+  EXPECT_EQ(b.recorded.commit, "def456");
+  EXPECT_EQ(b.benchmarks.count("reduction/reduce0_removed_variant/n:1024"), 0u) << "removed benchmarks go";
+
+  options.default_tolerance_pct = 2.5;
+  EXPECT_DOUBLE_EQ(record_baseline(two_runs(), &previous, options).default_tolerance_pct, 2.5)
+      << "an explicit --default-tolerance-pct wins";
+}
+
+TEST(Record, HandTolerancesSurviveTheWrittenFile) {
+  const Baseline previous = load_baseline(testdata("baseline_h200.json"));
+  const Baseline b = record_baseline(two_runs(), &previous, {});
+  const Baseline again = parse_baseline(baseline_to_text(b), "written");
+  EXPECT_EQ(again.benchmarks.at(kReduce9).tolerance_pct, 2.0);
+  EXPECT_DOUBLE_EQ(resolve_tolerance(again, kChase, again.benchmarks.at(kChase)).pct, 1.0);
+}
+
+TEST(Record, RefusesErrorsThrottledRunsMixedGpusAndAnotherGpusPrevious) {
+  const auto refusal = [](const std::vector<ResultsFile>& runs, const Baseline* previous) {
+    try {
+      record_baseline(runs, previous, {});
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  EXPECT_NE(refusal({load_results(testdata("results_error.json"))}, nullptr).find("reported an error"),
+            std::string::npos);
+  EXPECT_NE(refusal({load_results(testdata("results_throttled.json"))}, nullptr).find("fewer than 5 valid samples"),
+            std::string::npos);
+  EXPECT_NE(
+      refusal({load_results(testdata("results_run1.json")), load_results(testdata("results_other_gpu.json"))}, nullptr)
+          .find("different GPUs"),
+      std::string::npos);
+  const Baseline previous = load_baseline(testdata("baseline_h200.json"));
+  EXPECT_NE(refusal({load_results(testdata("results_other_gpu.json"))}, &previous).find("--previous"),
+            std::string::npos);
+}
+
+TEST(Record, MovesAreSortedByTheSizeOfTheChange) {
+  const Baseline previous = load_baseline(testdata("baseline_h200.json"));
+  const Baseline next = record_baseline({load_results(testdata("results_slow.json"))}, &previous, {});
+  const std::vector<BaselineMove> moves = baseline_moves(previous, next);
+  ASSERT_EQ(moves.size(), 4u);
+  EXPECT_EQ(moves.front().name, kReduce9);
+  EXPECT_NEAR(moves.front().change_pct, 10.0, 1.0);
+  EXPECT_EQ(moves.back().kind, BaselineMove::Kind::kRemoved);
+  std::ostringstream text;
+  write_moves(moves, text);
+  EXPECT_EQ(text.str().rfind("   +9.9%  42.", 0), 0u) << "largest change first: " << text.str();
+  EXPECT_NE(text.str().find("removed"), std::string::npos) << text.str();
+}
+
+class AtomicWrite : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = std::filesystem::temp_directory_path() /
+           ("gate_atomic_" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) + "_" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    std::filesystem::create_directories(dir_);
+  }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+  std::filesystem::path dir_;
+};
+
+TEST_F(AtomicWrite, ReplacesTheFileAndLeavesNoTemporary) {
+  const std::string path = (dir_ / "b.json").string();
+  write_file_atomically(path, "old\n");
+  write_file_atomically(path, "new\n");
+  std::ifstream in(path);
+  std::string content;
+  std::getline(in, content);
+  EXPECT_EQ(content, "new");
+  EXPECT_FALSE(std::filesystem::exists(path + ".tmp"));
+}
+
+TEST_F(AtomicWrite, FailureLeavesTheOldFileIntact) {
+  // The rename target is a non-empty directory: the rename fails after the temporary was written.
+  const std::filesystem::path target = dir_ / "busy";
+  std::filesystem::create_directories(target / "inside");
+  try {
+    write_file_atomically(target.string(), "content");
+    FAIL() << "expected InputError";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("left unchanged"), std::string::npos) << e.what();
+  }
+  EXPECT_TRUE(std::filesystem::is_directory(target / "inside"));
+  EXPECT_FALSE(std::filesystem::exists(target.string() + ".tmp"));
+  EXPECT_THROW(write_file_atomically((dir_ / "no_such_dir" / "x.json").string(), "x"), InputError);
+}
+
+}  // namespace
+}  // namespace gpuperf::gate

@@ -1,0 +1,168 @@
+// Reading Google Benchmark JSON: the fixtures, and every kind of bad input with the words its message
+// must contain (file, what is wrong, what to do).
+#include <gtest/gtest.h>
+
+#include <initializer_list>
+
+#include "gate/input_error.h"
+#include "gate/results.h"
+#include "gate_test_support.h"
+
+namespace gpuperf::gate {
+namespace {
+
+using testing::testdata;
+
+// The message of the InputError that loading `file` throws ("" if none).
+std::string load_error(const std::string& file) {
+  try {
+    load_results(testdata(file));
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+void expect_words(const std::string& message, std::initializer_list<const char*> words) {
+  ASSERT_FALSE(message.empty()) << "expected an InputError";
+  for (const char* word : words) EXPECT_NE(message.find(word), std::string::npos) << "'" << word << "' in: " << message;
+}
+
+TEST(ResultsInput, ReadsContextSamplesCountersAndConvertsUnits) {
+  const ResultsFile r = load_results(testdata("results_run1.json"));
+  EXPECT_EQ(r.gpu.name, "NVIDIA H200");
+  EXPECT_EQ(r.gpu.slug, "nvidia-h200");
+  EXPECT_EQ(r.gpu.compute_capability, "9.0");
+  EXPECT_EQ(r.gpu.sm_count, "132");
+  EXPECT_EQ(r.gpu.git_commit, "abc123");
+  ASSERT_EQ(r.benchmarks.size(), 3u) << "keyed by run_name, aggregates ignored";
+
+  const BenchmarkSamples& reduce9 = r.benchmarks.at("reduction/reduce9_shfl_down_last_warp/n:33554432");
+  EXPECT_EQ(reduce9.unit, "us");
+  EXPECT_EQ(reduce9.samples.size(), 30u);
+  EXPECT_EQ(reduce9.repetitions, 30);
+  EXPECT_EQ(reduce9.bytes, 134217728.0);
+  EXPECT_NEAR(median(reduce9.samples), 42.1, 0.5);
+
+  const BenchmarkSamples& reduce1 = r.benchmarks.at("reduction/reduce1_interleaved_divergent/n:1048576");
+  EXPECT_NEAR(median(reduce1.samples), 9.1, 0.1) << "nanoseconds converted to microseconds";
+
+  const BenchmarkSamples& chase = r.benchmarks.at("smem_latency/pointer_chase/stride:1");
+  EXPECT_EQ(chase.unit, "cycles");
+  EXPECT_NEAR(median(chase.samples), 31.0, 0.5) << "the cycles counter is the sample, not real_time";
+}
+
+TEST(ResultsInput, RegistrationSuffixesOfRunNameAreStripped) {
+  EXPECT_EQ(benchmark_name_from_run_name("reduction/reduce9/n:1024/iterations:1/manual_time"),
+            "reduction/reduce9/n:1024");
+  EXPECT_EQ(benchmark_name_from_run_name("a/b/n:1/min_time:0.500/repeats:30/manual_time/threads:2"), "a/b/n:1");
+  EXPECT_EQ(benchmark_name_from_run_name("reduction/reduce9/n:1024"), "reduction/reduce9/n:1024");
+  EXPECT_EQ(benchmark_name_from_run_name("occupancy/sweep/block:256/waves:4"), "occupancy/sweep/block:256/waves:4");
+  EXPECT_EQ(benchmark_name_from_run_name("manual_time"), "manual_time") << "the first component always stays";
+}
+
+TEST(ResultsInput, ThrottledSamplesAreCountedNotKept) {
+  const ResultsFile r = load_results(testdata("results_throttled.json"));
+  const BenchmarkSamples& b = r.benchmarks.at("reduction/reduce9_shfl_down_last_warp/n:33554432");
+  EXPECT_EQ(b.throttled, 27);
+  EXPECT_EQ(b.samples.size(), 3u);
+}
+
+TEST(ResultsInput, ErrorOccurredIsKeptWithItsMessage) {
+  const ResultsFile r = load_results(testdata("results_error.json"));
+  const BenchmarkSamples& b = r.benchmarks.at("reduction/reduce9_shfl_down_last_warp/n:33554432");
+  EXPECT_TRUE(b.error);
+  EXPECT_EQ(b.error_message, "mismatch at index 17: expected 3.5, got 0");
+}
+
+TEST(ResultsInput, MissingFile) {
+  expect_words(load_error("no_such_results.json"),
+               {"cannot open", "no_such_results.json", "No such file", "check the path"});
+}
+
+TEST(ResultsInput, TruncatedJson) {
+  expect_words(load_error("bad_truncated.json"),
+               {"bad_truncated.json", "not valid JSON", "truncated", "write it again"});
+}
+
+TEST(ResultsInput, CorruptJson) {
+  expect_words(load_error("bad_not_json.json"), {"bad_not_json.json", "not valid JSON", "corrupt"});
+}
+
+TEST(ResultsInput, EmptyFile) { expect_words(load_error("bad_empty_file.json"), {"bad_empty_file.json", "empty"}); }
+
+TEST(ResultsInput, EmptyBenchmarksArray) {
+  expect_words(load_error("bad_empty_benchmarks.json"), {"bad_empty_benchmarks.json", "empty", "no samples at all"});
+}
+
+TEST(ResultsInput, OnlyAggregates) {
+  expect_words(load_error("bad_only_aggregates.json"), {"only aggregate", "--benchmark_report_aggregates_only"});
+}
+
+TEST(ResultsInput, NanTimeAsGoogleBenchmarkWritesIt) {
+  expect_words(load_error("bad_nan_time.json"),
+               {"bad_nan_time.json", "benchmarks[0]", "reduction/reduce9_shfl_down_last_warp", "real_time is NaN"});
+}
+
+TEST(ResultsInput, ZeroTime) { expect_words(load_error("bad_zero_time.json"), {"real_time is zero", "positive"}); }
+
+TEST(ResultsInput, NegativeTime) { expect_words(load_error("bad_negative_time.json"), {"real_time is negative"}); }
+
+TEST(ResultsInput, TimeOfWrongType) { expect_words(load_error("bad_time_string.json"), {"real_time is a string"}); }
+
+TEST(ResultsInput, MissingRunName) { expect_words(load_error("bad_missing_run_name.json"), {"has no run_name"}); }
+
+TEST(ResultsInput, UnknownTimeUnit) { expect_words(load_error("bad_time_unit.json"), {"fortnights", "ns, us, ms, s"}); }
+
+TEST(ResultsInput, InlineCases) {
+  const auto error_of = [](const std::string& text) {
+    try {
+      parse_results(text, "inline.json");
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  expect_words(error_of("[1, 2]"), {"inline.json", "top level is an array"});
+  expect_words(error_of(R"({"context": {}})"), {"no 'benchmarks' array"});
+  expect_words(error_of(R"({"benchmarks": {"a": 1}})"), {"'benchmarks' is an object"});
+  expect_words(error_of(R"({"benchmarks": [3]})"), {"benchmarks[0]", "is a number"});
+  expect_words(error_of(R"({"benchmarks": [{"run_name": "a/b", "run_type": "iteration", "time_unit": "us"}]})"),
+               {"('a/b')", "real_time is missing"});
+  expect_words(error_of(R"({"benchmarks": [{"run_name": "a/b", "run_type": "iteration", "real_time": Infinity,
+                            "time_unit": "us"}]})"),
+               {"real_time is infinite"});
+  expect_words(error_of(R"({"benchmarks": [{"run_name": "a/b", "run_type": "iteration", "real_time": 1,
+                            "time_unit": "us", "throttled": "yes"}]})"),
+               {"throttled is a string"});
+  expect_words(error_of(R"({"context": [], "benchmarks": []})"), {"'context' is an array"});
+}
+
+TEST(ResultsInput, NonFiniteTokensInsideStringsAreLeftAlone) {
+  const ResultsFile r = parse_results(
+      R"({"context": {"gpu_slug": "NaN-Infinity"}, "benchmarks": [{"run_name": "a/NaN", "run_type": "iteration",
+          "error_occurred": true, "error_message": "got NaN \" Infinity"}]})",
+      "inline.json");
+  EXPECT_EQ(r.gpu.slug, "NaN-Infinity");
+  EXPECT_EQ(r.benchmarks.at("a/NaN").error_message, "got NaN \" Infinity");
+}
+
+TEST(ResultsInput, SkippedBenchmarkIsRecorded) {
+  const ResultsFile r = parse_results(
+      R"({"benchmarks": [{"run_name": "a/b", "run_type": "iteration", "skipped": true, "skip_message": "no GPU"}]})",
+      "inline.json");
+  EXPECT_TRUE(r.benchmarks.at("a/b").skipped);
+  EXPECT_EQ(r.benchmarks.at("a/b").skip_message, "no GPU");
+}
+
+TEST(ResultsInput, FilesOfDifferentGpusAreNotPooled) {
+  try {
+    pool_results({load_results(testdata("results_run1.json")), load_results(testdata("results_other_gpu.json"))});
+    FAIL() << "expected InputError";
+  } catch (const InputError& e) {
+    expect_words(e.what(), {"different GPUs", "results_other_gpu.json", "nvidia-h100-80gb-hbm3"});
+  }
+}
+
+}  // namespace
+}  // namespace gpuperf::gate

@@ -1,0 +1,26 @@
+#include "gate/tolerance.h"
+
+#include <cstdio>
+
+namespace gpuperf::gate {
+
+std::string family_of(const std::string& benchmark_name) { return benchmark_name.substr(0, benchmark_name.find('/')); }
+
+Tolerance resolve_tolerance(const Baseline& baseline, const std::string& name, const BaselineEntry& entry) {
+  Tolerance tolerance{baseline.default_tolerance_pct, "default"};
+  const std::string family = family_of(name);
+  if (const auto it = baseline.family_tolerance_pct.find(family); it != baseline.family_tolerance_pct.end()) {
+    tolerance = {it->second, "family " + family};
+  }
+  if (entry.tolerance_pct) tolerance = {*entry.tolerance_pct, "benchmark"};
+
+  const double noise_floor = kNoiseFloorFactor * entry.spread_pct;
+  if (noise_floor > tolerance.pct) {
+    char why[96];
+    std::snprintf(why, sizeof why, "noise floor (%g x spread %.2f%%)", kNoiseFloorFactor, entry.spread_pct);
+    tolerance = {noise_floor, why};
+  }
+  return tolerance;
+}
+
+}  // namespace gpuperf::gate
