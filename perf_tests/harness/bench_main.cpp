@@ -17,7 +17,7 @@
 
 #include "common/cuda_check.cuh"
 #include "common/registry.h"
-#include "harness/exit_codes.h"
+#include "gate/exit_codes.h"
 #include "harness/gpu_info.h"
 #include "harness/sampler.cuh"
 
@@ -119,6 +119,7 @@ class CaseBenchmarks {
 
 int main(int argc, char** argv) {
   using namespace gpuperf;
+  using namespace gpuperf::gate;
   std::string why;
   const std::optional<GpuInfo> gpu = query_gpu(why);
   const bool info_only = argc > 1 && std::string(argv[1]) == "--gpu-info";
@@ -143,7 +144,7 @@ int main(int argc, char** argv) {
     args.insert(args.end(), argv + 1, argv + argc);
     int args_count = static_cast<int>(args.size());
     benchmark::Initialize(&args_count, args.data());
-    if (benchmark::ReportUnrecognizedArguments(args_count, args.data())) return kExitInvalid;
+    if (benchmark::ReportUnrecognizedArguments(args_count, args.data())) return kExitInvalidInput;
 
     Registry registry;
     register_all_families(registry);
@@ -160,6 +161,6 @@ int main(int argc, char** argv) {
     return kExitPass;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "error: %s\n", e.what());
-    return kExitInvalid;
+    return kExitInvalidInput;
   }
 }

@@ -11,7 +11,7 @@
 #include "common/random_fill.cuh"
 #include "common/registry.h"
 #include "harness/case_check.h"
-#include "harness/exit_codes.h"
+#include "gate/exit_codes.h"
 #include "harness/gpu_info.h"
 
 namespace gpuperf {
@@ -46,6 +46,7 @@ class CaseTest : public ::testing::Test {
 
 int main(int argc, char** argv) {
   using namespace gpuperf;
+  using namespace gpuperf::gate;
   ::testing::InitGoogleTest(&argc, argv);
   std::string why;
   if (!query_gpu(why)) {

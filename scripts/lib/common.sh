@@ -1,6 +1,6 @@
 # Shared by the scripts in scripts/: exit codes, messages, the GPU lock. Source it; do not run it.
 
-# Exit codes of every program and script of the harness (perf_tests/gate/exit_codes.h has the same).
+# Exit codes of every program and script of the harness (the same as perf_tests/gate/exit_codes.h).
 readonly EXIT_PASS=0
 readonly EXIT_REGRESSION=1
 readonly EXIT_INVALID=2

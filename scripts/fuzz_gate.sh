@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Fuzzes the gate's JSON readers and comparator with libFuzzer for a bounded time: no crash, no hang,
+# no sanitizer report (address, undefined). Builds its own Clang build of the gate first.
+#
+#   fuzz_gate.sh BUILD_DIR SECONDS
+# Exit: 0 clean, 1 a finding (the crashing input is left in BUILD_DIR), 77 no clang++ (skipped).
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
+(($# == 2)) || die "$EXIT_INVALID" "usage: $0 BUILD_DIR SECONDS"
+build=$1 seconds=$2
+root="$(cd "$(dirname "$0")/.." && pwd)"
+if ! command -v clang++ >/dev/null 2>&1; then
+  echo "SKIPPED: clang++ is not installed (libFuzzer comes with it): bash scripts/install_deps.sh"
+  exit "$EXIT_NOT_JUDGED"
+fi
+cmake -S "$root/perf_tests/gate/fuzz" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DCMAKE_CXX_COMPILER=clang++ >"$build.configure.log" 2>&1 ||
+  { cat "$build.configure.log"; die "$EXIT_INVALID" "configuring the fuzz build failed"; }
+cmake --build "$build" --target fuzz_gate >"$build.build.log" 2>&1 ||
+  { tail -n 30 "$build.build.log"; die "$EXIT_INVALID" "building fuzz_gate failed"; }
+mkdir -p "$build/corpus"
+cd "$build"  # crash-* files land here
+"$build/gate/fuzz_gate" -max_total_time="$seconds" -max_len=8192 -timeout=10 "$build/corpus" \
+  "$root/perf_tests/gate/fuzz_seeds" 2>&1 | tail -n 15

@@ -1,0 +1,119 @@
+#!/usr/bin/env bash
+# Everything a GPU host can prove, in one call: configure and build, unit and correctness tests, the
+# perf suite against this GPU's committed baseline, and optionally re-recording that baseline, the
+# gate's calibration and a planted real regression. Every log, result and report lands in OUTDIR
+# (packed into OUTDIR/gpu_check.tar.gz as well); a summary table is printed last.
+#
+#   gpu_check.sh OUTDIR [--build-dir DIR] [--families "a;b"] [--record] [--calibrate]
+#                       [--planted-regression] [--clean-runs N] [--skip-perf]
+#
+# Exit: 0 when every step that ran passed, else the first failing step's code.
+set -uo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
+root="$(cd "$(dirname "$0")/.." && pwd)"
+
+(($#)) || die "$EXIT_INVALID" "usage: $0 OUTDIR [options] (see the header)"
+out=$(mkdir -p "$1" && cd "$1" && pwd)
+shift
+build="$root/build-gpu" families="" record="" calibrate="" planted="" clean_runs=0 skip_perf=""
+while (($#)); do
+  case "$1" in
+    --build-dir) build=$2; shift 2 ;;
+    --families) families=$2; shift 2 ;;
+    --record) record=1; shift ;;
+    --calibrate) calibrate=1; shift ;;
+    --planted-regression) planted=1; shift ;;
+    --clean-runs) clean_runs=$2; shift 2 ;;
+    --skip-perf) skip_perf=1; shift ;;
+    *) die "$EXIT_INVALID" "unknown argument '$1'" ;;
+  esac
+done
+logs="$out/logs"
+mkdir -p "$logs"
+status=0
+declare -a steps=()
+
+step() {  # step <name> <command...>: runs, logs, records the outcome; never stops the script
+  local name=$1 rc=0 start=$SECONDS
+  shift
+  "$@" >"$logs/$name.log" 2>&1 || rc=$?
+  steps+=("$(printf '%-28s exit %-3s %4ss' "$name" "$rc" $((SECONDS - start)))")
+  echo "== $name: exit $rc ($((SECONDS - start)) s)"
+  ((rc == 0 || status != 0)) || status=$rc
+  return "$rc"
+}
+
+{
+  nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.mem,temperature.gpu,power.draw \
+    --format=csv
+  nvcc --version | tail -n 2
+  cmake --version | head -n 1
+} >"$out/environment.txt" 2>&1
+cat "$out/environment.txt"
+
+family_args=()
+[[ -n $families ]] && family_args=(-DGPUPERF_KERNEL_FAMILIES="$families")
+step configure cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
+  "${family_args[@]}" || { tail -n 30 "$logs/configure.log"; exit "$status"; }
+step build cmake --build "$build" -j "$(nproc)" || { grep -E 'error|FAILED' "$logs/build.log" | head -n 30; exit "$status"; }
+
+step unit ctest --test-dir "$build" -L unit --output-on-failure --output-junit "$out/unit-junit.xml"
+step correctness ctest --test-dir "$build" -L correctness --output-on-failure \
+  --output-junit "$out/correctness-junit.xml"
+grep -hE "smem_latency fit:" "$logs/correctness.log" || true
+
+if [[ -n $record ]]; then
+  step record_baseline "$root/scripts/update_baseline.sh" --build-dir "$build"
+  tail -n 60 "$logs/record_baseline.log"
+fi
+
+if [[ -z $skip_perf ]]; then
+  step perf ctest --test-dir "$build" -L perf --output-on-failure --output-junit "$out/perf-junit.xml"
+  grep -hE "^(SLOW|FAST|AMBIGUOUS|MISSING|NEW|ERROR|NOT_JUDGED)|SKIPPED|report:" "$logs/perf.log" | head -n 40
+fi
+
+for ((run = 1; run <= clean_runs; run++)); do
+  step "clean_run_$run" ctest --test-dir "$build" -L perf -R "^perf\\.reduction$" --output-on-failure
+done
+
+if [[ -n $calibrate ]]; then
+  step calibrate "$root/scripts/calibrate.sh" --build-dir "$build" --out "$out/calibration"
+  cat "$out/calibration/calibration.md" 2>/dev/null
+fi
+
+if [[ -n $planted ]]; then
+  # A real code regression, not an injected one: reduce9 launched with 128 blocks (the seed's fixed
+  # grid) instead of enough blocks to fill every SM. perf.reduction must fail against the committed
+  # baseline, and A/B mode must catch it against the unchanged build.
+  scratch=$(mktemp -d)
+  tar -C "$root" --exclude='./build*' --exclude='./.git' -cf - . | tar -C "$scratch" -xf -
+  sed -i 's/reduce_in_passes({grid_stride_blocks, launch}, args, stream);/reduce_in_passes({[](std::int64_t n) { return std::min<std::int64_t>(grid_stride_blocks(n), 128); }, launch}, args, stream);/' \
+    "$scratch/kernels/reduction/reduce9_shfl_down_last_warp.cu"
+  grep -q 'grid_stride_blocks(n), 128' "$scratch/kernels/reduction/reduce9_shfl_down_last_warp.cu" ||
+    die "$EXIT_INVALID" "could not plant the regression: reduce9's launcher has changed"
+  cmake -S "$scratch" -B "$scratch/build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
+    -DGPUPERF_KERNEL_FAMILIES=reduction >"$logs/planted_configure.log" 2>&1 &&
+    cmake --build "$scratch/build" -j "$(nproc)" >"$logs/planted_build.log" 2>&1 ||
+    die "$EXIT_INVALID" "the planted-regression build failed; see $logs/planted_build.log"
+  rc=0
+  ctest --test-dir "$scratch/build" -R '^perf\.reduction$' --output-on-failure >"$logs/planted_stored.log" 2>&1 || rc=$?
+  echo "== planted regression, stored baseline: ctest exit $rc (a failure is the expected outcome)"
+  grep -E "^SLOW" "$logs/planted_stored.log" | head -n 5
+  steps+=("$(printf '%-28s %s' planted_stored "$(grep -q '^SLOW .*reduce9' "$logs/planted_stored.log" && echo caught || echo MISSED)")")
+  rc=0
+  "$root/scripts/ab_compare.sh" --a "$build/perf_tests/gpuperf_bench" --b "$scratch/build/perf_tests/gpuperf_bench" \
+    --out "$out/planted_ab" --filter '^reduction/reduce9_shfl_down_last_warp/' --rounds 4 >"$logs/planted_ab.log" 2>&1 || rc=$?
+  echo "== planted regression, A/B: exit $rc (1 is the expected outcome)"
+  grep -E "^SLOW" "$logs/planted_ab.log" | head -n 5
+  steps+=("$(printf '%-28s %s' planted_ab "$( ((rc == 1)) && echo caught || echo "MISSED (exit $rc)")")")
+fi
+
+results=("$build"/perf-results/*.run1.json)
+[[ -e ${results[0]} ]] && "$root/scripts/summarize.sh" "${results[@]}" >"$out/summary.md" 2>"$logs/summarize.log"
+cp -f "$build"/perf-results/*.md "$out/" 2>/dev/null || true
+tar -C "$out" -czf "$out/gpu_check.tar.gz" --exclude=gpu_check.tar.gz . 2>/dev/null
+[[ -f $out/summary.md ]] && cat "$out/summary.md"
+echo
+echo "== steps"
+printf '%s\n' "${steps[@]}"
+exit "$status"

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Installs what the build and tests need on Debian or Ubuntu, where missing: CMake, Ninja, a C++
+# compiler, GoogleTest, Google Benchmark, nlohmann-json, jq, flock, and clang with libFuzzer for the
+# fuzz tests. The CUDA Toolkit (nvcc, cuBLAS; 12.x or 13.x) must already be installed: its packages
+# come from NVIDIA, not from the distribution.
+set -euo pipefail
+
+packages=(cmake ninja-build g++ libgtest-dev libbenchmark-dev nlohmann-json3-dev jq util-linux clang
+  libclang-rt-dev)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "installing: ${missing[*]}"
+  sudo_cmd=()
+  ((EUID == 0)) || sudo_cmd=(sudo)
+  "${sudo_cmd[@]}" apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+if ! command -v nvcc >/dev/null 2>&1; then
+  for dir in /usr/local/cuda/bin /usr/local/cuda-13.0/bin; do
+    [[ -x $dir/nvcc ]] && { echo "nvcc is in $dir: add it to PATH (export PATH=$dir:\$PATH)"; exit 1; }
+  done
+  echo "error: the CUDA Toolkit (nvcc) is not installed; install CUDA 12 or 13 from NVIDIA first" >&2
+  exit 1
+fi
+echo "dependencies ready ($(nvcc --version | tail -n 1))"

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# Re-measures every perf benchmark on this GPU and rewrites its baseline, baselines/<gpu>.json: after a
+# hardware or driver change, or when a pull request makes kernels faster on purpose. The new file goes
+# through review like code; the gate prints what moved against the old one.
+#
+#   update_baseline.sh --build-dir DIR [--runs N] [--repetitions N] [--baselines DIR]
+#
+# Each of the --runs (default 3) is a separate process, so the file records the process-to-process
+# spread that the gate's noise floor is built from. Tolerances written by hand into the old file are
+# kept. The file is written whole or not at all.
+# Exit: 0 written, 2 failure (nothing written), 77 no GPU.
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
+
+build_dir="" runs=3 repetitions=30 baselines="$(cd "$(dirname "$0")/.." && pwd)/baselines" lock_wait=1800
+while (($#)); do
+  case "$1" in
+    --build-dir) build_dir=$2; shift 2 ;;
+    --runs) runs=$2; shift 2 ;;
+    --repetitions) repetitions=$2; shift 2 ;;
+    --baselines) baselines=$2; shift 2 ;;
+    --lock-wait) lock_wait=$2; shift 2 ;;
+    *) die "$EXIT_INVALID" "unknown argument '$1' (see the header of $0)" ;;
+  esac
+done
+[[ -n $build_dir ]] || die "$EXIT_INVALID" "--build-dir is required (the CMake build folder with perf_tests/gpuperf_bench)"
+bench="$build_dir/perf_tests/gpuperf_bench"
+gate="$build_dir/perf_tests/gate/perf_gate"
+[[ -x $bench && -x $gate ]] || die "$EXIT_INVALID" "no built harness in $build_dir: build first (cmake --build $build_dir)"
+need_tool jq
+
+gpu=$(gpu_info "$bench")
+slug=$(jq -r .slug <<<"$gpu")
+target="$baselines/$slug.json"
+lock_gpu "$(jq -r .uuid <<<"$gpu")" "$lock_wait"
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+commit=$(git -C "$baselines" rev-parse --short HEAD 2>/dev/null || echo unknown)
+results=()
+for ((run = 1; run <= runs; run++)); do
+  note "run $run of $runs on $(jq -r .name <<<"$gpu")"
+  GPUPERF_GIT_COMMIT=$commit "$bench" --benchmark_repetitions="$repetitions" \
+    --benchmark_out="$work/run$run.json" --benchmark_out_format=json >"$work/run$run.log" 2>&1 ||
+    { tail -n 20 "$work/run$run.log" >&2; die "$EXIT_INVALID" "benchmark run $run failed; $target left unchanged"; }
+  results+=("$work/run$run.json")
+done
+
+previous=()
+[[ -f $target ]] && previous=(--previous "$target")
+"$gate" record --results "${results[@]}" --out "$target" "${previous[@]}" --commit "$commit"
+note "wrote $target: review the changes above, then commit the file"
