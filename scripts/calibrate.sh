@@ -37,7 +37,7 @@ while (($#)); do
 done
 [[ -n $build_dir && -n $out ]] || die "$EXIT_INVALID" "--build-dir and --out are required"
 ((${#benchmarks[@]})) || benchmarks=(
-  "count_equal/warp_shuffle_vec4/n:33554432,match:0.25"
+  "matmul/cublas_sgemm_tf32/m:1024,n:1024,k:1024"
   "reduction/reduce10_vec4_single_pass/n:268435456"
   "reduction/reduce1_interleaved_divergent/n:268435456")
 bench="$build_dir/perf_tests/gpuperf_bench"
