@@ -10,15 +10,16 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
 (($#)) || die "$EXIT_INVALID" "usage: $0 RESULTS.json [RESULTS.json ...]"
 need_tool jq
 
-jq -r -s '
+# One document first: every file's samples, the first file's context.
+jq -s '{context: .[0].context, benchmarks: [.[].benchmarks[]]}' "$@" | jq -r '
   def strip_suffixes: sub("(/(iterations|repeats|threads|min_time|min_warmup_time):[^/]+|/(manual_time|real_time|process_time))+$"; "");
   def to_us: if .time_unit == "ns" then .real_time / 1e3 elif .time_unit == "ms" then .real_time * 1e3
              elif .time_unit == "s" then .real_time * 1e6 else .real_time end;
   def median: sort | if length % 2 == 1 then .[length / 2 | floor] else (.[length / 2 - 1] + .[length / 2]) / 2 end;
   def fmt(d): if . == null then "" else (. * pow(10; d) | round) / pow(10; d) | tostring end;
 
-  (.[0].context.gpu_name // "unknown GPU") as $gpu
-  | [.[].benchmarks[] | select(.run_type == "iteration" and (.error_occurred | not))]
+  (.context.gpu_name // "unknown GPU") as $gpu
+  | [.benchmarks[] | select(.run_type == "iteration" and (.error_occurred | not))]
   | group_by(.run_name | strip_suffixes)
   | map((.[0].run_name | strip_suffixes) as $name | ($name | split("/")) as $parts
         | {name: $name, family: $parts[0], variant: $parts[1], shape: ($parts[2:] | join("/")),
@@ -46,4 +47,4 @@ jq -r -s '
              else (if $ceil.device_copy then {pct: ($r.gbps / $ceil.device_copy * 100), of: "copy"} else null end)
              end) as $pct
           | "| \($r.variant) | \($r.shape) | \($r.median | fmt(if $r.cycles then 1 else 2 end)) \(if $r.cycles then "cycles" else "us" end) | \($r.gbps | fmt(0)) | \($r.tflops | fmt(1)) | \(if $pct then "\($pct.pct | fmt(0))% \($pct.of)" else "" end) | \(if $first.median > 0 and ($r.cycles | not) then ($first.median / $r.median | fmt(2)) + "x" else "" end) |"),
-        "")' "$@"
+        "")'
