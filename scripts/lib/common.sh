@@ -24,7 +24,7 @@ gpu_info() {  # gpu_info <bench binary>
   local info rc=0
   info=$("$1" --gpu-info 2>&1) || rc=$?
   if ((rc == EXIT_NOT_JUDGED)); then
-    echo "SKIPPED: ${info#SKIPPED: }"
+    echo "SKIPPED: ${info#SKIPPED: }" >&2  # stdout is the caller's $(...)
     exit "$EXIT_NOT_JUDGED"
   fi
   ((rc == 0)) || die "$EXIT_INVALID" "'$1 --gpu-info' failed (exit $rc): $info"

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Stands in for perf_tests/gpuperf_bench in the scripts' tests, on machines without a GPU: answers
+# --gpu-info and writes Google Benchmark JSON for two benchmarks, shaped by environment variables:
+#   FAKE_GPU=none        no CUDA device (exit 77)
+#   FAKE_SLOWDOWN_PCT=X  every sample X% slower
+#   FAKE_THROTTLED=1     every sample flagged throttled
+#   FAKE_CRASH=1         die of SIGSEGV before writing anything
+#   FAKE_SLEEP=S         sleep S seconds first (to hold the GPU lock)
+set -euo pipefail
+if [[ ${1:-} == --gpu-info ]]; then
+  [[ ${FAKE_GPU:-} == none ]] && { echo "SKIPPED: no CUDA device" >&2; exit 77; }
+  echo '{"name": "Fake GPU", "slug": "fake-gpu", "uuid": "GPU-fake", "compute_capability": "9.0", "sm_count": 132, "memory_mib": 1, "driver": "0", "cuda_runtime": "13.0"}'
+  exit 0
+fi
+out="" filter="." repetitions=30
+for arg in "$@"; do
+  case "$arg" in
+    --benchmark_out=*) out=${arg#*=} ;;
+    --benchmark_filter=*) filter=${arg#*=} ;;
+    --benchmark_repetitions=*) repetitions=${arg#*=} ;;
+  esac
+done
+sleep "${FAKE_SLEEP:-0}"
+[[ -n ${FAKE_CRASH:-} ]] && kill -SEGV $$
+jq -n --arg filter "$filter" --argjson reps "$repetitions" --argjson slow "${FAKE_SLOWDOWN_PCT:-0}" \
+  --argjson throttled "${FAKE_THROTTLED:-0}" '
+  def samples($name; $base):
+    range(0; $reps) as $i
+    | {name: "\($name)/iterations:1/manual_time", run_name: "\($name)/iterations:1/manual_time",
+       run_type: "iteration", repetitions: $reps, repetition_index: $i, iterations: 1,
+       real_time: ($base * (1 + $slow / 100) * (1 + (($i * 7919) % 11 - 5) / 2000)), cpu_time: 1,
+       time_unit: "us", bytes: 1e6, flops: 0, throttled: $throttled};
+  {context: {gpu_name: "Fake GPU", gpu_slug: "fake-gpu"},
+   benchmarks: [samples("fake/short/n:1"; 20), samples("fake/long/n:2"; 2000)
+                | select(.run_name | test($filter))]}' >"$out"
+echo "wrote $out"

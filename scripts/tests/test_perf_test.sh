@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# Tests of scripts/perf_test.sh on a machine without a GPU, through fake_bench.sh and the real gate:
+# exit codes, messages, the GPU lock, re-measurement, crashes and bad baselines.
+#   test_perf_test.sh PERF_GATE
+set -uo pipefail
+gate=$1
+here="$(cd "$(dirname "$0")" && pwd)"
+perf_test="$here/../perf_test.sh"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+export TMPDIR=$work  # the lock files too
+mkdir -p "$work/baselines"
+passed=0 failed=0
+
+run() {  # run <expected exit> <expected text> <description> <env...> : runs perf_test.sh on family fake
+  local expected=$1 text=$2 what=$3 rc=0
+  shift 3
+  env "$@" bash "$perf_test" --family fake --bench "$here/fake_bench.sh" --gate "$gate" \
+    --baselines "$work/baselines" --out "$work/out" ${EXTRA_ARGS:-} >"$work/log" 2>&1 || rc=$?
+  if ((rc == expected)) && grep -q -- "$text" "$work/log"; then
+    passed=$((passed + 1))
+  else
+    failed=$((failed + 1))
+    echo "FAIL: $what: exit $rc (want $expected), output should contain '$text':"
+    sed 's/^/    /' "$work/log"
+  fi
+}
+
+run 77 "no CUDA device" "no GPU is skipped" FAKE_GPU=none
+run 77 "expected $work/baselines/fake-gpu.json" "a GPU without a baseline is skipped"
+EXTRA_ARGS=--strict run 2 "expected $work/baselines/fake-gpu.json" "strict: a GPU without a baseline fails"
+
+# A baseline from three clean fake runs.
+for r in 1 2 3; do bash "$here/fake_bench.sh" --benchmark_out="$work/r$r.json" >/dev/null; done
+"$gate" record --results "$work"/r{1,2,3}.json --out "$work/baselines/fake-gpu.json" --default-tolerance-pct 3 >/dev/null
+
+run 0 "report:" "a clean run passes"
+run 1 "^SLOW  *fake/long/n:2" "a 10% slowdown fails with a SLOW line" FAKE_SLOWDOWN_PCT=10
+run 0 "^FAST" "a 10% speed-up passes and says so" FAKE_SLOWDOWN_PCT=-10
+run 0 "re-measuring" "ambiguous results are re-measured" FAKE_SLOWDOWN_PCT=3
+run 77 "throttled" "throttled samples are not judged" FAKE_THROTTLED=1
+run 2 "crashed (signal 11)" "a crashing benchmark binary is an infrastructure failure" FAKE_CRASH=1
+
+# A second perf run on the same GPU waits for the first, and gives up with a clear message.
+env FAKE_SLEEP=5 bash "$perf_test" --family fake --bench "$here/fake_bench.sh" --gate "$gate" \
+  --baselines "$work/baselines" --out "$work/out-holder" >/dev/null 2>&1 &
+holder=$!
+sleep 1
+EXTRA_ARGS="--lock-wait 1" run 2 "another perf run has held GPU GPU-fake" "two perf runs at once"
+wait "$holder"
+
+cp "$work/baselines/fake-gpu.json" "$work/good.json"
+head -c 200 "$work/good.json" >"$work/baselines/fake-gpu.json"
+run 2 "fake-gpu.json" "a truncated baseline is an error naming the file"
+jq '.schema_version = 9' "$work/good.json" >"$work/baselines/fake-gpu.json"
+run 2 "schema_version" "an unknown schema version is an error"
+
+echo "$passed passed, $failed failed"
+((failed == 0))
