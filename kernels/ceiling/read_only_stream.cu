@@ -10,7 +10,7 @@
 
 #include "ceiling/ceiling.cuh"
 #include "common/cuda_check.cuh"
-#include "common/device_info.h"
+#include "common/full_gpu_grid.cuh"
 
 namespace gpuperf::ceiling {
 namespace {
@@ -55,11 +55,7 @@ __global__ void __launch_bounds__(kThreads)
 }  // namespace
 
 std::int64_t read_only_stream_blocks(std::int64_t n) {
-  static const int full_gpu = [] {
-    int per_sm = 0;
-    GPUPERF_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, read_only_stream_kernel, kThreads, 0));
-    return per_sm * device_sm_count();
-  }();
+  static const int full_gpu = full_gpu_blocks(read_only_stream_kernel, kThreads);
   const std::int64_t needed = (n / 4 + kThreads - 1) / kThreads;
   return std::max<std::int64_t>(1, std::min<std::int64_t>(needed, full_gpu));
 }

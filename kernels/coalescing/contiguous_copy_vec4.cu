@@ -8,7 +8,7 @@
 
 #include "coalescing/coalescing.cuh"
 #include "common/cuda_check.cuh"
-#include "common/device_info.h"
+#include "common/full_gpu_grid.cuh"
 
 namespace gpuperf::coalescing {
 namespace {
@@ -37,11 +37,7 @@ __global__ void __launch_bounds__(kThreads)
 }
 
 int grid_blocks(std::int64_t n) {
-  static const int full_gpu = [] {
-    int per_sm = 0;
-    GPUPERF_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, copy_vec4_kernel, kThreads, 0));
-    return per_sm * device_sm_count();
-  }();
+  static const int full_gpu = full_gpu_blocks(copy_vec4_kernel, kThreads);
   const std::int64_t needed = (n / 4 + kThreads - 1) / kThreads;
   return static_cast<int>(std::max<std::int64_t>(1, std::min<std::int64_t>(needed, full_gpu)));
 }

@@ -6,7 +6,7 @@
 // cudaMalloc's 256-byte alignment makes the float4 views legal; the last n % 4 elements are done as
 // floats by the first n % 4 threads of the grid.
 #include "common/cuda_check.cuh"
-#include "common/device_info.h"
+#include "common/full_gpu_grid.cuh"
 #include "fusion/fusion.cuh"
 
 namespace gpuperf::fusion {
@@ -50,11 +50,7 @@ __global__ void __launch_bounds__(kThreads) add_scale_vec4_kernel(const float* _
 }  // namespace
 
 void add_scale_fused_vec4(const Args& args, cudaStream_t stream) {
-  static const int full_gpu = [] {
-    int per_sm = 0;
-    GPUPERF_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, add_scale_vec4_kernel, kThreads, 0));
-    return per_sm * device_sm_count();
-  }();
+  static const int full_gpu = full_gpu_blocks(add_scale_vec4_kernel, kThreads);
   if (args.n == 0) return;
   add_scale_vec4_kernel<<<vec4_grid_blocks(args.n, full_gpu), kThreads, 0, stream>>>(args.x, args.y, args.s, args.n,
                                                                                     args.out);

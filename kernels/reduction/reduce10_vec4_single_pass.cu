@@ -8,7 +8,7 @@
 #include <cooperative_groups/reduce.h>
 
 #include "common/cuda_check.cuh"
-#include "common/device_info.h"
+#include "common/full_gpu_grid.cuh"
 #include "reduction/reduction.cuh"
 
 namespace gpuperf::reduction {
@@ -76,11 +76,7 @@ __global__ void __launch_bounds__(kThreads) reduce10_kernel(const int* __restric
 }
 
 int grid_blocks(std::int64_t n) {
-  static const int full_gpu = [] {
-    int per_sm = 0;
-    GPUPERF_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, reduce10_kernel, kThreads, 0));
-    return per_sm * device_sm_count();
-  }();
+  static const int full_gpu = full_gpu_blocks(reduce10_kernel, kThreads);
   const std::int64_t needed = (n / 4 + kThreads - 1) / kThreads;
   return static_cast<int>(std::max<std::int64_t>(1, std::min<std::int64_t>(needed, full_gpu)));
 }
