@@ -3,14 +3,17 @@
 # no sanitizer report (address, undefined). Builds its own Clang build of the gate first.
 #
 #   fuzz_gate.sh BUILD_DIR SECONDS
-# Exit: 0 clean, 1 a finding (the crashing input is left in BUILD_DIR), 77 no clang++ (skipped).
+# Exit: 0 clean, 1 a finding (the crashing input is left in BUILD_DIR), 77 no clang++ with libFuzzer (skipped).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
 (($# == 2)) || die "$EXIT_INVALID" "usage: $0 BUILD_DIR SECONDS"
 build=$1 seconds=$2
 root="$(cd "$(dirname "$0")/.." && pwd)"
-if ! command -v clang++ >/dev/null 2>&1; then
-  echo "SKIPPED: clang++ is not installed (libFuzzer comes with it): bash scripts/install_deps.sh"
+mkdir -p "$build"
+probe="$build/probe.cpp"
+echo 'extern "C" int LLVMFuzzerTestOneInput(const unsigned char*, unsigned long) { return 0; }' >"$probe"
+if ! command -v clang++ >/dev/null 2>&1 || ! clang++ -fsanitize=fuzzer "$probe" -o "$build/probe" 2>/dev/null; then
+  echo "SKIPPED: clang++ with libFuzzer is not installed: bash scripts/install_deps.sh --with-fuzz"
   exit "$EXIT_NOT_JUDGED"
 fi
 cmake -S "$root/perf_tests/gate/fuzz" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \

@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # Installs what the build and tests need on Debian or Ubuntu, where missing: CMake, Ninja, a C++
-# compiler, GoogleTest, Google Benchmark, nlohmann-json, jq, flock, and clang with libFuzzer for the
-# fuzz tests. The CUDA Toolkit (nvcc, cuBLAS; 12.x or 13.x) must already be installed: its packages
-# come from NVIDIA, not from the distribution.
+# compiler, GoogleTest, Google Benchmark, nlohmann-json, jq, flock; with --with-fuzz also clang and
+# its libFuzzer runtime (without them the fuzz test reports skipped). Nothing is fetched when all is
+# installed, so it also runs on GPU hosts that reach no package registry. The CUDA Toolkit (nvcc,
+# cuBLAS; 12.x or 13.x) must already be installed: its packages come from NVIDIA, not the distribution.
+#
+#   install_deps.sh [--with-fuzz]
 set -euo pipefail
 
-packages=(cmake ninja-build g++ libgtest-dev libbenchmark-dev nlohmann-json3-dev jq util-linux clang
-  libclang-rt-dev)
+packages=(cmake ninja-build g++ libgtest-dev libbenchmark-dev nlohmann-json3-dev jq util-linux)
+[[ ${1:-} == --with-fuzz ]] && packages+=(clang libclang-rt-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
