@@ -17,12 +17,4 @@ void Registry::add(Case c) {
   cases_.push_back(std::move(c));
 }
 
-std::vector<std::string> Registry::families() const {
-  std::vector<std::string> names;
-  for (const Case& c : cases_) {
-    if (std::find(names.begin(), names.end(), c.family) == names.end()) names.push_back(c.family);
-  }
-  return names;
-}
-
 }  // namespace gpuperf

@@ -72,7 +72,6 @@ class Registry {
   // Throws std::invalid_argument on a duplicate name or an incomplete case.
   void add(Case c);
   const std::vector<Case>& cases() const { return cases_; }
-  std::vector<std::string> families() const;
 
  private:
   std::vector<Case> cases_;

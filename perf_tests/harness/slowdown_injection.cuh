@@ -35,7 +35,6 @@ class SpinDelay {
  public:
   SpinDelay();
   void enqueue(cudaStream_t stream, double microseconds) const;
-  double cycles_per_us() const { return cycles_per_us_; }
 
  private:
   double cycles_per_us_ = 0.0;
