@@ -56,8 +56,12 @@ class ObjectReader {
   }
   double positive(const char* key) const {
     require(key);
-    const double value = *number(key);
-    const std::string why = why_not_positive_finite(value);
+    return *optional_positive(key);
+  }
+  std::optional<double> optional_positive(const char* key) const {
+    const std::optional<double> value = number(key);
+    if (!value) return std::nullopt;
+    const std::string why = why_not_positive_finite(*value);
     if (!why.empty()) fail(key, "is " + why + ", expected a positive, finite number");
     return value;
   }
@@ -74,6 +78,21 @@ class ObjectReader {
     if (value == nullptr) return std::nullopt;
     if (!value->is_number_integer()) fail(key, "is " + describe_json_type(*value) + ", expected an integer");
     return value->get<long long>();
+  }
+  // An optional array of non-empty strings; empty when absent.
+  std::vector<std::string> strings(const char* key) const {
+    const json* value = find(key);
+    if (value == nullptr) return {};
+    if (!value->is_array()) fail(key, "is " + describe_json_type(*value) + ", expected an array of strings");
+    std::vector<std::string> out;
+    for (std::size_t i = 0; i < value->size(); ++i) {
+      const json& item = (*value)[i];
+      const std::string where = field(key) + "[" + std::to_string(i) + "]";
+      if (!item.is_string()) fail_at(where, "is " + describe_json_type(item) + ", expected a string");
+      if (item.get_ref<const std::string&>().empty()) fail_at(where, "is empty");
+      out.push_back(item.get<std::string>());
+    }
+    return out;
   }
   const json& raw() const { return object_; }
   const std::string& source() const { return source_; }
@@ -153,12 +172,15 @@ Baseline parse_baseline(const std::string& text, const std::string& source) {
     b.recorded.commit = recorded.string("commit", false);
     b.recorded.runs = static_cast<int>(recorded.integer("runs").value_or(0));
     b.recorded.samples_per_run = static_cast<int>(recorded.integer("samples_per_run").value_or(0));
+    b.recorded.gpu_uuids = recorded.strings("gpu_uuids");
   }
 
   const ObjectReader defaults = top.object("defaults");
   const std::optional<double> default_tolerance = defaults.non_negative("tolerance_pct");
   if (!default_tolerance) defaults.fail("tolerance_pct", "is missing: every baseline needs a default tolerance");
   b.default_tolerance_pct = *default_tolerance;
+  // Positive: it exists to be tighter than the default, and zero would fail any significant change at all.
+  b.same_gpu_tolerance_pct = defaults.optional_positive("same_gpu_tolerance_pct");
 
   if (top.find("families") != nullptr) {
     const ObjectReader families = top.object("families");
@@ -198,7 +220,10 @@ std::string baseline_to_text(const Baseline& b) {
                             {"commit", b.recorded.commit},
                             {"runs", b.recorded.runs},
                             {"samples_per_run", b.recorded.samples_per_run}};
+  // The optional fields are left out when unset: a file without them is rewritten without them.
+  if (!b.recorded.gpu_uuids.empty()) doc["recorded"]["gpu_uuids"] = b.recorded.gpu_uuids;
   doc["defaults"] = ordered{{"tolerance_pct", b.default_tolerance_pct}};
+  if (b.same_gpu_tolerance_pct) doc["defaults"]["same_gpu_tolerance_pct"] = *b.same_gpu_tolerance_pct;
   doc["families"] = ordered::object();
   for (const auto& [family, tolerance] : b.family_tolerance_pct) doc["families"][family]["tolerance_pct"] = tolerance;
 

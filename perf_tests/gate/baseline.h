@@ -27,6 +27,9 @@ struct BaselineRecorded {
   std::string commit;
   int runs = 0;             // processes whose samples were pooled
   int samples_per_run = 0;  // repetitions in one process
+  // UUIDs of the GPUs whose runs were pooled ("GPU-8f2c..."), sorted; empty when unknown (older files,
+  // results without gpu_uuid). Results from one of them may be held to same_gpu_tolerance_pct.
+  std::vector<std::string> gpu_uuids;
 };
 
 struct BaselineEntry {
@@ -46,11 +49,14 @@ struct Baseline {
   double default_tolerance_pct = 0.0;                  // [percent]
   std::map<std::string, double> family_tolerance_pct;  // family -> [percent]
   std::map<std::string, BaselineEntry> benchmarks;     // by run_name
+  // Replaces the default for results from a GPU in recorded.gpu_uuids: one GPU moves less between
+  // processes than two machines of the same model do. Written by hand; survives a re-record [percent]
+  std::optional<double> same_gpu_tolerance_pct;
 };
 
 // Parses and validates a baseline; `source` names it in messages. InputError for corrupt JSON, an
-// unsupported schema_version, missing or mistyped fields, a median that is not positive and finite, or
-// an empty sample list.
+// unsupported schema_version, missing or mistyped fields, a median or same_gpu_tolerance_pct that is not
+// positive and finite, or an empty sample list.
 Baseline parse_baseline(const std::string& text, const std::string& source);
 Baseline load_baseline(const std::string& path);
 

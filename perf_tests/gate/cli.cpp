@@ -24,16 +24,20 @@ const char* const kUsage = R"(usage:
                     [--strict] [--markdown OUT.md] [--json OUT.json] [--remeasure-list OUT.txt] [--alpha A]
       Judge results (Google Benchmark JSON; files of one GPU, samples pooled by benchmark) against the
       GPU's baseline. One line per benchmark that is not SAME, most severe first, then a summary.
+      Results all from one GPU that recorded the baseline get its same_gpu_tolerance_pct as default.
       --strict: a benchmark of the baseline missing from the results fails. --alpha: significance a
       SLOW or FAST verdict needs (default 0.001). --remeasure-list: the AMBIGUOUS benchmarks, one a line.
   perf_gate record --results R1.json [R2.json ...] --out FILE [--previous FILE] [--commit SHA]
-                   [--default-tolerance-pct X]
-      Write a baseline (each results file is one run); keep defaults, families and hand-written
-      per-benchmark tolerances of --previous; print what moved. The file is replaced atomically.
+                   [--default-tolerance-pct X] [--same-gpu-tolerance-pct X]
+      Write a baseline (each results file is one run; their GPU UUIDs are listed); keep defaults,
+      families and hand-written per-benchmark tolerances of --previous; print what moved. The file is
+      replaced atomically. --same-gpu-tolerance-pct (> 0): the default for results from a listed GPU.
   perf_gate ab --a A1.json [A2.json ...] --b B1.json [B2.json ...] [--tolerance-pct X (default 1.0)]
-               [--family F | --filter REGEX] [--markdown OUT.md] [--json OUT.json] [--alpha A]
+               [--family F | --filter REGEX] [--markdown OUT.md] [--json OUT.json] [--remeasure-list OUT.txt]
+               [--alpha A]
       Compare build B with build A measured on one GPU, runs interleaved A1 B1 A2 B2 ...: pair i is
-      (A_i, B_i). Same verdicts and exit codes as compare.
+      (A_i, B_i); a benchmark absent from a pair is left out of it. Same verdicts and exit codes as
+      compare.
   perf_gate gpu --results R.json
       Print the GPU slug the results were measured on (names the baseline: baselines/<slug>.json).
 
@@ -66,8 +70,9 @@ const std::map<std::string, CommandSpec>& command_specs() {
        {{"--baseline", "--family", "--filter", "--markdown", "--json", "--remeasure-list", "--alpha"},
         {"--results"},
         {"--strict"}}},
-      {"record", {{"--out", "--previous", "--commit", "--default-tolerance-pct"}, {"--results"}, {}}},
-      {"ab", {{"--tolerance-pct", "--family", "--filter", "--markdown", "--json", "--alpha"}, {"--a", "--b"}, {}}},
+      {"record",
+       {{"--out", "--previous", "--commit", "--default-tolerance-pct", "--same-gpu-tolerance-pct"}, {"--results"}, {}}},
+      {"ab", {{"--tolerance-pct", "--family", "--filter", "--markdown", "--json", "--remeasure-list", "--alpha"}, {"--a", "--b"}, {}}},
       {"gpu", {{}, {"--results"}, {}}},
   };
   return specs;
@@ -179,6 +184,11 @@ int run_record(const Arguments& args, std::ostream& out) {
   RecordOptions options;
   options.commit = args.value("--commit");
   options.default_tolerance_pct = args.number("--default-tolerance-pct", 0.0, kMaxTolerancePct);
+  options.same_gpu_tolerance_pct = args.number("--same-gpu-tolerance-pct", 0.0, kMaxTolerancePct);
+  // The baseline reader refuses zero (it would fail any significant change): refuse it before recording.
+  if (options.same_gpu_tolerance_pct && *options.same_gpu_tolerance_pct == 0.0) {
+    throw UsageError("--same-gpu-tolerance-pct must be greater than 0");
+  }
   const std::string path = args.required("--out");
   const std::vector<ResultsFile> runs = load_results_files(args.list("--results"));
   std::optional<Baseline> previous;

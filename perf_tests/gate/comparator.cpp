@@ -1,7 +1,9 @@
 #include "gate/comparator.h"
 
+#include <algorithm>
 #include <map>
 
+#include "gate/format.h"
 #include "gate/input_error.h"
 #include "gate/tolerance.h"
 
@@ -22,15 +24,23 @@ BenchmarkComparison row_from_current(const std::string& name, const BenchmarkSam
   return row;
 }
 
+// Whether the results were measured on a GPU that recorded the baseline: then only that GPU's own
+// process-to-process noise separates them from the baseline, not the spread between machines. `uuid` is
+// empty when the results name no GPU or several.
+bool recorded_on(const Baseline& baseline, const std::string& uuid) {
+  const std::vector<std::string>& recorded = baseline.recorded.gpu_uuids;
+  return !uuid.empty() && std::find(recorded.begin(), recorded.end(), uuid) != recorded.end();
+}
+
 BenchmarkComparison compare_one(const std::string& name, const BaselineEntry& entry, const BenchmarkSamples& current,
-                                const Baseline& baseline, const CompareOptions& options) {
+                                const Baseline& baseline, bool same_gpu, const CompareOptions& options) {
   BenchmarkComparison row = row_from_current(name, current);
   if (row.unit.empty()) row.unit = entry.unit;  // a benchmark that only errored reports no unit
   row.baseline_median = median(entry.samples);
   row.baseline_samples = static_cast<int>(entry.samples.size());
   if (row.bytes == 0.0) row.bytes = entry.bytes;
   if (row.flops == 0.0) row.flops = entry.flops;
-  const Tolerance tolerance = resolve_tolerance(baseline, name, entry);
+  const Tolerance tolerance = resolve_tolerance(baseline, name, entry, same_gpu);
   row.tolerance_pct = tolerance.pct;
   row.tolerance_source = tolerance.source;
 
@@ -110,6 +120,8 @@ Comparison compare_with_baseline(const Baseline& baseline, const std::vector<Res
                      ".json, or record that GPU's baseline: scripts/update_baseline.sh");
   }
   const std::map<std::string, BenchmarkSamples> pooled = pool_results(results);
+  const std::string uuid = common_gpu_uuid(results);
+  const bool same_gpu = recorded_on(baseline, uuid);
 
   Comparison comparison;
   comparison.mode = "compare";
@@ -123,7 +135,7 @@ Comparison compare_with_baseline(const Baseline& baseline, const std::vector<Res
     if (!options.selection.matches(name)) continue;
     const auto entry = baseline.benchmarks.find(name);
     if (entry != baseline.benchmarks.end()) {
-      comparison.benchmarks.push_back(compare_one(name, entry->second, current, baseline, options));
+      comparison.benchmarks.push_back(compare_one(name, entry->second, current, baseline, same_gpu, options));
       continue;
     }
     BenchmarkComparison row = row_from_current(name, current);
@@ -145,7 +157,17 @@ Comparison compare_with_baseline(const Baseline& baseline, const std::vector<Res
     comparison.benchmarks.push_back(std::move(row));
   }
   sort_by_severity(comparison.benchmarks);
+  // Said only where it judged something, so that header and JSON agree with the rows' tolerances.
+  if (same_gpu_tolerance_applied(comparison)) {
+    comparison.against +=
+        " on this GPU (" + uuid + "), same-GPU default tolerance " + format_pct(*baseline.same_gpu_tolerance_pct);
+  }
   return comparison;
+}
+
+bool same_gpu_tolerance_applied(const Comparison& comparison) {
+  return std::any_of(comparison.benchmarks.begin(), comparison.benchmarks.end(),
+                     [](const BenchmarkComparison& row) { return row.tolerance_source == kSameGpuDefaultSource; });
 }
 
 }  // namespace gpuperf::gate

@@ -19,9 +19,15 @@ struct CompareOptions {
   BootstrapSettings bootstrap;
 };
 
-// InputError when the results carry no gpu_slug or another one than the baseline's.
+// InputError when the results carry no gpu_slug or another one than the baseline's. When every results
+// file names one GPU (gpu_uuid) listed in the baseline's recorded.gpu_uuids, the baseline's
+// same_gpu_tolerance_pct replaces its default, and `against` says so.
 Comparison compare_with_baseline(const Baseline& baseline, const std::vector<ResultsFile>& results,
                                  const CompareOptions& options);
+
+// Whether any benchmark of the comparison was given the same-GPU default tolerance: the `same_gpu` of
+// the JSON report.
+bool same_gpu_tolerance_applied(const Comparison& comparison);
 
 // The steps shared with the A/B comparator.
 

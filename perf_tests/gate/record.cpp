@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <ctime>
+#include <set>
 
 #include "gate/input_error.h"
 #include "gate/statistics.h"
@@ -48,6 +49,16 @@ void refuse_if_any(const std::vector<std::string>& problems, const std::string& 
   throw InputError(message + " - " + hint);
 }
 
+// The GPUs the runs were measured on, unique and sorted; a run that names none adds nothing. Not taken
+// from --previous: the list says whose samples are in this baseline.
+std::vector<std::string> gpu_uuids_of(const std::vector<ResultsFile>& runs) {
+  std::set<std::string> uuids;
+  for (const ResultsFile& run : runs) {
+    if (!run.gpu.uuid.empty()) uuids.insert(run.gpu.uuid);
+  }
+  return {uuids.begin(), uuids.end()};
+}
+
 // (max - min) / median of the per-run medians, in percent; 0 with fewer than two runs.
 double spread_pct(std::vector<double> run_medians) {
   if (run_medians.size() < 2) return 0.0;
@@ -78,12 +89,15 @@ Baseline record_baseline(const std::vector<ResultsFile>& runs, const Baseline* p
                       : !runs.front().gpu.git_commit.empty() ? runs.front().gpu.git_commit
                                                              : kUnknownCommit;
   b.recorded.runs = static_cast<int>(runs.size());
+  b.recorded.gpu_uuids = gpu_uuids_of(runs);
   b.default_tolerance_pct = kDefaultTolerancePct;
   if (previous != nullptr) {
     b.default_tolerance_pct = previous->default_tolerance_pct;
+    b.same_gpu_tolerance_pct = previous->same_gpu_tolerance_pct;
     b.family_tolerance_pct = previous->family_tolerance_pct;
   }
   if (options.default_tolerance_pct) b.default_tolerance_pct = *options.default_tolerance_pct;
+  if (options.same_gpu_tolerance_pct) b.same_gpu_tolerance_pct = *options.same_gpu_tolerance_pct;
 
   const std::map<std::string, BenchmarkSamples> pooled = pool_results(runs);
   std::vector<std::string> errors;

@@ -13,19 +13,20 @@
 namespace gpuperf::gate {
 
 // The default tolerance of a first baseline, when neither --previous nor --default-tolerance-pct says.
-inline constexpr double kDefaultTolerancePct = 3.0;
+inline constexpr double kDefaultTolerancePct = 4.0;
 
 struct RecordOptions {
-  std::string commit;                           // empty: the results' git_commit, else "unknown"
-  std::optional<double> default_tolerance_pct;  // overrides the previous default [percent]
-  std::string date;                             // ISO 8601 UTC; empty: now
+  std::string commit;                            // empty: the results' git_commit, else "unknown"
+  std::optional<double> default_tolerance_pct;   // overrides the previous default [percent]
+  std::optional<double> same_gpu_tolerance_pct;  // overrides the previous one; positive [percent]
+  std::string date;                              // ISO 8601 UTC; empty: now
 };
 
 // Each results file is one run (process): its per-benchmark median feeds spread_pct; the samples of all
-// runs are pooled. From `previous` (may be null) it keeps defaults, families and every per-benchmark
-// tolerance_pct. InputError when a benchmark reported an error or has fewer than kMinSamples valid
-// samples, when the files come from different GPUs or none names its GPU, or when `previous` is for
-// another GPU.
+// runs are pooled, and their GPUs' UUIDs listed in recorded.gpu_uuids. From `previous` (may be null) it
+// keeps defaults (same_gpu_tolerance_pct included), families and every per-benchmark tolerance_pct.
+// InputError when a benchmark reported an error or has fewer than kMinSamples valid samples, when the
+// files come from different GPUs or none names its GPU, or when `previous` is for another GPU.
 Baseline record_baseline(const std::vector<ResultsFile>& runs, const Baseline* previous, const RecordOptions& options);
 
 // What moved between two baselines, for the person reviewing a re-record.

@@ -1,6 +1,7 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
+#include "gate/comparator.h"
 #include "gate/exit_codes.h"
 #include "gate/format.h"
 #include "gate/outcome.h"
@@ -26,6 +27,7 @@ std::string json_report(const Comparison& comparison) {
   doc["mode"] = comparison.mode;
   doc["gpu"] = ordered{{"name", comparison.gpu_name}, {"slug", comparison.gpu_slug}};
   doc["against"] = comparison.against;
+  doc["same_gpu"] = same_gpu_tolerance_applied(comparison);
   doc["alpha"] = comparison.alpha;
   doc["strict"] = comparison.strict;
   doc["outcome"] = outcome_text(comparison);

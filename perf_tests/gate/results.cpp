@@ -300,4 +300,13 @@ std::string common_gpu_slug(const std::vector<ResultsFile>& files) {
   return slug;
 }
 
+std::string common_gpu_uuid(const std::vector<ResultsFile>& files) {
+  if (files.empty()) return "";
+  const std::string& uuid = files.front().gpu.uuid;
+  for (const ResultsFile& file : files) {
+    if (file.gpu.uuid != uuid) return "";
+  }
+  return uuid;
+}
+
 }  // namespace gpuperf::gate

@@ -15,9 +15,9 @@ inline constexpr const char* kUnitCycles = "cycles";
 // The GPU a results file was measured on, from the custom context strings of the perf binary. Empty
 // strings where the context does not say.
 struct GpuContext {
-  std::string name;  // "NVIDIA H200"
-  std::string slug;  // "nvidia-h200": names the baseline file
-  std::string uuid;
+  std::string name;                // "NVIDIA H200"
+  std::string slug;                // "nvidia-h200": names the baseline file
+  std::string uuid;                // "GPU-8f2c...": this very GPU, for the baseline's same-GPU tolerance
   std::string compute_capability;  // "9.0"
   std::string sm_count;            // as written by the perf binary ("132")
   std::string memory_mib;          // [MiB]
@@ -71,5 +71,9 @@ std::map<std::string, BenchmarkSamples> pool_results(const std::vector<ResultsFi
 
 // The GPU slug shared by all files. InputError when they differ.
 std::string common_gpu_slug(const std::vector<ResultsFile>& files);
+
+// The GPU UUID shared by all files; empty when any file lacks one or they differ (several GPUs of one
+// model are fine to pool, but then no single GPU measured the results).
+std::string common_gpu_uuid(const std::vector<ResultsFile>& files);
 
 }  // namespace gpuperf::gate

@@ -6,8 +6,12 @@ namespace gpuperf::gate {
 
 std::string family_of(const std::string& benchmark_name) { return benchmark_name.substr(0, benchmark_name.find('/')); }
 
-Tolerance resolve_tolerance(const Baseline& baseline, const std::string& name, const BaselineEntry& entry) {
+Tolerance resolve_tolerance(const Baseline& baseline, const std::string& name, const BaselineEntry& entry,
+                            bool same_gpu) {
   Tolerance tolerance{baseline.default_tolerance_pct, "default"};
+  if (same_gpu && baseline.same_gpu_tolerance_pct) {
+    tolerance = {*baseline.same_gpu_tolerance_pct, kSameGpuDefaultSource};
+  }
   const std::string family = family_of(name);
   if (const auto it = baseline.family_tolerance_pct.find(family); it != baseline.family_tolerance_pct.end()) {
     tolerance = {it->second, "family " + family};

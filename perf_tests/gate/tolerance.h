@@ -1,6 +1,7 @@
 #pragma once
 // Which tolerance a benchmark is judged with, and why: a hand override beats its family's, which beats
-// the baseline's default; and no tolerance is tighter than the noise the baseline itself showed.
+// the baseline's default (its same-GPU default for results from a GPU that recorded it); and no tolerance
+// is tighter than the noise the baseline itself showed.
 
 #include <string>
 
@@ -12,14 +13,22 @@ namespace gpuperf::gate {
 // whose process-to-process medians moved by 1.5% while recording cannot be held to 1%.
 inline constexpr double kNoiseFloorFactor = 2.0;
 
+// Tolerance::source when the baseline's same_gpu_tolerance_pct replaced its default.
+inline constexpr const char* kSameGpuDefaultSource = "default, same GPU as the baseline";
+
 struct Tolerance {
   double pct = 0.0;    // [percent]
-  std::string source;  // "benchmark", "family smem_latency", "default", "noise floor (2 x spread 1.20%)"
+  std::string source;  // "benchmark", "family smem_latency", "default", kSameGpuDefaultSource,
+                       // "noise floor (2 x spread 1.20%)"
 };
 
 // The family of a benchmark name: the part before the first '/' ("reduction" of "reduction/x/n:1").
 std::string family_of(const std::string& benchmark_name);
 
-Tolerance resolve_tolerance(const Baseline& baseline, const std::string& name, const BaselineEntry& entry);
+// `same_gpu`: every result compared comes from a GPU listed in the baseline's recorded.gpu_uuids (the
+// comparator decides it once per comparison). Then baseline.same_gpu_tolerance_pct, where set, replaces
+// the default; overrides and the noise floor apply as always.
+Tolerance resolve_tolerance(const Baseline& baseline, const std::string& name, const BaselineEntry& entry,
+                            bool same_gpu);
 
 }  // namespace gpuperf::gate

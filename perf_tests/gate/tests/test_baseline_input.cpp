@@ -90,6 +90,73 @@ TEST(BaselineInput, TruncatedAndNegativeSample) {
   }
 }
 
+// A minimal valid baseline with more `defaults` and a `recorded` as given (JSON object members).
+std::string baseline_text(const std::string& more_defaults, const std::string& recorded = "") {
+  const std::string defaults = R"("tolerance_pct": 4)" + (more_defaults.empty() ? "" : ", " + more_defaults);
+  return R"({"schema_version": 1, "gpu": {"slug": "g"}, "recorded": {)" + recorded + R"(},
+             "defaults": {)" + defaults + R"(},
+             "benchmarks": {"a/b": {"unit": "us", "median": 1, "samples": [1]}}})";
+}
+
+std::string parse_error(const std::string& text) {
+  try {
+    parse_baseline(text, "b.json");
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(BaselineInput, ReadsTheOptionalSameGpuFields) {
+  const Baseline b =
+      parse_baseline(baseline_text(R"("same_gpu_tolerance_pct": 2)", R"("gpu_uuids": ["GPU-a", "GPU-b"])"), "b.json");
+  EXPECT_EQ(b.same_gpu_tolerance_pct, 2.0);
+  EXPECT_EQ(b.recorded.gpu_uuids, (std::vector<std::string>{"GPU-a", "GPU-b"}));
+
+  const Baseline fixture = load_baseline(testdata("baseline_h200.json"));
+  EXPECT_FALSE(fixture.same_gpu_tolerance_pct.has_value()) << "a file without them still reads";
+  EXPECT_TRUE(fixture.recorded.gpu_uuids.empty());
+}
+
+TEST(BaselineInput, SameGpuToleranceMustBeAPositiveNumber) {
+  expect_words(parse_error(baseline_text(R"("same_gpu_tolerance_pct": 0)")),
+               {"b.json", "defaults.same_gpu_tolerance_pct is zero", "expected a positive, finite number"});
+  expect_words(parse_error(baseline_text(R"("same_gpu_tolerance_pct": -1.5)")),
+               {"defaults.same_gpu_tolerance_pct is negative", "positive"});
+  expect_words(parse_error(baseline_text(R"("same_gpu_tolerance_pct": "2")")),
+               {"defaults.same_gpu_tolerance_pct is a string", "expected a number"});
+  expect_words(parse_error(baseline_text(R"("same_gpu_tolerance_pct": Infinity)")),
+               {"defaults.same_gpu_tolerance_pct is infinite"});
+}
+
+TEST(BaselineInput, GpuUuidsMustBeNonEmptyStrings) {
+  expect_words(parse_error(baseline_text("", R"("gpu_uuids": "GPU-a")")),
+               {"recorded.gpu_uuids is a string", "expected an array of strings"});
+  expect_words(parse_error(baseline_text("", R"("gpu_uuids": ["GPU-a", 7])")),
+               {"recorded.gpu_uuids[1] is a number", "expected a string"});
+  expect_words(parse_error(baseline_text("", R"("gpu_uuids": [""])")), {"recorded.gpu_uuids[0] is empty"});
+}
+
+TEST(BaselineInput, SameGpuFieldsRoundTripAndStayOutWhenUnset) {
+  Baseline b = load_baseline(testdata("baseline_h200.json"));
+  const std::string without = baseline_to_text(b);
+  EXPECT_EQ(without.find("same_gpu_tolerance_pct"), std::string::npos) << "an old file rewrites without them";
+  EXPECT_EQ(without.find("gpu_uuids"), std::string::npos);
+
+  b.same_gpu_tolerance_pct = 2.0;
+  b.recorded.gpu_uuids = {"GPU-0abc", "GPU-1234"};
+  const std::string text = baseline_to_text(b);
+  const Baseline again = parse_baseline(text, "round-trip");
+  EXPECT_EQ(again.same_gpu_tolerance_pct, 2.0);
+  EXPECT_EQ(again.recorded.gpu_uuids, b.recorded.gpu_uuids);
+  EXPECT_EQ(baseline_to_text(again), text) << "a rewrite changes nothing";
+  EXPECT_NE(text.find("  \"defaults\": {\n    \"tolerance_pct\": 3.0,\n    \"same_gpu_tolerance_pct\": 2.0\n  },"),
+            std::string::npos)
+      << "right after the default it replaces: " << text.substr(0, 600);
+  EXPECT_LT(text.find("\"samples_per_run\""), text.find("\"gpu_uuids\"")) << "last in recorded";
+  EXPECT_LT(text.find("\"gpu_uuids\""), text.find("\"defaults\""));
+}
+
 TEST(BaselineInput, WrittenTextReadsBackTheSame) {
   const Baseline b = load_baseline(testdata("baseline_h200.json"));
   const std::string text = baseline_to_text(b);

@@ -172,6 +172,34 @@ TEST_F(Cli, RecordKeepsHandTolerancesAndPrintsWhatMoved) {
             kExitPass);
 }
 
+TEST_F(Cli, RecordSetsTheSameGpuToleranceWhichCompareAppliesOnThatGpu) {
+  const CliRun run = cli({"record", "--results", testdata("results_run1.json"), "--out", out("b.json"),
+                          "--default-tolerance-pct", "4", "--same-gpu-tolerance-pct", "2"});
+  ASSERT_EQ(run.code, kExitPass) << run.err;
+  const Baseline written = load_baseline(out("b.json"));
+  EXPECT_EQ(written.same_gpu_tolerance_pct, 2.0);
+  EXPECT_EQ(written.recorded.gpu_uuids, std::vector<std::string>{"GPU-1234"});
+
+  // results_run2 comes from the same GPU (GPU-1234): reduce9 has no override there, so it gets 2%.
+  const CliRun compared = cli({"compare", "--baseline", out("b.json"), "--results", testdata("results_run2.json"),
+                               "--json", out("d.json")});
+  EXPECT_NE(compared.out.find("on this GPU (GPU-1234), same-GPU default tolerance 2.0%"), std::string::npos)
+      << compared.out;
+  const std::string diff = slurp(out("d.json"));
+  EXPECT_NE(diff.find("\"same_gpu\": true"), std::string::npos) << diff;
+  EXPECT_NE(diff.find("\"tolerance_source\": \"default, same GPU as the baseline\""), std::string::npos) << diff;
+}
+
+TEST_F(Cli, RecordRefusesANonPositiveSameGpuTolerance) {
+  for (const char* bad : {"0", "-1", "x"}) {
+    const CliRun run = cli({"record", "--results", testdata("results_run1.json"), "--out", out("b.json"),
+                            "--same-gpu-tolerance-pct", bad});
+    EXPECT_EQ(run.code, kExitInvalidInput) << bad;
+    EXPECT_NE(run.err.find("--same-gpu-tolerance-pct"), std::string::npos) << run.err;
+    EXPECT_FALSE(std::filesystem::exists(out("b.json"))) << bad;
+  }
+}
+
 TEST_F(Cli, RecordRefusesErrorsAndLeavesTheOldFile) {
   std::filesystem::copy_file(testdata("baseline_h200.json"), out("b.json"));
   const CliRun run = cli({"record", "--results", testdata("results_error.json"), "--out", out("b.json")});

@@ -188,5 +188,84 @@ TEST(Compare, ErrorOutranksRegressionAndRegressionOutranksNotJudged) {
   EXPECT_EQ(exit_code(c), kExitInvalidInput);
 }
 
+// A baseline recorded on kThisGpu with the README's tolerances (4% default, 2% on the same GPU), and
+// results 3% slower: SAME against 4%, SLOW against 2%.
+constexpr const char* kThisGpu = "GPU-8f2c0a11";
+constexpr const char* kAnotherGpu = "GPU-77d1b3e0";
+constexpr const char* kName = "reduction/reduce9/n:1";
+
+Baseline recorded_on_this_gpu() {
+  Baseline baseline = baseline_for(kH200, 4.0);
+  baseline.same_gpu_tolerance_pct = 2.0;
+  baseline.recorded.gpu_uuids = {kAnotherGpu, kThisGpu};
+  baseline.benchmarks[kName] = baseline_entry(noisy_samples(100.0, 0.002, 30, 1));
+  return baseline;
+}
+
+ResultsFile three_percent_slower_on(const std::string& uuid, std::uint64_t seed = 2) {
+  ResultsFile results = results_for(kH200, "results_" + uuid + ".json");
+  results.gpu.uuid = uuid;
+  results.benchmarks[kName] = time_samples(noisy_samples(103.0, 0.002, 30, seed));
+  return results;
+}
+
+TEST(CompareSameGpu, ResultsFromARecordingGpuGetTheSameGpuDefault) {
+  const Comparison c = compare_with_baseline(recorded_on_this_gpu(), {three_percent_slower_on(kThisGpu)}, {});
+  const BenchmarkComparison& row = row_of(c, kName);
+  EXPECT_DOUBLE_EQ(row.tolerance_pct, 2.0);
+  EXPECT_EQ(row.tolerance_source, "default, same GPU as the baseline");
+  EXPECT_EQ(row.verdict, Verdict::kSlow);
+  EXPECT_TRUE(same_gpu_tolerance_applied(c));
+  EXPECT_NE(c.against.find(" on this GPU (GPU-8f2c0a11), same-GPU default tolerance 2.0%"), std::string::npos)
+      << c.against;
+}
+
+TEST(CompareSameGpu, AnotherGpuOfTheModelKeepsTheDefault) {
+  Baseline baseline = recorded_on_this_gpu();
+  baseline.recorded.gpu_uuids = {kAnotherGpu};
+  const Comparison c = compare_with_baseline(baseline, {three_percent_slower_on(kThisGpu)}, {});
+  EXPECT_DOUBLE_EQ(row_of(c, kName).tolerance_pct, 4.0);
+  EXPECT_EQ(row_of(c, kName).tolerance_source, "default");
+  EXPECT_EQ(row_of(c, kName).verdict, Verdict::kSame);
+  EXPECT_FALSE(same_gpu_tolerance_applied(c));
+  EXPECT_EQ(c.against.find("same-GPU"), std::string::npos) << c.against;
+
+  baseline.recorded.gpu_uuids.clear();  // a baseline that does not know its GPUs
+  EXPECT_EQ(row_of(compare_with_baseline(baseline, {three_percent_slower_on(kThisGpu)}, {}), kName).tolerance_source,
+            "default");
+}
+
+TEST(CompareSameGpu, ResultsWithoutOrWithMixedUuidsAreNotTheSameGpu) {
+  const Baseline baseline = recorded_on_this_gpu();
+  const std::vector<std::vector<ResultsFile>> not_one_gpu = {
+      {three_percent_slower_on("")},
+      {three_percent_slower_on(kThisGpu), three_percent_slower_on(kAnotherGpu, 3)},  // both recorded it
+      {three_percent_slower_on(kThisGpu), three_percent_slower_on("", 3)},
+  };
+  for (const std::vector<ResultsFile>& results : not_one_gpu) {
+    const Comparison c = compare_with_baseline(baseline, results, {});
+    EXPECT_DOUBLE_EQ(row_of(c, kName).tolerance_pct, 4.0) << results.size() << " file(s), first " << results[0].source;
+    EXPECT_EQ(row_of(c, kName).verdict, Verdict::kSame);
+    EXPECT_FALSE(same_gpu_tolerance_applied(c));
+  }
+  Baseline listing_nothing = baseline;
+  listing_nothing.recorded.gpu_uuids = {""};  // only a baseline built in code can: the reader refuses it
+  EXPECT_DOUBLE_EQ(
+      row_of(compare_with_baseline(listing_nothing, {three_percent_slower_on("")}, {}), kName).tolerance_pct, 4.0)
+      << "no uuid is no GPU, even where an empty one is listed";
+  const Comparison pooled =
+      compare_with_baseline(baseline, {three_percent_slower_on(kThisGpu), three_percent_slower_on(kThisGpu, 3)}, {});
+  EXPECT_DOUBLE_EQ(row_of(pooled, kName).tolerance_pct, 2.0) << "two files of the one GPU are the same GPU";
+}
+
+TEST(CompareSameGpu, NotAnnouncedWhereNoBenchmarkUsedIt) {
+  Baseline baseline = recorded_on_this_gpu();
+  baseline.family_tolerance_pct["reduction"] = 5.0;
+  const Comparison c = compare_with_baseline(baseline, {three_percent_slower_on(kThisGpu)}, {});
+  EXPECT_EQ(row_of(c, kName).tolerance_source, "family reduction");
+  EXPECT_FALSE(same_gpu_tolerance_applied(c));
+  EXPECT_EQ(c.against.find("same-GPU"), std::string::npos) << c.against;
+}
+
 }  // namespace
 }  // namespace gpuperf::gate

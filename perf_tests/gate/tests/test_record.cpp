@@ -73,7 +73,41 @@ TEST(Record, HandTolerancesSurviveTheWrittenFile) {
   const Baseline b = record_baseline(two_runs(), &previous, {});
   const Baseline again = parse_baseline(baseline_to_text(b), "written");
   EXPECT_EQ(again.benchmarks.at(kReduce9).tolerance_pct, 2.0);
-  EXPECT_DOUBLE_EQ(resolve_tolerance(again, kChase, again.benchmarks.at(kChase)).pct, 1.0);
+  EXPECT_DOUBLE_EQ(resolve_tolerance(again, kChase, again.benchmarks.at(kChase), /*same_gpu=*/false).pct, 1.0);
+}
+
+TEST(Record, ListsTheGpuUuidsOfItsRunsUniqueAndSorted) {
+  std::vector<ResultsFile> runs = two_runs();  // both fixtures were measured on GPU-1234
+  EXPECT_EQ(record_baseline(runs, nullptr, {}).recorded.gpu_uuids, std::vector<std::string>{"GPU-1234"});
+
+  runs.push_back(load_results(testdata("results_run1.json")));
+  runs.back().gpu.uuid = "GPU-0abc";
+  ResultsFile without_uuid = load_results(testdata("results_run2.json"));
+  without_uuid.gpu.uuid.clear();
+  runs.push_back(without_uuid);
+  EXPECT_EQ(record_baseline(runs, nullptr, {}).recorded.gpu_uuids,
+            (std::vector<std::string>{"GPU-0abc", "GPU-1234"}))
+      << "sorted, no duplicate, nothing from the run without a uuid";
+
+  Baseline previous = load_baseline(testdata("baseline_h200.json"));
+  previous.recorded.gpu_uuids = {"GPU-old"};
+  EXPECT_TRUE(record_baseline({without_uuid}, &previous, {}).recorded.gpu_uuids.empty())
+      << "the previous baseline's GPUs are not this one's";
+}
+
+TEST(Record, KeepsTheSameGpuToleranceOfThePreviousBaseline) {
+  Baseline previous = load_baseline(testdata("baseline_h200.json"));
+  EXPECT_FALSE(record_baseline(two_runs(), &previous, {}).same_gpu_tolerance_pct.has_value()) << "none invented";
+  previous.same_gpu_tolerance_pct = 1.5;
+  const Baseline b = record_baseline(two_runs(), &previous, {});
+  EXPECT_EQ(b.same_gpu_tolerance_pct, 1.5);
+  EXPECT_EQ(parse_baseline(baseline_to_text(b), "written").same_gpu_tolerance_pct, 1.5) << "and writes it";
+
+  RecordOptions options;
+  options.same_gpu_tolerance_pct = 2.5;
+  EXPECT_EQ(record_baseline(two_runs(), &previous, options).same_gpu_tolerance_pct, 2.5)
+      << "an explicit --same-gpu-tolerance-pct wins";
+  EXPECT_EQ(record_baseline(two_runs(), nullptr, options).same_gpu_tolerance_pct, 2.5) << "also for a first baseline";
 }
 
 TEST(Record, RefusesErrorsThrottledRunsMixedGpusAndAnotherGpusPrevious) {

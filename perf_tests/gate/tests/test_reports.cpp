@@ -99,6 +99,45 @@ TEST(JsonReport, HoldsEveryNumberAndTheVerdicts) {
   EXPECT_TRUE(doc["benchmarks"][1]["ratio"].is_null()) << "MISSING has no ratio";
 }
 
+// reduce9 3% slower on the GPU that recorded the baseline, which sets a 2% same-GPU default.
+Comparison same_gpu_comparison() {
+  Baseline baseline = testing::baseline_for(testing::kH200, 4.0);
+  baseline.same_gpu_tolerance_pct = 2.0;
+  baseline.recorded.date = "2026-12-01T00:00:00Z";
+  baseline.recorded.commit = "abc123";
+  baseline.recorded.gpu_uuids = {"GPU-1234"};
+  baseline.benchmarks[kReduce9] = testing::baseline_entry(testing::noisy_samples(100.0, 0.002, 30, 1));
+  ResultsFile results = testing::results_for(testing::kH200);
+  results.gpu.uuid = "GPU-1234";
+  results.benchmarks[kReduce9] = testing::time_samples(testing::noisy_samples(103.0, 0.002, 30, 2));
+  return compare_with_baseline(baseline, {results}, {});
+}
+
+constexpr const char* kSameGpuAgainst =
+    "baseline recorded 2026-12-01T00:00:00Z at commit abc123 on this GPU (GPU-1234), same-GPU default tolerance 2.0%";
+
+TEST(Reports, SayWhenTheSameGpuToleranceWasInEffect) {
+  const Comparison c = same_gpu_comparison();
+  std::ostringstream console;
+  write_console_report(c, console);
+  EXPECT_NE(console.str().find(std::string("vs ") + kSameGpuAgainst + ": 1 SLOW"), std::string::npos)
+      << console.str();
+  std::ostringstream markdown;
+  write_markdown_report(c, markdown);
+  EXPECT_NE(markdown.str().find(std::string("compared with ") + kSameGpuAgainst + ";"), std::string::npos)
+      << markdown.str();
+
+  const nlohmann::json doc = nlohmann::json::parse(json_report(c));
+  EXPECT_EQ(doc["same_gpu"], true);
+  EXPECT_EQ(doc["against"], kSameGpuAgainst);
+  EXPECT_EQ(doc["benchmarks"][0]["tolerance_source"], "default, same GPU as the baseline");
+  EXPECT_EQ(doc["benchmarks"][0]["tolerance_pct"], 2.0);
+
+  const nlohmann::json other = nlohmann::json::parse(json_report(slow_comparison()));
+  ASSERT_TRUE(other.contains("same_gpu"));
+  EXPECT_EQ(other["same_gpu"], false) << "the fixture baseline lists no GPU and sets no same-GPU tolerance";
+}
+
 TEST(RemeasureList, NamesTheAmbiguousOnesOnly) {
   Comparison c;
   BenchmarkComparison row;

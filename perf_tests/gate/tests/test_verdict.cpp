@@ -20,6 +20,10 @@ using testing::time_samples;
 
 constexpr const char* kName = "reduction/reduce9_shfl_down_last_warp/n:33554432";
 
+// resolve_tolerance's same_gpu argument, named where it is passed.
+constexpr bool kSameGpu = true;
+constexpr bool kOtherGpu = false;
+
 // One benchmark: baseline samples around 100 us, current ones around 100 * `ratio`.
 Comparison judge(double ratio, double noise, double tolerance_pct, int samples = 30) {
   Baseline baseline = baseline_for(kH200, tolerance_pct);
@@ -124,14 +128,65 @@ TEST(TolerancePrecedence, BenchmarkBeatsFamilyBeatsDefault) {
   BaselineEntry overridden;
   overridden.tolerance_pct = 0.5;
 
-  EXPECT_DOUBLE_EQ(resolve_tolerance(baseline, "reduction/x/n:1", plain).pct, 3.0);
-  EXPECT_EQ(resolve_tolerance(baseline, "reduction/x/n:1", plain).source, "default");
-  EXPECT_DOUBLE_EQ(resolve_tolerance(baseline, "smem_latency/chase/stride:1", plain).pct, 1.0);
-  EXPECT_EQ(resolve_tolerance(baseline, "smem_latency/chase/stride:1", plain).source, "family smem_latency");
-  EXPECT_DOUBLE_EQ(resolve_tolerance(baseline, "smem_latency/chase/stride:1", overridden).pct, 0.5);
-  EXPECT_EQ(resolve_tolerance(baseline, "smem_latency/chase/stride:1", overridden).source, "benchmark");
-  EXPECT_DOUBLE_EQ(resolve_tolerance(baseline, "reduction/x/n:1", overridden).pct, 0.5);
+  EXPECT_DOUBLE_EQ(resolve_tolerance(baseline, "reduction/x/n:1", plain, kOtherGpu).pct, 3.0);
+  EXPECT_EQ(resolve_tolerance(baseline, "reduction/x/n:1", plain, kOtherGpu).source, "default");
+  EXPECT_DOUBLE_EQ(resolve_tolerance(baseline, "smem_latency/chase/stride:1", plain, kOtherGpu).pct, 1.0);
+  EXPECT_EQ(resolve_tolerance(baseline, "smem_latency/chase/stride:1", plain, kOtherGpu).source, "family smem_latency");
+  EXPECT_DOUBLE_EQ(resolve_tolerance(baseline, "smem_latency/chase/stride:1", overridden, kOtherGpu).pct, 0.5);
+  EXPECT_EQ(resolve_tolerance(baseline, "smem_latency/chase/stride:1", overridden, kOtherGpu).source, "benchmark");
+  EXPECT_DOUBLE_EQ(resolve_tolerance(baseline, "reduction/x/n:1", overridden, kOtherGpu).pct, 0.5);
   EXPECT_EQ(family_of("smem_latency_x/a"), "smem_latency_x") << "a family is a whole path component";
+}
+
+// A baseline with a 4% default and a 2% same-GPU default, as baselines/README.md recommends.
+Baseline baseline_with_same_gpu_default() {
+  Baseline baseline = baseline_for(kH200, 4.0);
+  baseline.same_gpu_tolerance_pct = 2.0;
+  return baseline;
+}
+
+TEST(SameGpuTolerance, ReplacesTheDefaultOnlyForTheBaselinesOwnGpu) {
+  const Baseline baseline = baseline_with_same_gpu_default();
+  const BaselineEntry plain;
+  const Tolerance same = resolve_tolerance(baseline, "reduction/x/n:1", plain, kSameGpu);
+  EXPECT_DOUBLE_EQ(same.pct, 2.0);
+  EXPECT_EQ(same.source, "default, same GPU as the baseline");
+  const Tolerance other = resolve_tolerance(baseline, "reduction/x/n:1", plain, kOtherGpu);
+  EXPECT_DOUBLE_EQ(other.pct, 4.0);
+  EXPECT_EQ(other.source, "default");
+}
+
+TEST(SameGpuTolerance, WithoutTheFieldTheSameGpuKeepsTheDefault) {
+  const Baseline baseline = baseline_for(kH200, 4.0);  // no same_gpu_tolerance_pct
+  const Tolerance tolerance = resolve_tolerance(baseline, "reduction/x/n:1", BaselineEntry{}, kSameGpu);
+  EXPECT_DOUBLE_EQ(tolerance.pct, 4.0);
+  EXPECT_EQ(tolerance.source, "default");
+}
+
+TEST(SameGpuTolerance, FamilyAndBenchmarkOverridesStillWin) {
+  Baseline baseline = baseline_with_same_gpu_default();
+  baseline.family_tolerance_pct["smem_latency"] = 10.0;
+  BaselineEntry overridden;
+  overridden.tolerance_pct = 3.0;
+  const Tolerance family = resolve_tolerance(baseline, "smem_latency/chase/stride:1", BaselineEntry{}, kSameGpu);
+  EXPECT_DOUBLE_EQ(family.pct, 10.0);
+  EXPECT_EQ(family.source, "family smem_latency");
+  const Tolerance benchmark = resolve_tolerance(baseline, "smem_latency/chase/stride:1", overridden, kSameGpu);
+  EXPECT_DOUBLE_EQ(benchmark.pct, 3.0);
+  EXPECT_EQ(benchmark.source, "benchmark");
+  EXPECT_DOUBLE_EQ(resolve_tolerance(baseline, "reduction/x/n:1", overridden, kSameGpu).pct, 3.0)
+      << "a benchmark override beats the same-GPU default even where it is looser";
+}
+
+TEST(SameGpuTolerance, NoiseFloorStillWins) {
+  const Baseline baseline = baseline_with_same_gpu_default();
+  BaselineEntry noisy;
+  noisy.spread_pct = 1.5;  // floor 3% > the same-GPU 2%
+  const Tolerance floored = resolve_tolerance(baseline, "reduction/x/n:1", noisy, kSameGpu);
+  EXPECT_DOUBLE_EQ(floored.pct, kNoiseFloorFactor * 1.5);
+  EXPECT_EQ(floored.source.rfind("noise floor", 0), 0u) << floored.source;
+  noisy.spread_pct = 0.5;  // floor 1% < 2%: the same-GPU default stands
+  EXPECT_DOUBLE_EQ(resolve_tolerance(baseline, "reduction/x/n:1", noisy, kSameGpu).pct, 2.0);
 }
 
 TEST(TolerancePrecedence, DecidesTheVerdict) {
