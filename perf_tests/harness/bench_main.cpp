@@ -2,13 +2,18 @@
 // one sample (flush L2, time with CUDA events); the JSON written with --benchmark_out keeps every
 // sample with the GPU's clocks beside it, and its context names the GPU, for the gate.
 //
-//   gpuperf_bench [--gpu-info] [Google Benchmark flags, e.g. --benchmark_filter=^reduction/]
+//   gpuperf_bench [--gpu-info] [--no-reference-check] [Google Benchmark flags, e.g. --benchmark_filter=^reduction/]
+//
+// --no-reference-check: time without comparing each case with its reference first; for repeat runs of
+// a binary whose first run checked them (re-measurements, A/B rounds), as the check is most of the setup.
 //
 // Exits 77 when there is no CUDA device, 2 on bad usage; a case whose result is wrong is reported as
 // a benchmark error (the gate fails on it), never timed.
 
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <map>
@@ -42,7 +47,7 @@ void print_gpu_json(const GpuInfo& gpu) {
       gpu.memory_mib, gpu.driver_version.c_str(), gpu.cuda_runtime.c_str());
 }
 
-void add_context(const GpuInfo& gpu, const Sampler& sampler) {
+void add_context(const GpuInfo& gpu, const Sampler& sampler, bool check_reference) {
   benchmark::AddCustomContext("gpu_name", gpu.name);
   benchmark::AddCustomContext("gpu_slug", gpu.slug);
   benchmark::AddCustomContext("gpu_uuid", gpu.uuid);
@@ -54,6 +59,7 @@ void add_context(const GpuInfo& gpu, const Sampler& sampler) {
   benchmark::AddCustomContext("cuda_runtime", gpu.cuda_runtime);
   benchmark::AddCustomContext("hardware_guard", sampler.nvml().available() ? "nvml"
                                                                              : "off: " + sampler.nvml().unavailable_reason());
+  benchmark::AddCustomContext("reference_check", check_reference ? "on" : "off");
   if (const char* commit = std::getenv("GPUPERF_GIT_COMMIT")) benchmark::AddCustomContext("git_commit", commit);
 }
 
@@ -66,8 +72,14 @@ class CaseBenchmarks {
     if (failed != failures_.end()) return state.SkipWithError(failed->second.c_str());
     try {
       const bool first_sample = !sampler_.is_current(c);
+      const auto setup_start = std::chrono::steady_clock::now();
       const CheckResult prepared = sampler_.prepare(c);
       if (!prepared.ok) return fail(state, c, prepared.message);
+      // Setup (inputs, reference check, warm-up) is most of a run's wall time: show where it goes.
+      if (first_sample) {
+        const std::chrono::duration<double> setup = std::chrono::steady_clock::now() - setup_start;
+        std::fprintf(stderr, "setup %.3f s  %s\n", setup.count(), c.name().c_str());
+      }
       Sample sample;
       for (auto _ : state) {
         sample = sampler_.measure();
@@ -130,7 +142,13 @@ int main(int argc, char** argv) {
   try {
     std::vector<SlowdownRule> rules;
     if (const char* spec = std::getenv("GPUPERF_INJECT_SLOWDOWN")) rules = parse_slowdown_rules(spec);
-    Sampler sampler(pci_bus_id(), std::move(rules));
+    // Our own flag, taken out before Google Benchmark sees the rest.
+    char** const args_end = std::remove_if(argv + 1, argv + argc, [](const char* arg) {
+      return std::string(arg) == "--no-reference-check";
+    });
+    const bool check_reference = args_end == argv + argc;
+    argc = static_cast<int>(args_end - argv);
+    Sampler sampler(pci_bus_id(), std::move(rules), check_reference);
     GpuInfo info = *gpu;
     if (const std::string driver = sampler.nvml().driver_version(); !driver.empty()) info.driver_version = driver;
     if (info_only) {
@@ -155,7 +173,7 @@ int main(int argc, char** argv) {
         benchmarks.run(state, c);
       })->UseManualTime()->Iterations(1)->Unit(benchmark::kMicrosecond);
     }
-    add_context(info, sampler);
+    add_context(info, sampler, check_reference);
     benchmark::RunSpecifiedBenchmarks();
     benchmark::Shutdown();
     return kExitPass;

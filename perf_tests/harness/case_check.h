@@ -10,8 +10,10 @@
 
 namespace gpuperf {
 
-// Generates inputs from seed, poisons the outputs, runs, synchronises and verifies. A CUDA error in any
-// step is a failure that names the step, not an exception.
-CheckResult run_checked(Instance& instance, std::uint64_t seed, cudaStream_t stream);
+enum class Verify { kYes, kNo };
+
+// Generates inputs from seed, poisons the outputs, runs, synchronises and (unless kNo) verifies. A CUDA
+// error in any step is a failure that names the step, not an exception.
+CheckResult run_checked(Instance& instance, std::uint64_t seed, cudaStream_t stream, Verify verify = Verify::kYes);
 
 }  // namespace gpuperf
