@@ -4,23 +4,27 @@
 # often clean runs raise a false alarm.
 #
 #   calibrate.sh --build-dir DIR --out DIR [--benchmark NAME]... [--slowdowns "1 2 3 5"] [--trials N]
-#                [--repetitions N] [--rounds N] [--baseline-runs N]
+#                [--repetitions N] [--max-remeasure N] [--rounds N] [--ab-repetitions N]
+#                [--ab-max-remeasure N] [--baseline-runs N] [--modes "stored ab"]
 #
-# Stored-baseline mode: a baseline is recorded from --baseline-runs clean processes (tolerances from
-# this GPU's committed baseline, if any); then one process per slowdown takes trials x repetitions
-# samples, and each block of --repetitions samples is judged against that baseline as one trial.
-# A/B mode: --rounds interleaved pairs of processes (clean A, injected B) per slowdown; trial t judges
-# block t of every round's samples, paired by round.
-# One process yields many trials, which keeps this cheap. Both arms always carry the injection kernel
-# (zero-length when clean), so the difference between arms is the planted slowdown alone.
-# A trial counts as caught only when the first verdict is SLOW (the re-measurement of ambiguous
-# results that perf_test.sh does is not replayed here, so this under-states what CI catches).
+# Stored-baseline mode, as on a runner checking a baseline recorded on its own GPU: a baseline is
+# recorded here from --baseline-runs clean processes (tolerances from this GPU model's committed
+# baseline, if any); then 1 + max-remeasure processes per slowdown take trials x repetitions samples
+# each. Trial t is judged as perf_test.sh judges: block t of the first process; while the verdict is
+# AMBIGUOUS, block t of the next process is pooled in (a re-measurement is a fresh process there too).
+# A/B mode, as scripts/ab_compare.sh runs it: interleaved pairs of processes (clean A, injected B) per
+# slowdown; trial t judges block t of the first --rounds rounds, paired by round, and while that is
+# AMBIGUOUS adds --rounds more (at most --ab-max-remeasure times).
+# --modes picks one of the two (default both). One process yields many trials, which keeps this cheap
+# (the trials of a cell share their processes, so a process-wide offset moves them together). Both arms
+# always carry the injection kernel (zero-length when clean), so the difference between arms is the
+# planted slowdown alone.
 # Writes DIR/calibration.md and DIR/calibration.json; exits 0, or 2 on failure, 77 without a GPU.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
 
-build_dir="" out="" benchmarks=() slowdowns="1 2 3 5" trials=10 repetitions=30 rounds=4 ab_repetitions=10
-baseline_runs=3 lock_wait=1800
+build_dir="" out="" benchmarks=() slowdowns="1 2 3 5" trials=10 repetitions=30 max_remeasure=2
+rounds=6 ab_repetitions=20 ab_max_remeasure=2 baseline_runs=3 modes="stored ab" lock_wait=1800
 root="$(cd "$(dirname "$0")/.." && pwd)"
 while (($#)); do
   case "$1" in
@@ -30,12 +34,20 @@ while (($#)); do
     --slowdowns) slowdowns=$2; shift 2 ;;
     --trials) trials=$2; shift 2 ;;
     --repetitions) repetitions=$2; shift 2 ;;
+    --max-remeasure) max_remeasure=$2; shift 2 ;;
     --rounds) rounds=$2; shift 2 ;;
+    --ab-repetitions) ab_repetitions=$2; shift 2 ;;
+    --ab-max-remeasure) ab_max_remeasure=$2; shift 2 ;;
     --baseline-runs) baseline_runs=$2; shift 2 ;;
+    --modes) modes=$2; shift 2 ;;
     *) die "$EXIT_INVALID" "unknown argument '$1' (see the header of $0)" ;;
   esac
 done
 [[ -n $build_dir && -n $out ]] || die "$EXIT_INVALID" "--build-dir and --out are required"
+for mode in $modes; do
+  [[ $mode == stored || $mode == ab ]] || die "$EXIT_INVALID" "--modes takes 'stored', 'ab' or both, not '$mode'"
+done
+runs_mode() { [[ " $modes " == *" $1 "* ]]; }
 ((${#benchmarks[@]})) || benchmarks=(
   "matmul/cublas_sgemm_tf32/m:1024,n:1024,k:1024"
   "reduction/reduce10_vec4_single_pass/n:268435456"
@@ -56,82 +68,124 @@ filter=$(printf '%s\n' "${benchmarks[@]}" | exact_filter)
 exact=$(printf '%s\n' "${benchmarks[@]}" | sed -e 's/[][\.*^$+?(){}|]/\\&/g' | paste -sd '|' -)
 rule() { echo "(${exact})=$1"; }  # the injection rule for every calibrated benchmark
 
+checked=""  # the first process checks the cases against their references; the rest only time
 sample() {  # sample <percent> <repetitions> <json>
-  GPUPERF_INJECT_SLOWDOWN=$(rule "$1") "$bench" --benchmark_filter="$filter" --benchmark_repetitions="$2" \
+  local check=()
+  [[ -n $checked ]] && check=(--no-reference-check)
+  checked=1
+  GPUPERF_INJECT_SLOWDOWN=$(rule "$1") "$bench" "${check[@]}" --benchmark_filter="$filter" --benchmark_repetitions="$2" \
     --benchmark_out="$3" --benchmark_out_format=json >"$3.log" 2>&1 ||
     { tail -n 20 "$3.log" >&2; die "$EXIT_INVALID" "benchmark run failed ($3)"; }
 }
 
-split_trials() {  # split_trials <json> <block size> <prefix>: one file per block of repetitions
-  local t
-  for ((t = 0; t < trials; t++)); do
-    jq --argjson t "$t" --argjson r "$2" \
-      '.benchmarks |= map(select(.run_type == "iteration" and ((.repetition_index / $r) | floor) == $t))' \
-      "$1" >"$3.trial$t.json"
+split_blocks() {  # split_blocks <json> <block size> <count> <prefix>: <prefix>.block<i>.json, i < count
+  local i
+  for ((i = 0; i < $3; i++)); do
+    jq --argjson i "$i" --argjson r "$2" \
+      '.benchmarks |= map(select(.run_type == "iteration" and ((.repetition_index / $r) | floor) == $i))' \
+      "$1" >"$4.block$i.json"
   done
 }
 
-record_verdicts() {  # record_verdicts <mode> <percent> <verdict json>: one line per benchmark
-  jq -r --arg mode "$1" --arg pct "$2" \
-    '.benchmarks[] | [$mode, $pct, .name, .verdict] | @tsv' "$3" >>"$work/verdicts.tsv"
+verdict_of() {  # verdict_of <verdict json> <benchmark>
+  jq -r --arg name "$2" '.benchmarks[] | select(.name == $name) | .verdict' "$1"
 }
 
-note "stored-baseline mode: recording a clean baseline from $baseline_runs processes"
-base_runs=()
-for ((run = 1; run <= baseline_runs; run++)); do
-  sample 0 "$repetitions" "$work/base$run.json"
-  base_runs+=("$work/base$run.json")
-done
-previous=()
-[[ -f $root/baselines/$slug.json ]] && previous=(--previous "$root/baselines/$slug.json")
-"$gate" record --results "${base_runs[@]}" --out "$work/baseline.json" "${previous[@]}" >/dev/null
+: >"$work/verdicts.tsv"  # mode, percent, benchmark, first verdict, final verdict
 
-: >"$work/verdicts.tsv"
-for pct in 0 $slowdowns; do
-  note "stored-baseline mode: $trials trials at +$pct%"
-  sample "$pct" $((trials * repetitions)) "$work/stored$pct.json"
-  split_trials "$work/stored$pct.json" "$repetitions" "$work/stored$pct"
-  for ((t = 0; t < trials; t++)); do
-    "$gate" compare --baseline "$work/baseline.json" --results "$work/stored$pct.trial$t.json" \
-      --filter "$filter" --json "$work/v.json" >/dev/null || true
-    record_verdicts stored "$pct" "$work/v.json"
+calibrate_stored() {
+  note "stored-baseline mode: recording a clean baseline from $baseline_runs processes"
+  base_runs=()
+  for ((run = 1; run <= baseline_runs; run++)); do
+    sample 0 "$repetitions" "$work/base$run.json"
+    base_runs+=("$work/base$run.json")
   done
-done
+  previous=()
+  [[ -f $root/baselines/$slug.json ]] && previous=(--previous "$root/baselines/$slug.json")
+  "$gate" record --results "${base_runs[@]}" --out "$work/baseline.json" "${previous[@]}" >/dev/null
 
-for pct in 0 $slowdowns; do
-  note "A/B mode: $rounds interleaved rounds at +$pct%"
-  for ((round = 1; round <= rounds; round++)); do
-    sample 0 $((trials * ab_repetitions)) "$work/a$pct.r$round.json"
-    sample "$pct" $((trials * ab_repetitions)) "$work/b$pct.r$round.json"
-    split_trials "$work/a$pct.r$round.json" "$ab_repetitions" "$work/a$pct.r$round"
-    split_trials "$work/b$pct.r$round.json" "$ab_repetitions" "$work/b$pct.r$round"
-  done
-  for ((t = 0; t < trials; t++)); do
-    a=() b=()
-    for ((round = 1; round <= rounds; round++)); do
-      a+=("$work/a$pct.r$round.trial$t.json") b+=("$work/b$pct.r$round.trial$t.json")
+  for pct in 0 $slowdowns; do
+    note "stored-baseline mode: $trials trials at +$pct%"
+    for ((process = 0; process <= max_remeasure; process++)); do
+      sample "$pct" $((trials * repetitions)) "$work/stored$pct.p$process.json"
+      split_blocks "$work/stored$pct.p$process.json" "$repetitions" "$trials" "$work/stored$pct.p$process"
     done
-    "$gate" ab --a "${a[@]}" --b "${b[@]}" --filter "$filter" --json "$work/v.json" >/dev/null || true
-    record_verdicts ab "$pct" "$work/v.json"
+    for name in "${benchmarks[@]}"; do
+      one=$(exact_filter <<<"$name")
+      for ((t = 0; t < trials; t++)); do
+        results=() first="" verdict=""
+        for ((process = 0; process <= max_remeasure; process++)); do
+          results+=("$work/stored$pct.p$process.block$t.json")
+          "$gate" compare --baseline "$work/baseline.json" --results "${results[@]}" --filter "$one" \
+            --json "$work/v.json" >/dev/null || true
+          verdict=$(verdict_of "$work/v.json" "$name")
+          first=${first:-$verdict}
+          [[ $verdict == AMBIGUOUS ]] || break
+        done
+        printf 'stored\t%s\t%s\t%s\t%s\n' "$pct" "$name" "$first" "$verdict" >>"$work/verdicts.tsv"
+      done
+    done
   done
-done
+}
 
-# Caught = SLOW; at 0% every SLOW is a false alarm.
-jq -R -s --arg gpu "$(jq -r .name <<<"$gpu")" --argjson trials "$trials" '
-  [split("\n")[] | select(length > 0) | split("\t") | {mode: .[0], pct: (.[1] | tonumber), name: .[2], verdict: .[3]}]
+calibrate_ab() {
+  ab_rounds=$((rounds * (1 + ab_max_remeasure)))
+  for pct in 0 $slowdowns; do
+    note "A/B mode: up to $ab_rounds interleaved rounds at +$pct%"
+    for ((round = 1; round <= ab_rounds; round++)); do
+      sample 0 $((trials * ab_repetitions)) "$work/a$pct.r$round.json"
+      sample "$pct" $((trials * ab_repetitions)) "$work/b$pct.r$round.json"
+      split_blocks "$work/a$pct.r$round.json" "$ab_repetitions" "$trials" "$work/a$pct.r$round"
+      split_blocks "$work/b$pct.r$round.json" "$ab_repetitions" "$trials" "$work/b$pct.r$round"
+    done
+    for name in "${benchmarks[@]}"; do
+      one=$(exact_filter <<<"$name")
+      for ((t = 0; t < trials; t++)); do
+        a=() b=() first="" verdict=""
+        for ((round = 1; round <= ab_rounds; round++)); do
+          a+=("$work/a$pct.r$round.block$t.json") b+=("$work/b$pct.r$round.block$t.json")
+          ((round % rounds == 0)) || continue
+          "$gate" ab --a "${a[@]}" --b "${b[@]}" --filter "$one" --json "$work/v.json" >/dev/null || true
+          verdict=$(verdict_of "$work/v.json" "$name")
+          first=${first:-$verdict}
+          [[ $verdict == AMBIGUOUS ]] || break
+        done
+        printf 'ab\t%s\t%s\t%s\t%s\n' "$pct" "$name" "$first" "$verdict" >>"$work/verdicts.tsv"
+      done
+    done
+  done
+}
+
+# if, not &&: a function called on the left of && runs with errexit off.
+if runs_mode stored; then calibrate_stored; fi
+if runs_mode ab; then calibrate_ab; fi
+
+# Caught = SLOW in the end; at 0% every SLOW is a false alarm.
+jq -R -s --arg gpu "$(jq -r .name <<<"$gpu")" --argjson trials "$trials" --argjson rounds "$rounds" '
+  [split("\n")[] | select(length > 0) | split("\t")
+   | {mode: .[0], pct: (.[1] | tonumber), name: .[2], first: .[3], final: .[4]}]
   | group_by([.mode, .name, .pct])
   | map({mode: .[0].mode, name: .[0].name, pct: .[0].pct, trials: length,
-         slow: (map(select(.verdict == "SLOW")) | length),
-         ambiguous: (map(select(.verdict == "AMBIGUOUS")) | length)})
-  | {gpu: $gpu, trials_per_cell: $trials, cells: .}' "$work/verdicts.tsv" >"$out/calibration.json"
+         slow: (map(select(.final == "SLOW")) | length),
+         slow_at_first: (map(select(.first == "SLOW")) | length),
+         ambiguous: (map(select(.final == "AMBIGUOUS")) | length)})
+  | {gpu: $gpu, trials_per_cell: $trials, ab_rounds: $rounds, cells: .}' "$work/verdicts.tsv" >"$out/calibration.json"
 
 {
   echo "## Gate calibration on $(jq -r .name <<<"$gpu")"
   echo
-  echo "Caught (SLOW at first measurement) / trials; at +0% every SLOW is a false alarm. $trials trials per cell."
-  for mode in stored ab; do
+  echo "Caught (SLOW) / trials, $trials trials per cell; at +0% every SLOW is a false alarm."
+  for mode in $modes; do
     echo
-    echo "### $([[ $mode == stored ]] && echo "Stored baseline (same machine)" || echo "A/B, $rounds interleaved rounds")"
+    if [[ $mode == stored ]]; then
+      echo "### Stored baseline recorded on this GPU ($repetitions samples, up to $max_remeasure re-measurements)"
+      echo
+      echo "In brackets where it differs: caught at the first measurement, before re-measuring."
+    else
+      echo "### A/B, $rounds interleaved rounds of $ab_repetitions samples per build (+$rounds per re-measurement, up to $ab_max_remeasure)"
+      echo
+      echo "In brackets where it differs: caught after the first $rounds rounds, before re-measuring."
+    fi
     echo
     jq -r --arg mode "$mode" '
       [.cells[] | select(.mode == $mode)] as $c
@@ -140,9 +194,16 @@ jq -R -s --arg gpu "$(jq -r .name <<<"$gpu")" --argjson trials "$trials" '
         "|---|" + ($pcts | map("---") | join("|")) + "|---|",
         ($c | group_by(.name)[] | . as $row
           | "| \($row[0].name) | "
-            + ($pcts | map(. as $p | ($row[] | select(.pct == $p) | "\(.slow)/\(.trials)" + (if .ambiguous > 0 then " (\(.ambiguous) amb.)" else "" end))) | join(" | "))
+            + ($pcts | map(. as $p | ($row[] | select(.pct == $p)
+                | "\(.slow)/\(.trials)"
+                  + (if .slow_at_first != .slow then " (\(.slow_at_first))" else "" end)
+                  + (if .ambiguous > 0 then ", \(.ambiguous) amb." else "" end))) | join(" | "))
             + " | "
-            + ([$row[] | select(.pct > 0 and .slow >= 0.95 * .trials) | .pct] | if length > 0 then "+\(min)%" else "none tested" end)
+            # the smallest slowdown from which every larger one tested was caught too
+            + ([$row[] | select(.pct > 0)] | sort_by(-.pct)
+               | reduce .[] as $cell ({ok: true, pct: null};
+                   if .ok and $cell.slow >= 0.95 * $cell.trials then .pct = $cell.pct else .ok = false end)
+               | if .pct != null then "+\(.pct)%" else "none tested" end)
             + " |")' "$out/calibration.json"
     echo
     jq -r --arg mode "$mode" '[.cells[] | select(.mode == $mode and .pct == 0)] | "False alarms on clean runs: \(map(.slow) | add) of \(map(.trials) | add) verdicts."' "$out/calibration.json"

@@ -3,6 +3,7 @@
 # --gpu-info and writes Google Benchmark JSON for two benchmarks, shaped by environment variables:
 #   FAKE_GPU=none        no CUDA device (exit 77)
 #   FAKE_SLOWDOWN_PCT=X  every sample X% slower
+#   GPUPERF_INJECT_SLOWDOWN='<regex>=X'  the same, as the real binary's injection (the regex is ignored)
 #   FAKE_THROTTLED=1     every sample flagged throttled
 #   FAKE_CRASH=1         die of SIGSEGV before writing anything
 #   FAKE_SLEEP=S         sleep S seconds first (to hold the GPU lock)
@@ -20,9 +21,11 @@ for arg in "$@"; do
     --benchmark_repetitions=*) repetitions=${arg#*=} ;;
   esac
 done
+slow=${FAKE_SLOWDOWN_PCT:-0}
+[[ -n ${GPUPERF_INJECT_SLOWDOWN:-} ]] && slow=${GPUPERF_INJECT_SLOWDOWN##*=}
 sleep "${FAKE_SLEEP:-0}"
 [[ -n ${FAKE_CRASH:-} ]] && kill -SEGV $$
-jq -n --arg filter "$filter" --argjson reps "$repetitions" --argjson slow "${FAKE_SLOWDOWN_PCT:-0}" \
+jq -n --arg filter "$filter" --argjson reps "$repetitions" --argjson slow "$slow" \
   --argjson throttled "${FAKE_THROTTLED:-0}" '
   def samples($name; $base):
     range(0; $reps) as $i
@@ -30,7 +33,7 @@ jq -n --arg filter "$filter" --argjson reps "$repetitions" --argjson slow "${FAK
        run_type: "iteration", repetitions: $reps, repetition_index: $i, iterations: 1,
        real_time: ($base * (1 + $slow / 100) * (1 + (($i * 7919) % 11 - 5) / 2000)), cpu_time: 1,
        time_unit: "us", bytes: 1e6, flops: 0, throttled: $throttled};
-  {context: {gpu_name: "Fake GPU", gpu_slug: "fake-gpu"},
+  {context: {gpu_name: "Fake GPU", gpu_slug: "fake-gpu", gpu_uuid: "GPU-fake"},
    benchmarks: [samples("fake/short/n:1"; 20), samples("fake/long/n:2"; 2000)
                 | select(.run_name | test($filter))]}' >"$out"
 echo "wrote $out"
