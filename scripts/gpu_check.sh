@@ -5,7 +5,14 @@
 # (packed into OUTDIR/gpu_check.tar.gz as well); a summary table is printed last.
 #
 #   gpu_check.sh OUTDIR [--build-dir DIR] [--families "a;b"] [--record] [--calibrate]
-#                       [--planted-regression] [--clean-runs N] [--skip-correctness] [--skip-perf]
+#                       [--planted-regression] [--other-process] [--clean-runs N] [--ab-clean-runs N]
+#                       [--clean-family F] [--skip-correctness] [--skip-perf]
+#
+# --clean-runs / --ab-clean-runs: false-alarm checks on unchanged code, each run in fresh processes:
+# perf.<F> against the committed baseline, and scripts/ab_compare.sh of the build against itself
+# (F: a family, default reduction, or "all" for the whole suite).
+# --other-process: a second benchmark process shares the GPU while perf.<F> runs; the gate must say
+# "not judged" (CTest: skipped), never pass or fail.
 #
 # Exit: 0 when every step that ran passed, else the first failing step's code.
 set -uo pipefail
@@ -15,7 +22,8 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 (($#)) || die "$EXIT_INVALID" "usage: $0 OUTDIR [options] (see the header)"
 out=$(mkdir -p "$1" && cd "$1" && pwd)
 shift
-build="$root/build-gpu" families="" record="" calibrate="" planted="" clean_runs=0 skip_perf="" skip_correctness=""
+build="$root/build-gpu" families="" record="" calibrate="" planted="" clean_runs=0 ab_clean_runs=0
+clean_family=reduction other_process="" skip_perf="" skip_correctness=""
 while (($#)); do
   case "$1" in
     --build-dir) build=$2; shift 2 ;;
@@ -24,6 +32,9 @@ while (($#)); do
     --calibrate) calibrate=1; shift ;;
     --planted-regression) planted=1; shift ;;
     --clean-runs) clean_runs=$2; shift 2 ;;
+    --ab-clean-runs) ab_clean_runs=$2; shift 2 ;;
+    --clean-family) clean_family=$2; shift 2 ;;
+    --other-process) other_process=1; shift ;;
     --skip-perf) skip_perf=1; shift ;;
     --skip-correctness) skip_correctness=1; shift ;;
     *) die "$EXIT_INVALID" "unknown argument '$1'" ;;
@@ -73,14 +84,48 @@ if [[ -n $record ]]; then
   tail -n 60 "$logs/record_baseline.log"
 fi
 
-if [[ -z $skip_perf ]]; then
-  step perf ctest --test-dir "$build" -L perf --output-on-failure --output-junit "$out/perf-junit.xml"
-  grep -hE "^(SLOW|FAST|AMBIGUOUS|MISSING|NEW|ERROR|NOT_JUDGED)|SKIPPED|report:" "$logs/perf.log" | head -n 40
+if [[ -n $other_process ]]; then
+  # Another user's job on the same GPU, outside our lock: memory-bound kernels in a loop.
+  "$build/perf_tests/gpuperf_bench" --no-reference-check --benchmark_filter='^ceiling/' \
+    --benchmark_repetitions=1000000 >"$logs/other_process_hog.log" 2>&1 &
+  hog=$!
+  sleep 5
+  rc=0
+  ctest --test-dir "$build" -R "^perf\\.${clean_family}$" >"$logs/other_process.log" 2>&1 || rc=$?
+  kill "$hog" 2>/dev/null; wait "$hog" 2>/dev/null
+  report="$build/perf-results/$clean_family"
+  cp -f "$report.md" "$out/other_process_$clean_family.md" 2>/dev/null
+  echo "== another process on the GPU: ctest exit $rc; perf.$clean_family must be skipped, every benchmark NOT_JUDGED"
+  grep -m 3 "NOT_JUDGED" "$report.md"
+  if grep -q "Skipped" "$logs/other_process.log" &&
+    jq -e '[.benchmarks[].verdict] | length > 0 and all(. == "NOT_JUDGED")' "$report.verdict.json" >/dev/null; then
+    steps+=("$(printf '%-28s %s' other_process "not judged, skipped (as it must be)")")
+  else
+    steps+=("$(printf '%-28s %s' other_process "WRONG: judged or not skipped")")
+    ((status != 0)) || status=1
+  fi
 fi
 
+if [[ -z $skip_perf ]]; then
+  step perf ctest --test-dir "$build" -L perf --output-on-failure --output-junit "$out/perf-junit.xml"
+  grep -hE "^(SLOW|FAST|AMBIGUOUS|MISSING|NEW|ERROR|NOT_JUDGED)|SKIPPED" "$logs/perf.log" | head -n 40
+  grep -E "Test +#" "$logs/perf.log"  # each family's wall time
+fi
+
+# --clean-family all: the whole suite.
+clean_tests="^perf\\.${clean_family}$" clean_benchmarks="^${clean_family}/"
+[[ $clean_family == all ]] && clean_tests="^perf\\." clean_benchmarks="."
 for ((run = 1; run <= clean_runs; run++)); do
-  step "clean_run_$run" ctest --test-dir "$build" -L perf -R "^perf\\.reduction$" --output-on-failure
+  step "clean_run_$run" ctest --test-dir "$build" -L perf -R "$clean_tests" --output-on-failure
 done
+for ((run = 1; run <= ab_clean_runs; run++)); do
+  step "ab_clean_run_$run" "$root/scripts/ab_compare.sh" --a "$build/perf_tests/gpuperf_bench" \
+    --b "$build/perf_tests/gpuperf_bench" --filter "$clean_benchmarks" --out "$out/ab_clean/run$run"
+  grep -h "re-measuring" "$logs/ab_clean_run_$run.log"
+  jq -r '[.benchmarks[].verdict] | group_by(.) | map("\(.[0]) \(length)") | join(", ")' \
+    "$out/ab_clean/run$run/ab.verdict.json" 2>/dev/null
+done
+
 
 if [[ -n $calibrate ]]; then
   step calibrate "$root/scripts/calibrate.sh" --build-dir "$build" --out "$out/calibration"
