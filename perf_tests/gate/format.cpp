@@ -49,23 +49,26 @@ double achieved_tflop_per_s(const BenchmarkComparison& row) {
   return seconds > 0.0 && row.flops > 0.0 ? row.flops / seconds / kFlopsPerTeraflop : 0.0;
 }
 
-std::string action_hint(const BenchmarkComparison& row) {
+std::string action_hint(const BenchmarkComparison& row, const std::string& mode) {
   const std::string refresh = std::string("refresh the baseline: ") + kUpdateBaselineCommand;
+  const bool ab = mode == "ab";
   switch (row.verdict) {
     case Verdict::kError:
       return "the benchmark failed inside the perf binary (" + row.reason + "): run its correctness test";
     case Verdict::kSlow:
-      return "fix the slowdown, or if intended " + refresh;
+      return ab ? "fix the slowdown in build B, or if intended say so in the review (A/B keeps no baseline)"
+                : "fix the slowdown, or if intended " + refresh;
     case Verdict::kMissing:
-      return "not in the results: if removed or renamed on purpose, " + refresh;
+      return ab ? "not run by build B: removed or renamed on purpose?"
+                : "not in the results: if removed or renamed on purpose, " + refresh;
     case Verdict::kNotJudged:
       return row.reason + ": re-run on an idle GPU";
     case Verdict::kAmbiguous:
       return "too close to the tolerance to call: re-measure (--remeasure-list)";
     case Verdict::kFast:
-      return "improvement: to keep it, " + refresh;
+      return ab ? "improvement in build B" : "improvement: to keep it, " + refresh;
     case Verdict::kNew:
-      return "not in the baseline: to gate it, " + refresh;
+      return ab ? "only in build B" : "not in the baseline: to gate it, " + refresh;
     case Verdict::kSame:
       return "";
   }

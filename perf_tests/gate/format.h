@@ -24,7 +24,8 @@ std::string format_pct(double pct);
 double achieved_gb_per_s(const BenchmarkComparison& row);
 double achieved_tflop_per_s(const BenchmarkComparison& row);
 
-// The action a person should take for this row ("" for SAME).
-std::string action_hint(const BenchmarkComparison& row);
+// The action a person should take for this row of a comparison in `mode` ("compare" or "ab"; "" for
+// SAME). A/B has no baseline to refresh: there B is the build to fix.
+std::string action_hint(const BenchmarkComparison& row, const std::string& mode);
 
 }  // namespace gpuperf::gate

@@ -46,7 +46,7 @@ void write_console_report(const Comparison& comparison, std::ostream& out) {
       if (!part.empty()) line += "  " + part;
     }
     if (row.injected_slowdown_pct > 0.0) line += "  [fault injection " + format_pct(row.injected_slowdown_pct) + "]";
-    line += "  -> " + action_hint(row);
+    line += "  -> " + action_hint(row, comparison.mode);
     out << line << "\n";
   }
   out << "perf_gate " << comparison.mode << ": " << outcome_text(comparison) << " - " << comparison.gpu_name << " ("

@@ -65,7 +65,7 @@ std::string json_report(const Comparison& comparison) {
         {"gb_per_s", achieved_gb_per_s(row) > 0.0 ? number(achieved_gb_per_s(row)) : ordered(nullptr)},
         {"tflop_per_s", achieved_tflop_per_s(row) > 0.0 ? number(achieved_tflop_per_s(row)) : ordered(nullptr)},
         {"injected_slowdown_pct", number(row.injected_slowdown_pct)},
-        {"action", action_hint(row)},
+        {"action", action_hint(row, comparison.mode)},
     });
   }
   doc["benchmarks"] = std::move(rows);

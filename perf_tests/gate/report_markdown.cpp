@@ -44,7 +44,7 @@ void write_markdown_report(const Comparison& comparison, std::ostream& out) {
         << (row.baseline_median > 0.0 ? format_value(row.baseline_median, row.unit) : "") << " | "
         << (row.current_median > 0.0 ? format_value(row.current_median, row.unit) : "") << " | " << format_change(row)
         << " | " << (has_tolerance ? format_pct(row.tolerance_pct) : "") << " | " << throughput(achieved_gb_per_s(row))
-        << " | " << throughput(achieved_tflop_per_s(row)) << " | " << cell(action_hint(row)) << " |\n";
+        << " | " << throughput(achieved_tflop_per_s(row)) << " | " << cell(action_hint(row, comparison.mode)) << " |\n";
   }
 }
 

@@ -48,6 +48,22 @@ TEST(Format, Throughput) {
   EXPECT_EQ(achieved_gb_per_s(row), 0.0) << "no throughput from cycles";
 }
 
+TEST(Format, ActionHintFitsTheMode) {
+  BenchmarkComparison row;
+  row.verdict = Verdict::kSlow;
+  EXPECT_NE(action_hint(row, "compare").find("refresh the baseline: scripts/update_baseline.sh"), std::string::npos);
+  const std::string ab = action_hint(row, "ab");
+  EXPECT_NE(ab.find("fix the slowdown in build B"), std::string::npos) << ab;
+  EXPECT_EQ(ab.find("baseline:"), std::string::npos) << "A/B has no baseline to refresh: " << ab;
+  for (Verdict v : {Verdict::kMissing, Verdict::kFast, Verdict::kNew}) {
+    row.verdict = v;
+    EXPECT_EQ(action_hint(row, "ab").find("update_baseline"), std::string::npos) << verdict_name(v);
+    EXPECT_NE(action_hint(row, "compare").find("update_baseline"), std::string::npos) << verdict_name(v);
+  }
+  row.verdict = Verdict::kSame;
+  EXPECT_EQ(action_hint(row, "ab"), "");
+}
+
 TEST(ConsoleReport, SlowLineIsActionableAndSummaryCounts) {
   std::ostringstream out;
   write_console_report(slow_comparison(), out);
