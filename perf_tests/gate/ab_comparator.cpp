@@ -1,5 +1,6 @@
 #include "gate/ab_comparator.h"
 
+#include <cstdio>
 #include <map>
 #include <set>
 
@@ -82,9 +83,19 @@ BenchmarkComparison compare_one(const std::string& name, const BenchmarkSamples*
     return row;
   }
 
+  if (in_a->unit == kUnitCycles) {
+    const double floor_pct = 100.0 * kCycleResolution / row.baseline_median;
+    if (floor_pct > row.tolerance_pct) {
+      row.tolerance_pct = floor_pct;
+      char why[96];
+      std::snprintf(why, sizeof why, "resolution floor (%g cycles of %g)", kCycleResolution, row.baseline_median);
+      row.tolerance_source = why;
+    }
+  }
+
   const std::vector<double> ratios = pair_ratios(name, a, b);
   if (static_cast<int>(ratios.size()) < kMinPairs) {
-    judge_independent_samples(in_a->samples, in_b->samples, DecisionRule{options.tolerance_pct, options.alpha, true},
+    judge_independent_samples(in_a->samples, in_b->samples, DecisionRule{row.tolerance_pct, options.alpha, true},
                               options.bootstrap, row);
     return row;
   }
@@ -103,7 +114,7 @@ BenchmarkComparison compare_one(const std::string& name, const BenchmarkSamples*
   row.p_slower = test.p_greater;
   row.p_faster = test.p_less;
   row.verdict = decide(Evidence{row.ci_low, row.ci_high, row.p_slower, row.p_faster},
-                       DecisionRule{options.tolerance_pct, options.alpha, false});
+                       DecisionRule{row.tolerance_pct, options.alpha, false});
   return row;
 }
 

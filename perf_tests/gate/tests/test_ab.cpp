@@ -1,6 +1,8 @@
 // A/B mode: paired runs, the unpaired fallback for one pair, and the same verdicts and exit codes.
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "gate/ab_comparator.h"
 #include "gate/exit_codes.h"
 #include "gate/input_error.h"
@@ -78,6 +80,41 @@ TEST(AbMode, SlightChangeWithinToleranceIsSameAndToleranceIsConfigurable) {
   AbOptions loose;
   loose.tolerance_pct = 5.0;
   EXPECT_EQ(only_row(compare_ab(runs.a, runs.b, loose)).verdict, Verdict::kSame);
+}
+
+TEST(AbMode, CycleCountsAreNotJudgedFinerThanTheirResolution) {
+  // A 55-cycle latency whose medians land on 55 or 56 cycles: one cycle is 1.8%, beyond the 1% default.
+  constexpr const char* kLatency = "smem_latency/ld_volatile_shared_u32/i:1,w:4,c:1";
+  const auto cycles = [](double median, int seed) {
+    BenchmarkSamples s;
+    s.unit = kUnitCycles;
+    for (double v : noisy_samples(median, 0.004, 21, seed)) s.samples.push_back(std::round(v));
+    s.repetitions = 21;
+    return s;
+  };
+  const auto runs = [&](double b_median) {
+    Runs r;
+    for (int i = 0; i < 6; ++i) {
+      ResultsFile a = results_for(kH200, "A" + std::to_string(i + 1) + ".json");
+      ResultsFile b = results_for(kH200, "B" + std::to_string(i + 1) + ".json");
+      a.benchmarks[kLatency] = cycles(i % 2 ? 55.4 : 55.6, 10 + i);
+      b.benchmarks[kLatency] = cycles(i % 3 ? b_median : b_median + 1.0, 20 + i);
+      r.a.push_back(a);
+      r.b.push_back(b);
+    }
+    return r;
+  };
+  const Runs same = runs(55.4);
+  const Comparison judged = compare_ab(same.a, same.b, AbOptions{});
+  const BenchmarkComparison& row = only_row(judged);
+  EXPECT_EQ(row.verdict, Verdict::kSame) << row.tolerance_pct << " " << row.ci_low << " " << row.ci_high;
+  EXPECT_NEAR(row.tolerance_pct, 100.0 * kCycleResolution / row.baseline_median, 1e-9);
+  EXPECT_NE(row.tolerance_source.find("resolution floor (2 cycles of"), std::string::npos) << row.tolerance_source;
+  const Runs slower = runs(60.4);  // +5 cycles, 9%
+  EXPECT_EQ(only_row(compare_ab(slower.a, slower.b, AbOptions{})).verdict, Verdict::kSlow);
+  AbOptions loose;
+  loose.tolerance_pct = 10.0;
+  EXPECT_EQ(only_row(compare_ab(same.a, same.b, loose)).tolerance_pct, 10.0) << "a looser tolerance stands";
 }
 
 TEST(AbMode, OnePairFallsBackToTheUnpairedComparison) {
