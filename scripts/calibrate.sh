@@ -19,7 +19,8 @@
 # (the trials of a cell share their processes, so a process-wide offset moves them together). Both arms
 # always carry the injection kernel (zero-length when clean), so the difference between arms is the
 # planted slowdown alone.
-# Writes DIR/calibration.md and DIR/calibration.json; exits 0, or 2 on failure, 77 without a GPU.
+# Writes DIR/calibration.md, DIR/calibration.json and every trial's verdicts and tolerance in
+# DIR/verdicts.tsv; exits 0, or 2 on failure (a trial the gate could not judge included), 77 without a GPU.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
 
@@ -87,11 +88,23 @@ split_blocks() {  # split_blocks <json> <block size> <count> <prefix>: <prefix>.
   done
 }
 
-verdict_of() {  # verdict_of <verdict json> <benchmark>
-  jq -r --arg name "$2" '.benchmarks[] | select(.name == $name) | .verdict' "$1"
+judge() {  # judge <benchmark> <perf_gate arguments...>: sets verdict and tolerance ("4.0% (source)")
+  local name=$1 rc=0
+  shift
+  rm -f "$work/v.json"
+  "$gate" "$@" --json "$work/v.json" >"$work/gate.log" 2>&1 || rc=$?
+  verdict=$(jq -r --arg name "$name" '.benchmarks[] | select(.name == $name) | .verdict' "$work/v.json" 2>/dev/null) || true
+  tolerance=$(jq -r --arg name "$name" '.benchmarks[] | select(.name == $name)
+    | "\(.tolerance_pct * 100 | round / 100)% (\(.tolerance_source))"' "$work/v.json" 2>/dev/null) || true
+  # A trial the gate could not judge must stop the calibration, not count as "not caught".
+  if ((rc == EXIT_INVALID)) || [[ -z $verdict ]]; then
+    cat "$work/gate.log" >&2
+    die "$EXIT_INVALID" "perf_gate $1 gave no verdict for $name (exit $rc)"
+  fi
 }
 
-: >"$work/verdicts.tsv"  # mode, percent, benchmark, first verdict, final verdict
+# mode, percent, benchmark, first verdict, final verdict, tolerance of the final verdict
+: >"$work/verdicts.tsv"
 
 calibrate_stored() {
   note "stored-baseline mode: recording a clean baseline from $baseline_runs processes"
@@ -116,13 +129,11 @@ calibrate_stored() {
         results=() first="" verdict=""
         for ((process = 0; process <= max_remeasure; process++)); do
           results+=("$work/stored$pct.p$process.block$t.json")
-          "$gate" compare --baseline "$work/baseline.json" --results "${results[@]}" --filter "$one" \
-            --json "$work/v.json" >/dev/null || true
-          verdict=$(verdict_of "$work/v.json" "$name")
+          judge "$name" compare --baseline "$work/baseline.json" --results "${results[@]}" --filter "$one"
           first=${first:-$verdict}
           [[ $verdict == AMBIGUOUS ]] || break
         done
-        printf 'stored\t%s\t%s\t%s\t%s\n' "$pct" "$name" "$first" "$verdict" >>"$work/verdicts.tsv"
+        printf 'stored\t%s\t%s\t%s\t%s\t%s\n' "$pct" "$name" "$first" "$verdict" "$tolerance" >>"$work/verdicts.tsv"
       done
     done
   done
@@ -145,12 +156,11 @@ calibrate_ab() {
         for ((round = 1; round <= ab_rounds; round++)); do
           a+=("$work/a$pct.r$round.block$t.json") b+=("$work/b$pct.r$round.block$t.json")
           ((round % rounds == 0)) || continue
-          "$gate" ab --a "${a[@]}" --b "${b[@]}" --filter "$one" --json "$work/v.json" >/dev/null || true
-          verdict=$(verdict_of "$work/v.json" "$name")
+          judge "$name" ab --a "${a[@]}" --b "${b[@]}" --filter "$one"
           first=${first:-$verdict}
           [[ $verdict == AMBIGUOUS ]] || break
         done
-        printf 'ab\t%s\t%s\t%s\t%s\n' "$pct" "$name" "$first" "$verdict" >>"$work/verdicts.tsv"
+        printf 'ab\t%s\t%s\t%s\t%s\t%s\n' "$pct" "$name" "$first" "$verdict" "$tolerance" >>"$work/verdicts.tsv"
       done
     done
   done
@@ -163,12 +173,14 @@ if runs_mode ab; then calibrate_ab; fi
 # Caught = SLOW in the end; at 0% every SLOW is a false alarm.
 jq -R -s --arg gpu "$(jq -r .name <<<"$gpu")" --argjson trials "$trials" --argjson rounds "$rounds" '
   [split("\n")[] | select(length > 0) | split("\t")
-   | {mode: .[0], pct: (.[1] | tonumber), name: .[2], first: .[3], final: .[4]}]
+   | {mode: .[0], pct: (.[1] | tonumber), name: .[2], first: .[3], final: .[4], tolerance: .[5]}]
   | group_by([.mode, .name, .pct])
   | map({mode: .[0].mode, name: .[0].name, pct: .[0].pct, trials: length,
          slow: (map(select(.final == "SLOW")) | length),
          slow_at_first: (map(select(.first == "SLOW")) | length),
-         ambiguous: (map(select(.final == "AMBIGUOUS")) | length)})
+         ambiguous: (map(select(.final == "AMBIGUOUS")) | length),
+         verdicts: (map(.final) | group_by(.) | map({key: .[0], value: length}) | from_entries),
+         tolerance: (map(.tolerance) | unique | join("; "))})
   | {gpu: $gpu, trials_per_cell: $trials, ab_rounds: $rounds, cells: .}' "$work/verdicts.tsv" >"$out/calibration.json"
 
 {
@@ -190,10 +202,10 @@ jq -R -s --arg gpu "$(jq -r .name <<<"$gpu")" --argjson trials "$trials" --argjs
     jq -r --arg mode "$mode" '
       [.cells[] | select(.mode == $mode)] as $c
       | ($c | map(.pct) | unique) as $pcts
-      | "| benchmark | " + ($pcts | map("+\(.)%") | join(" | ")) + " | smallest caught in >= 95% |",
-        "|---|" + ($pcts | map("---") | join("|")) + "|---|",
+      | "| benchmark | tolerance | " + ($pcts | map("+\(.)%") | join(" | ")) + " | smallest caught in >= 95% |",
+        "|---|---|" + ($pcts | map("---") | join("|")) + "|---|",
         ($c | group_by(.name)[] | . as $row
-          | "| \($row[0].name) | "
+          | "| \($row[0].name) | \($row | map(.tolerance) | unique | join("; ")) | "
             + ($pcts | map(. as $p | ($row[] | select(.pct == $p)
                 | "\(.slow)/\(.trials)"
                   + (if .slow_at_first != .slow then " (\(.slow_at_first))" else "" end)
@@ -209,3 +221,4 @@ jq -R -s --arg gpu "$(jq -r .name <<<"$gpu")" --argjson trials "$trials" --argjs
     jq -r --arg mode "$mode" '[.cells[] | select(.mode == $mode and .pct == 0)] | "False alarms on clean runs: \(map(.slow) | add) of \(map(.trials) | add) verdicts."' "$out/calibration.json"
   done
 } | tee "$out/calibration.md"
+cp "$work/verdicts.tsv" "$out/verdicts.tsv"
