@@ -58,13 +58,18 @@ CheckResult Sampler::prepare(const Case& c) {
 }
 
 double Sampler::timed_run(double spin_us) {
-  flush_.enqueue(stream_);
-  timer_.start(stream_);
-  if (inject_percent_ && spin_) spin_->enqueue(stream_, spin_us);
-  for (int r = 0; r < case_->runs_per_sample; ++r) instance_->run(stream_);
-  GPUPERF_CHECK_LAUNCH();
-  timer_.stop(stream_);
-  return timer_.elapsed_us() / case_->runs_per_sample;
+  {
+    const LaunchGate::Held held = launch_gate_.hold(stream_);
+    flush_.enqueue(stream_);
+    timer_.start(stream_);
+    if (inject_percent_ && spin_) spin_->enqueue(stream_, spin_us);
+    for (int r = 0; r < case_->runs_per_sample; ++r) instance_->run(stream_);
+    GPUPERF_CHECK_LAUNCH();
+    timer_.stop(stream_);
+  }
+  const double elapsed_us = timer_.elapsed_us();
+  launch_gate_.check();
+  return elapsed_us / case_->runs_per_sample;
 }
 
 Sample Sampler::measure() {

@@ -1,7 +1,8 @@
 #pragma once
 // Takes timed samples of one case at a time, the same way for every case:
 //   prepare: make the instance, check it against its reference, warm it up;
-//   measure: flush L2 | start event | [injected spin] | runs_per_sample x run() | stop event.
+//   measure: [held until all is enqueued] flush L2 | start event | [injected spin] | runs_per_sample x run() |
+//            stop event.
 // The GPU's clocks and throttle reasons are read after every sample, so the gate can discard samples
 // taken while the GPU was slowed down by something other than the code.
 
@@ -13,6 +14,7 @@
 #include "common/registry.h"
 #include "harness/event_timer.cuh"
 #include "harness/l2_flush.cuh"
+#include "harness/launch_gate.cuh"
 #include "harness/nvml.h"
 #include "harness/slowdown_injection.cuh"
 
@@ -52,6 +54,7 @@ class Sampler {
 
   cudaStream_t stream_ = nullptr;
   L2Flush flush_;
+  LaunchGate launch_gate_;
   EventTimer timer_;
   Nvml nvml_;
   std::vector<SlowdownRule> rules_;
