@@ -69,11 +69,11 @@ filter=$(printf '%s\n' "${benchmarks[@]}" | exact_filter)
 exact=$(printf '%s\n' "${benchmarks[@]}" | sed -e 's/[][\.*^$+?(){}|]/\\&/g' | paste -sd '|' -)
 rule() { echo "(${exact})=$1"; }  # the injection rule for every calibrated benchmark
 
-checked=""  # the first process checks the cases against their references; the rest only time
-sample() {  # sample <percent> <repetitions> <json>
-  local check=()
-  [[ -n $checked ]] && check=(--no-reference-check)
-  checked=1
+# Processes run as the mode they calibrate runs them: in stored mode every process checks the cases
+# against their references (as perf_test.sh and update_baseline.sh do); in A/B mode the first round
+# checks and later rounds only time, both builds alike (as ab_compare.sh does).
+sample() {  # sample <percent> <repetitions> <json> [--no-reference-check]
+  local check=("${@:4}")
   GPUPERF_INJECT_SLOWDOWN=$(rule "$1") "$bench" "${check[@]}" --benchmark_filter="$filter" --benchmark_repetitions="$2" \
     --benchmark_out="$3" --benchmark_out_format=json >"$3.log" 2>&1 ||
     { tail -n 20 "$3.log" >&2; die "$EXIT_INVALID" "benchmark run failed ($3)"; }
@@ -144,8 +144,10 @@ calibrate_ab() {
   for pct in 0 $slowdowns; do
     note "A/B mode: up to $ab_rounds interleaved rounds at +$pct%"
     for ((round = 1; round <= ab_rounds; round++)); do
-      sample 0 $((trials * ab_repetitions)) "$work/a$pct.r$round.json"
-      sample "$pct" $((trials * ab_repetitions)) "$work/b$pct.r$round.json"
+      check=()
+      ((round > 1)) && check=(--no-reference-check)
+      sample 0 $((trials * ab_repetitions)) "$work/a$pct.r$round.json" "${check[@]}"
+      sample "$pct" $((trials * ab_repetitions)) "$work/b$pct.r$round.json" "${check[@]}"
       split_blocks "$work/a$pct.r$round.json" "$ab_repetitions" "$trials" "$work/a$pct.r$round"
       split_blocks "$work/b$pct.r$round.json" "$ab_repetitions" "$trials" "$work/b$pct.r$round"
     done

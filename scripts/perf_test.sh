@@ -45,10 +45,10 @@ mkdir -p "$out"
 lock_gpu "$(jq -r .uuid <<<"$gpu")" "$lock_wait"
 rm -f "$out/$family".run*.json
 
-measure() {  # measure <run number> <filter> [--no-reference-check]
+measure() {  # measure <run number> <filter>
   local json="$out/$family.run$1.json" log="$out/$family.run$1.log" rc=0
   GPUPERF_GIT_COMMIT=${GPUPERF_GIT_COMMIT:-$(git -C "$baselines" rev-parse --short HEAD 2>/dev/null || true)} \
-    "$bench" ${3:-} --benchmark_filter="$2" --benchmark_repetitions="$repetitions" \
+    "$bench" --benchmark_filter="$2" --benchmark_repetitions="$repetitions" \
     --benchmark_out="$json" --benchmark_out_format=json >"$log" 2>&1 || rc=$?
   if ((rc != 0)); then
     tail -n 20 "$log" >&2
@@ -71,8 +71,9 @@ for ((attempt = 1; attempt <= max_remeasure; attempt++)); do
   ((verdict == EXIT_INVALID)) && break
   [[ -s $out/$family.remeasure.txt ]] || break
   note "re-measuring $(wc -l <"$out/$family.remeasure.txt") ambiguous benchmark(s), attempt $attempt of $max_remeasure"
-  # Run 1 checked every case against its reference; a re-measurement only times.
-  measure $((attempt + 1)) "$(exact_filter <"$out/$family.remeasure.txt")" --no-reference-check
+  # A fresh process that checks its cases again, like run 1 and the baseline's runs: skipping the check
+  # moves some kernels' times (see gpuperf_bench --no-reference-check).
+  measure $((attempt + 1)) "$(exact_filter <"$out/$family.remeasure.txt")"
   judge
 done
 echo "report: $out/$family.md"

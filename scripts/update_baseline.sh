@@ -40,9 +40,9 @@ commit=${GPUPERF_GIT_COMMIT:-$(git -C "$baselines" rev-parse --short HEAD 2>/dev
 results=()
 for ((run = 1; run <= runs; run++)); do
   note "run $run of $runs on $(jq -r .name <<<"$gpu")"
-  check=()
-  ((run > 1)) && check=(--no-reference-check)  # run 1 checked every case against its reference
-  GPUPERF_GIT_COMMIT=$commit "$bench" "${check[@]}" --benchmark_repetitions="$repetitions" \
+  # Every run checks the cases against their references, as perf_test.sh's runs do: a process that
+  # skips the check times some kernels differently (see gpuperf_bench --no-reference-check).
+  GPUPERF_GIT_COMMIT=$commit "$bench" --benchmark_repetitions="$repetitions" \
     --benchmark_out="$work/run$run.json" --benchmark_out_format=json >"$work/run$run.log" 2>&1 ||
     { tail -n 20 "$work/run$run.log" >&2; die "$EXIT_INVALID" "benchmark run $run failed; $target left unchanged"; }
   results+=("$work/run$run.json")

@@ -7,7 +7,9 @@
 #   FAKE_THROTTLED=1     every sample flagged throttled
 #   FAKE_CRASH=1         die of SIGSEGV before writing anything
 #   FAKE_SLEEP=S         sleep S seconds first (to hold the GPU lock)
+#   FAKE_ARGS_LOG=FILE   append each run's arguments to FILE
 set -euo pipefail
+[[ -n ${FAKE_ARGS_LOG:-} ]] && echo "$*" >>"$FAKE_ARGS_LOG"
 if [[ ${1:-} == --gpu-info ]]; then
   [[ ${FAKE_GPU:-} == none ]] && { echo "SKIPPED: no CUDA device" >&2; exit 77; }
   echo '{"name": "Fake GPU", "slug": "fake-gpu", "uuid": "GPU-fake", "compute_capability": "9.0", "sm_count": 132, "memory_mib": 1, "driver": "0", "cuda_runtime": "13.0"}'

@@ -37,7 +37,15 @@ for r in 1 2 3; do bash "$here/fake_bench.sh" --benchmark_out="$work/r$r.json" >
 run 0 "report:" "a clean run passes"
 run 1 "^SLOW  *fake/long/n:2" "a 10% slowdown fails with a SLOW line" FAKE_SLOWDOWN_PCT=10
 run 0 "^FAST" "a 10% speed-up passes and says so" FAKE_SLOWDOWN_PCT=-10
-run 0 "re-measuring" "ambiguous results are re-measured" FAKE_SLOWDOWN_PCT=3
+run 0 "re-measuring" "ambiguous results are re-measured" FAKE_SLOWDOWN_PCT=3 FAKE_ARGS_LOG="$work/args.log"
+# Runs judged against a stored baseline must be made as the baseline's were: every one checks references.
+if grep -q -- "--benchmark_out" "$work/args.log" && ! grep -q -- "--no-reference-check" "$work/args.log"; then
+  passed=$((passed + 1))
+else
+  failed=$((failed + 1))
+  echo "FAIL: every perf_test.sh run, re-measurements included, checks references:"
+  sed 's/^/    /' "$work/args.log"
+fi
 run 77 "throttled" "throttled samples are not judged" FAKE_THROTTLED=1
 run 2 "crashed (signal 11)" "a crashing benchmark binary is an infrastructure failure" FAKE_CRASH=1
 
