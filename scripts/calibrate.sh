@@ -105,6 +105,9 @@ judge() {  # judge <benchmark> <perf_gate arguments...>: sets verdict and tolera
 
 # mode, percent, benchmark, first verdict, final verdict, tolerance of the final verdict
 : >"$work/verdicts.tsv"
+record_trial() {  # record_trial <mode>: the trial just judged
+  printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$1" "$pct" "$name" "$first" "$verdict" "$tolerance" >>"$work/verdicts.tsv"
+}
 
 calibrate_stored() {
   note "stored-baseline mode: recording a clean baseline from $baseline_runs processes"
@@ -133,7 +136,7 @@ calibrate_stored() {
           first=${first:-$verdict}
           [[ $verdict == AMBIGUOUS ]] || break
         done
-        printf 'stored\t%s\t%s\t%s\t%s\t%s\n' "$pct" "$name" "$first" "$verdict" "$tolerance" >>"$work/verdicts.tsv"
+        record_trial stored
       done
     done
   done
@@ -162,7 +165,7 @@ calibrate_ab() {
           first=${first:-$verdict}
           [[ $verdict == AMBIGUOUS ]] || break
         done
-        printf 'ab\t%s\t%s\t%s\t%s\t%s\n' "$pct" "$name" "$first" "$verdict" "$tolerance" >>"$work/verdicts.tsv"
+        record_trial ab
       done
     done
   done
