@@ -1,11 +1,11 @@
 #include "gate/ab_comparator.h"
 
-#include <cstdio>
 #include <map>
 #include <set>
 
 #include "gate/comparator.h"
 #include "gate/input_error.h"
+#include "gate/tolerance.h"
 
 namespace gpuperf::gate {
 namespace {
@@ -83,15 +83,10 @@ BenchmarkComparison compare_one(const std::string& name, const BenchmarkSamples*
     return row;
   }
 
-  if (in_a->unit == kUnitCycles) {
-    const double floor_pct = 100.0 * kCycleResolution / row.baseline_median;
-    if (floor_pct > row.tolerance_pct) {
-      row.tolerance_pct = floor_pct;
-      char why[96];
-      std::snprintf(why, sizeof why, "resolution floor (%g cycles of %g)", kCycleResolution, row.baseline_median);
-      row.tolerance_source = why;
-    }
-  }
+  const Tolerance tolerance =
+      at_least_cycle_resolution({row.tolerance_pct, row.tolerance_source}, in_a->unit, row.baseline_median);
+  row.tolerance_pct = tolerance.pct;
+  row.tolerance_source = tolerance.source;
 
   const std::vector<double> ratios = pair_ratios(name, a, b);
   if (static_cast<int>(ratios.size()) < kMinPairs) {

@@ -15,9 +15,6 @@ namespace gpuperf::gate {
 inline constexpr double kDefaultAbTolerancePct = 1.0;
 // Pairs needed for the paired comparison; with fewer the pooled samples are compared unpaired.
 inline constexpr int kMinPairs = 2;
-// Cycle counts are integers: a pair's ratio is of two medians each up to a cycle off, so a tolerance
-// below this many cycles would call rounding a change (1% of a 55-cycle latency is half a cycle).
-inline constexpr double kCycleResolution = 2.0;  // [cycles]
 
 struct AbOptions {
   Selection selection;
@@ -30,7 +27,7 @@ struct AbOptions {
 // samples; the change is the median of the ratio_i with a bootstrap interval over the pairs, decided by
 // the interval alone (an exact sign test is reported as p: k pairs cannot give p below 0.5^k). Fewer
 // than kMinPairs usable pairs: the pooled samples are compared as in compare mode (interval and
-// Mann-Whitney U). A cycle-count benchmark's tolerance is at least kCycleResolution of its median. InputError when the two lists differ in length or the files come from different GPUs.
+// Mann-Whitney U). A cycle-count benchmark's tolerance is at least kCycleResolution of A's median. InputError when the two lists differ in length or the files come from different GPUs.
 Comparison compare_ab(const std::vector<ResultsFile>& a, const std::vector<ResultsFile>& b, const AbOptions& options);
 
 }  // namespace gpuperf::gate

@@ -2,6 +2,8 @@
 
 #include <cstdio>
 
+#include "gate/results.h"
+
 namespace gpuperf::gate {
 
 std::string family_of(const std::string& benchmark_name) { return benchmark_name.substr(0, benchmark_name.find('/')); }
@@ -24,7 +26,16 @@ Tolerance resolve_tolerance(const Baseline& baseline, const std::string& name, c
     std::snprintf(why, sizeof why, "noise floor (%g x spread %.2f%%)", kNoiseFloorFactor, entry.spread_pct);
     tolerance = {noise_floor, why};
   }
-  return tolerance;
+  return at_least_cycle_resolution(tolerance, entry.unit, entry.median);
+}
+
+Tolerance at_least_cycle_resolution(Tolerance tolerance, const std::string& unit, double median) {
+  if (unit != kUnitCycles || median <= 0.0) return tolerance;
+  const double floor_pct = 100.0 * kCycleResolution / median;
+  if (floor_pct <= tolerance.pct) return tolerance;
+  char why[96];
+  std::snprintf(why, sizeof why, "resolution floor (%g cycles of %g)", kCycleResolution, median);
+  return {floor_pct, why};
 }
 
 }  // namespace gpuperf::gate

@@ -1,7 +1,7 @@
 #pragma once
 // Which tolerance a benchmark is judged with, and why: a hand override beats its family's, which beats
 // the baseline's default (its same-GPU default for results from a GPU that recorded it); and no tolerance
-// is tighter than the noise the baseline itself showed.
+// is tighter than the noise the baseline itself showed, nor than a cycle count can resolve.
 
 #include <string>
 
@@ -12,6 +12,10 @@ namespace gpuperf::gate {
 // The tolerance is at least this many times the run-to-run spread recorded in the baseline: a benchmark
 // whose process-to-process medians moved by 1.5% while recording cannot be held to 1%.
 inline constexpr double kNoiseFloorFactor = 2.0;
+
+// Cycle counts are integers: a median, and so a ratio of two, can be a cycle off, so a tolerance below this
+// many cycles would call rounding a change (1% of a 55-cycle latency is half a cycle).
+inline constexpr double kCycleResolution = 2.0;  // [cycles]
 
 // Tolerance::source when the baseline's same_gpu_tolerance_pct replaced its default.
 inline constexpr const char* kSameGpuDefaultSource = "default, same GPU as the baseline";
@@ -30,5 +34,9 @@ std::string family_of(const std::string& benchmark_name);
 // the default; overrides and the noise floor apply as always.
 Tolerance resolve_tolerance(const Baseline& baseline, const std::string& name, const BaselineEntry& entry,
                             bool same_gpu);
+
+// `tolerance`, widened for a benchmark in `unit` ("cycles") to kCycleResolution of its `median` (the
+// baseline's, or build A's in A/B mode). Both comparators apply it.
+Tolerance at_least_cycle_resolution(Tolerance tolerance, const std::string& unit, double median);
 
 }  // namespace gpuperf::gate

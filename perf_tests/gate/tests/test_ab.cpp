@@ -7,6 +7,7 @@
 #include "gate/exit_codes.h"
 #include "gate/input_error.h"
 #include "gate/outcome.h"
+#include "gate/tolerance.h"
 #include "gate_test_support.h"
 
 namespace gpuperf::gate {

@@ -189,6 +189,22 @@ TEST(SameGpuTolerance, NoiseFloorStillWins) {
   EXPECT_DOUBLE_EQ(resolve_tolerance(baseline, "reduction/x/n:1", noisy, kSameGpu).pct, 2.0);
 }
 
+TEST(ResolutionFloor, CycleCountsAreNeverJudgedFinerThanTwoCycles) {
+  Baseline baseline = baseline_for(kH200, 4.0);
+  BaselineEntry latency;
+  latency.unit = kUnitCycles;
+  latency.median = 44.0;  // 2 cycles = 4.55% > 4%
+  const Tolerance floored = resolve_tolerance(baseline, "smem_latency/x/i:1", latency, kOtherGpu);
+  EXPECT_DOUBLE_EQ(floored.pct, 100.0 * kCycleResolution / 44.0);
+  EXPECT_EQ(floored.source, "resolution floor (2 cycles of 44)");
+  latency.median = 172.0;  // 2 cycles = 1.16% < 4%: the default stands
+  EXPECT_DOUBLE_EQ(resolve_tolerance(baseline, "smem_latency/x/i:32", latency, kOtherGpu).pct, 4.0);
+  BaselineEntry time = latency;
+  time.unit = kUnitMicroseconds;
+  time.median = 44.0;
+  EXPECT_DOUBLE_EQ(resolve_tolerance(baseline, "reduction/x/n:1", time, kOtherGpu).pct, 4.0) << "times are not integers";
+}
+
 TEST(TolerancePrecedence, DecidesTheVerdict) {
   // 2% slower: SAME under the 3% default, SLOW under a 1% family tolerance.
   Baseline baseline = baseline_for(kH200, 3.0);
