@@ -66,7 +66,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 filter=$(printf '%s\n' "${benchmarks[@]}" | exact_filter)
-exact=$(printf '%s\n' "${benchmarks[@]}" | sed -e 's/[][\.*^$+?(){}|]/\\&/g' | paste -sd '|' -)
+exact=$(printf '%s\n' "${benchmarks[@]}" | names_alternation)
 rule() { echo "(${exact})=$1"; }  # the injection rule for every calibrated benchmark
 
 # Processes run as the mode they calibrate runs them: in stored mode every process checks the cases

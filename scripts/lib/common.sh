@@ -42,9 +42,8 @@ lock_gpu() {  # lock_gpu <gpu uuid> <seconds to wait>
   fi
 }
 
+# The names on stdin, one a line, as one regex alternative "a|b" with every metacharacter escaped.
+names_alternation() { sed -e 's/[][\.*^$+?(){}|]/\\&/g' | paste -sd '|' -; }
+
 # A Google Benchmark filter matching exactly these benchmark names (one per line on stdin).
-exact_filter() {
-  local names
-  names=$(sed -e 's/[][\.*^$+?(){}|]/\\&/g' | paste -sd '|' -)
-  echo "^(${names})(/|\$)"
-}
+exact_filter() { echo "^($(names_alternation))(/|\$)"; }
