@@ -40,6 +40,8 @@ while (($#)); do
     *) die "$EXIT_INVALID" "unknown argument '$1'" ;;
   esac
 done
+[[ -n $other_process && $clean_family == all ]] &&
+  die "$EXIT_INVALID" "--other-process judges one family: pass --clean-family with a family name, not 'all'"
 logs="$out/logs"
 mkdir -p "$logs"
 status=0
