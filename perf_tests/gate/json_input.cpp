@@ -101,6 +101,10 @@ nlohmann::json parse_json_document(const std::string& text, const std::string& s
                        : "the file is corrupt or not a JSON file; write it again")
             << " (parser: " << e.what() << ")";
     throw InputError(message.str());
+  } catch (const nlohmann::json::out_of_range& e) {
+    // Well-formed JSON can still hold a number no double can represent (1e999); a writer never produces one.
+    throw InputError(source + ": a number in it is too large to represent - the file is corrupt; write it again" +
+                     " (parser: " + e.what() + ")");
   }
 }
 

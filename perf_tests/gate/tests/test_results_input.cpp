@@ -89,6 +89,16 @@ TEST(ResultsInput, CorruptJson) {
   expect_words(load_error("bad_not_json.json"), {"bad_not_json.json", "not valid JSON", "corrupt"});
 }
 
+TEST(ResultsInput, NumberTooLargeForADouble) {
+  // Found by the fuzzer: valid JSON, but the parser cannot hold the number and threw past the gate.
+  try {
+    parse_results(R"({"benchmarks": [{"run_name": "a/b", "run_type": "iteration", "real_time": 1e999}]})", "huge.json");
+    FAIL() << "expected an InputError";
+  } catch (const InputError& e) {
+    expect_words(e.what(), {"huge.json", "too large", "corrupt", "write it again"});
+  }
+}
+
 TEST(ResultsInput, EmptyFile) { expect_words(load_error("bad_empty_file.json"), {"bad_empty_file.json", "empty"}); }
 
 TEST(ResultsInput, EmptyBenchmarksArray) {
