@@ -2,7 +2,10 @@
 # A/B mode: compares two builds (say main and a pull request) on this GPU in one job, with no stored
 # baseline. Their runs are interleaved (A B A B ...), so drift in clocks or temperature hits both
 # alike, and the verdict comes from the paired per-round ratios. Benchmarks whose verdict is AMBIGUOUS
-# get --rounds more rounds of their own (at most --max-remeasure times) before the final verdict.
+# get --rounds more rounds of their own (at most --max-remeasure times, default 4) before the final verdict.
+# Rounds, not samples, narrow the interval: each process lands at its own offset (for a 14 us kernel on
+# an H200, per-process medians spread about 1% while 20-sample medians within one process agree to
+# 0.3%), so a small slowdown of a short kernel needs up to 30 rounds; only AMBIGUOUS benchmarks pay.
 #
 #   ab_compare.sh --a BENCH_A --b BENCH_B --out DIR [--rounds N] [--repetitions N] [--filter REGEX]
 #                 [--tolerance-pct X] [--max-remeasure N]
@@ -13,7 +16,7 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
 
 bench_a="" bench_b="" out="" rounds=6 repetitions=20 filter="." tolerance=1.0
-max_remeasure=2 lock_wait=1800
+max_remeasure=4 lock_wait=1800
 while (($#)); do
   case "$1" in
     --a) bench_a=$2; shift 2 ;;

@@ -25,7 +25,7 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
 
 build_dir="" out="" benchmarks=() slowdowns="1 2 3 5" trials=10 repetitions=30 max_remeasure=2
-rounds=6 ab_repetitions=20 ab_max_remeasure=2 baseline_runs=3 modes="stored ab" lock_wait=1800
+rounds=6 ab_repetitions=20 ab_max_remeasure=4 baseline_runs=3 modes="stored ab" lock_wait=1800
 root="$(cd "$(dirname "$0")/.." && pwd)"
 while (($#)); do
   case "$1" in
