@@ -8,6 +8,7 @@
 
 #include "gate/input_error.h"
 #include "gate/statistics.h"
+#include "gate/tolerance.h"
 #include "gate/verdict.h"
 
 namespace gpuperf::gate {
@@ -151,6 +152,7 @@ std::vector<BaselineMove> baseline_moves(const Baseline& previous, const Baselin
     } else {
       move.old_median = old->second.median;
       move.change_pct = (entry.median / old->second.median - 1.0) * 100.0;
+      move.tolerance_pct = resolve_tolerance(previous, name, old->second, /*same_gpu=*/false).pct;
     }
     moves.push_back(move);
   }
@@ -187,6 +189,26 @@ void write_moves(const std::vector<BaselineMove>& moves, std::ostream& out) {
     }
     out << line << m.name << "\n";
   }
+  std::size_t compared = 0;
+  std::size_t beyond = 0;
+  const BaselineMove* largest = nullptr;  // moves are sorted: the first beyond its tolerance
+  for (const BaselineMove& m : moves) {
+    if (m.kind != BaselineMove::Kind::kMoved) continue;
+    ++compared;
+    if (std::fabs(m.change_pct) <= m.tolerance_pct) continue;
+    ++beyond;
+    if (largest == nullptr) largest = &m;
+  }
+  if (largest == nullptr) {
+    out << "no benchmark moved beyond the tolerance the previous file judges it with\n";
+    return;
+  }
+  std::snprintf(line, sizeof line, "%+.1f%% (tolerance %.1f%%) ", largest->change_pct, largest->tolerance_pct);
+  out << "WARNING: " << beyond << " of " << compared
+      << " benchmarks moved beyond the tolerance the previous file judges them with; largest " << line
+      << largest->name
+      << "\n  If this GPU did not record the previous file, machines of one model differ: check the movers on "
+         "another machine before committing: runners like the old one would report them SLOW (or FAST).\n";
 }
 
 std::string utc_now_iso8601() {

@@ -38,10 +38,14 @@ struct BaselineMove {
   double old_median = 0.0;  // [unit]
   double new_median = 0.0;  // [unit]
   double change_pct = 0.0;  // (new / old - 1) in percent
+  // The tolerance the previous baseline judges this benchmark with on another machine [percent]; a move
+  // beyond it is what a runner like the old one would report, SLOW or FAST, against the new file.
+  double tolerance_pct = 0.0;
 };
 
 // Moved benchmarks by |change| (largest first), then added, then removed.
 std::vector<BaselineMove> baseline_moves(const Baseline& previous, const Baseline& next);
+// One line per move, then (last, where a reader of a long log looks) how many moved beyond their tolerance.
 void write_moves(const std::vector<BaselineMove>& moves, std::ostream& out);
 
 std::string utc_now_iso8601();

@@ -149,6 +149,13 @@ TEST(Record, MovesAreSortedByTheSizeOfTheChange) {
   write_moves(moves, text);
   EXPECT_EQ(text.str().rfind("   +9.9%  42.", 0), 0u) << "largest change first: " << text.str();
   EXPECT_NE(text.str().find("removed"), std::string::npos) << text.str();
+  // The last line counts the moves beyond the old file's tolerance and names the largest.
+  EXPECT_NE(text.str().find("WARNING: 1 of 3 benchmarks moved beyond"), std::string::npos) << text.str();
+  EXPECT_NE(text.str().find("largest +9.9% (tolerance"), std::string::npos) << text.str();
+
+  std::ostringstream quiet;
+  write_moves(baseline_moves(previous, previous), quiet);
+  EXPECT_NE(quiet.str().find("no benchmark moved beyond"), std::string::npos) << quiet.str();
 }
 
 class AtomicWrite : public ::testing::Test {
