@@ -4,8 +4,8 @@
 # alike, and the verdict comes from the paired per-round ratios. Benchmarks whose verdict is AMBIGUOUS
 # get --rounds more rounds of their own (at most --max-remeasure times, default 4) before the final verdict.
 # Rounds, not samples, narrow the interval: each process lands at its own offset (for a 14 us kernel on
-# an H200, per-process medians spread about 1% while 20-sample medians within one process agree to
-# 0.3%), so a small slowdown of a short kernel needs up to 30 rounds; only AMBIGUOUS benchmarks pay.
+# an H200, process medians had a standard deviation of 0.44%, 20-sample medians within one process
+# 0.16-0.19%), so a small slowdown of a short kernel needs up to 30 rounds; only AMBIGUOUS ones pay.
 #
 #   ab_compare.sh --a BENCH_A --b BENCH_B --out DIR [--rounds N] [--repetitions N] [--filter REGEX]
 #                 [--tolerance-pct X] [--max-remeasure N]
