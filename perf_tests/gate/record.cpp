@@ -152,7 +152,9 @@ std::vector<BaselineMove> baseline_moves(const Baseline& previous, const Baselin
     } else {
       move.old_median = old->second.median;
       move.change_pct = (entry.median / old->second.median - 1.0) * 100.0;
-      move.tolerance_pct = resolve_tolerance(previous, name, old->second, /*same_gpu=*/false).pct;
+      move.tolerance_pct = at_least_cycle_resolution(resolve_tolerance(previous, name, old->second, /*same_gpu=*/false),
+                                                     old->second.unit, old->second.median)
+                               .pct;
     }
     moves.push_back(move);
   }
