@@ -19,15 +19,15 @@ bench_a="" bench_b="" out="" rounds=6 repetitions=20 filter="." tolerance=1.0
 max_remeasure=4 lock_wait=1800
 while (($#)); do
   case "$1" in
-    --a) bench_a=$2; shift 2 ;;
-    --b) bench_b=$2; shift 2 ;;
-    --out) out=$2; shift 2 ;;
-    --rounds) rounds=$2; shift 2 ;;
-    --repetitions) repetitions=$2; shift 2 ;;
-    --filter) filter=$2; shift 2 ;;
-    --tolerance-pct) tolerance=$2; shift 2 ;;
-    --max-remeasure) max_remeasure=$2; shift 2 ;;
-    --lock-wait) lock_wait=$2; shift 2 ;;
+    --a) need_value "$@"; bench_a=$2; shift 2 ;;
+    --b) need_value "$@"; bench_b=$2; shift 2 ;;
+    --out) need_value "$@"; out=$2; shift 2 ;;
+    --rounds) need_value "$@"; rounds=$2; shift 2 ;;
+    --repetitions) need_value "$@"; repetitions=$2; shift 2 ;;
+    --filter) need_value "$@"; filter=$2; shift 2 ;;
+    --tolerance-pct) need_value "$@"; tolerance=$2; shift 2 ;;
+    --max-remeasure) need_value "$@"; max_remeasure=$2; shift 2 ;;
+    --lock-wait) need_value "$@"; lock_wait=$2; shift 2 ;;
     *) die "$EXIT_INVALID" "unknown argument '$1' (see the header of $0)" ;;
   esac
 done

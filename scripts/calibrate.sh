@@ -29,18 +29,18 @@ rounds=6 ab_repetitions=20 ab_max_remeasure=4 baseline_runs=3 modes="stored ab" 
 root="$(cd "$(dirname "$0")/.." && pwd)"
 while (($#)); do
   case "$1" in
-    --build-dir) build_dir=$2; shift 2 ;;
-    --out) out=$2; shift 2 ;;
-    --benchmark) benchmarks+=("$2"); shift 2 ;;
-    --slowdowns) slowdowns=$2; shift 2 ;;
-    --trials) trials=$2; shift 2 ;;
-    --repetitions) repetitions=$2; shift 2 ;;
-    --max-remeasure) max_remeasure=$2; shift 2 ;;
-    --rounds) rounds=$2; shift 2 ;;
-    --ab-repetitions) ab_repetitions=$2; shift 2 ;;
-    --ab-max-remeasure) ab_max_remeasure=$2; shift 2 ;;
-    --baseline-runs) baseline_runs=$2; shift 2 ;;
-    --modes) modes=$2; shift 2 ;;
+    --build-dir) need_value "$@"; build_dir=$2; shift 2 ;;
+    --out) need_value "$@"; out=$2; shift 2 ;;
+    --benchmark) need_value "$@"; benchmarks+=("$2"); shift 2 ;;
+    --slowdowns) need_value "$@"; slowdowns=$2; shift 2 ;;
+    --trials) need_value "$@"; trials=$2; shift 2 ;;
+    --repetitions) need_value "$@"; repetitions=$2; shift 2 ;;
+    --max-remeasure) need_value "$@"; max_remeasure=$2; shift 2 ;;
+    --rounds) need_value "$@"; rounds=$2; shift 2 ;;
+    --ab-repetitions) need_value "$@"; ab_repetitions=$2; shift 2 ;;
+    --ab-max-remeasure) need_value "$@"; ab_max_remeasure=$2; shift 2 ;;
+    --baseline-runs) need_value "$@"; baseline_runs=$2; shift 2 ;;
+    --modes) need_value "$@"; modes=$2; shift 2 ;;
     *) die "$EXIT_INVALID" "unknown argument '$1' (see the header of $0)" ;;
   esac
 done

@@ -26,14 +26,14 @@ build="$root/build-gpu" families="" record="" calibrate="" planted="" clean_runs
 clean_family=reduction other_process="" skip_perf="" skip_correctness=""
 while (($#)); do
   case "$1" in
-    --build-dir) build=$2; shift 2 ;;
-    --families) families=$2; shift 2 ;;
+    --build-dir) need_value "$@"; build=$2; shift 2 ;;
+    --families) need_value "$@"; families=$2; shift 2 ;;
     --record) record=1; shift ;;
     --calibrate) calibrate=1; shift ;;
     --planted-regression) planted=1; shift ;;
-    --clean-runs) clean_runs=$2; shift 2 ;;
-    --ab-clean-runs) ab_clean_runs=$2; shift 2 ;;
-    --clean-family) clean_family=$2; shift 2 ;;
+    --clean-runs) need_value "$@"; clean_runs=$2; shift 2 ;;
+    --ab-clean-runs) need_value "$@"; ab_clean_runs=$2; shift 2 ;;
+    --clean-family) need_value "$@"; clean_family=$2; shift 2 ;;
     --other-process) other_process=1; shift ;;
     --skip-perf) skip_perf=1; shift ;;
     --skip-correctness) skip_correctness=1; shift ;;
@@ -144,10 +144,11 @@ if [[ -n $planted ]]; then
     "$scratch/kernels/reduction/reduce9_shfl_down_last_warp.cu"
   grep -q 'grid_stride_blocks(n), 128' "$scratch/kernels/reduction/reduce9_shfl_down_last_warp.cu" ||
     die "$EXIT_INVALID" "could not plant the regression: reduce9's launcher has changed"
-  cmake -S "$scratch" -B "$scratch/build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
-    -DGPUPERF_KERNEL_FAMILIES=reduction >"$logs/planted_configure.log" 2>&1 &&
-    cmake --build "$scratch/build" -j "$(nproc)" >"$logs/planted_build.log" 2>&1 ||
-    die "$EXIT_INVALID" "the planted-regression build failed; see $logs/planted_build.log"
+  if ! cmake -S "$scratch" -B "$scratch/build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
+    -DGPUPERF_KERNEL_FAMILIES=reduction >"$logs/planted_configure.log" 2>&1 ||
+    ! cmake --build "$scratch/build" -j "$(nproc)" >"$logs/planted_build.log" 2>&1; then
+    die "$EXIT_INVALID" "the planted-regression build failed; see $logs/planted_configure.log and $logs/planted_build.log"
+  fi
   rc=0
   ctest --test-dir "$scratch/build" -R '^perf\.reduction$' --output-on-failure >"$logs/planted_stored.log" 2>&1 || rc=$?
   echo "== planted regression, stored baseline: ctest exit $rc (a failure is the expected outcome)"

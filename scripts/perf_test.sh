@@ -14,14 +14,14 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
 family="" bench="" gate="" baselines="" out="" repetitions=30 max_remeasure=2 strict="" lock_wait=1800
 while (($#)); do
   case "$1" in
-    --family) family=$2; shift 2 ;;
-    --bench) bench=$2; shift 2 ;;
-    --gate) gate=$2; shift 2 ;;
-    --baselines) baselines=$2; shift 2 ;;
-    --out) out=$2; shift 2 ;;
-    --repetitions) repetitions=$2; shift 2 ;;
-    --max-remeasure) max_remeasure=$2; shift 2 ;;
-    --lock-wait) lock_wait=$2; shift 2 ;;
+    --family) need_value "$@"; family=$2; shift 2 ;;
+    --bench) need_value "$@"; bench=$2; shift 2 ;;
+    --gate) need_value "$@"; gate=$2; shift 2 ;;
+    --baselines) need_value "$@"; baselines=$2; shift 2 ;;
+    --out) need_value "$@"; out=$2; shift 2 ;;
+    --repetitions) need_value "$@"; repetitions=$2; shift 2 ;;
+    --max-remeasure) need_value "$@"; max_remeasure=$2; shift 2 ;;
+    --lock-wait) need_value "$@"; lock_wait=$2; shift 2 ;;
     --strict) strict=--strict; shift ;;
     *) die "$EXIT_INVALID" "unknown argument '$1' (see the header of $0)" ;;
   esac

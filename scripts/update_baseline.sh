@@ -15,11 +15,11 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
 build_dir="" runs=3 repetitions=30 baselines="$(cd "$(dirname "$0")/.." && pwd)/baselines" lock_wait=1800
 while (($#)); do
   case "$1" in
-    --build-dir) build_dir=$2; shift 2 ;;
-    --runs) runs=$2; shift 2 ;;
-    --repetitions) repetitions=$2; shift 2 ;;
-    --baselines) baselines=$2; shift 2 ;;
-    --lock-wait) lock_wait=$2; shift 2 ;;
+    --build-dir) need_value "$@"; build_dir=$2; shift 2 ;;
+    --runs) need_value "$@"; runs=$2; shift 2 ;;
+    --repetitions) need_value "$@"; repetitions=$2; shift 2 ;;
+    --baselines) need_value "$@"; baselines=$2; shift 2 ;;
+    --lock-wait) need_value "$@"; lock_wait=$2; shift 2 ;;
     *) die "$EXIT_INVALID" "unknown argument '$1' (see the header of $0)" ;;
   esac
 done

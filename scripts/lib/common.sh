@@ -1,6 +1,8 @@
+# shellcheck shell=bash
 # Shared by the scripts in scripts/: exit codes, messages, the GPU lock. Source it; do not run it.
 
 # Exit codes of every program and script of the harness (the same as perf_tests/gate/exit_codes.h).
+# shellcheck disable=SC2034  # used by the scripts that source this file
 readonly EXIT_PASS=0
 readonly EXIT_REGRESSION=1
 readonly EXIT_INVALID=2
@@ -11,6 +13,14 @@ die() {  # die <exit code> <message...>
   shift
   echo "error: $*" >&2
   exit "$code"
+}
+
+# Called by an option that takes a value, with the option and what follows it: a missing value is
+# invalid input (2), not the unbound-variable error set -u would give, whose exit code means nothing.
+need_value() {  # need_value "$@" (from inside the option loop, before reading $2)
+  if (($# < 2)) || [[ $2 == --* ]]; then
+    die "$EXIT_INVALID" "option '$1' needs a value (see the header of $0)"
+  fi
 }
 
 note() { echo "[$(basename "$0")] $*" >&2; }
