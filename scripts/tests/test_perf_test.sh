@@ -15,6 +15,7 @@ passed=0 failed=0
 run() {  # run <expected exit> <expected text> <description> <env...> : runs perf_test.sh on family fake
   local expected=$1 text=$2 what=$3 rc=0
   shift 3
+  # shellcheck disable=SC2086  # EXTRA_ARGS holds options, split on purpose
   env "$@" bash "$perf_test" --family fake --bench "$here/fake_bench.sh" --gate "$gate" \
     --baselines "$work/baselines" --out "$work/out" ${EXTRA_ARGS:-} >"$work/log" 2>&1 || rc=$?
   if ((rc == expected)) && grep -q -- "$text" "$work/log"; then

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Before a GPU job builds anything: the runner's GPU is the model its label promises, and that model has a
+# committed baseline. A runner with the wrong label or a GPU without a baseline would otherwise be
+# reported as a skipped (green) or failed perf suite long after the build, with the cause buried.
+#
+#   preflight.sh LABEL BASELINES_DIR [--allow-missing-baseline]   (the flag: re-recording a new GPU)
+# Exit: 0 ready, 2 (invalid) with an ::error:: naming what was expected and what was found.
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/../lib/common.sh"
+(($# == 2)) || [[ $# == 3 && $3 == --allow-missing-baseline ]] ||
+  die "$EXIT_INVALID" "usage: $0 LABEL BASELINES_DIR [--allow-missing-baseline]"
+label=$1 baselines=$2 allow_missing=${3:-}
+models="$(dirname "${BASH_SOURCE[0]}")/gpu_models.tsv"
+
+fail() { echo "::error title=preflight::$*"; die "$EXIT_INVALID" "$*"; }
+
+expected=$(awk -F'\t' -v l="$label" '$1 == l { print $2 }' "$models")
+[[ -n $expected ]] || fail "runner label '$label' is not in scripts/ci/gpu_models.tsv"
+command -v nvidia-smi >/dev/null 2>&1 || fail "label '$label' expects '$expected', but nvidia-smi is not on this runner"
+names=$(nvidia-smi --query-gpu=name --format=csv,noheader) || fail "nvidia-smi failed: label '$label' expects '$expected'"
+[[ -n $names ]] || fail "label '$label' expects '$expected', but nvidia-smi lists no GPU"
+while IFS= read -r name; do
+  [[ $name == "$expected"* ]] || fail "runner label '$label' expects GPU '$expected', but this runner has '$name'"
+done <<<"$names"
+
+# The baseline file name, as the harness derives it (perf_tests/harness/gpu_info.cpp gpu_slug).
+name=$(head -n 1 <<<"$names")
+slug=$(tr '[:upper:]' '[:lower:]' <<<"$name" | sed -E 's/[^a-z0-9]+/-/g; s/^-+//; s/-+$//')
+[[ -f $baselines/$slug.json || -n $allow_missing ]] ||
+  fail "GPU '$name' (label '$label') has no baseline: expected $baselines/$slug.json (record one with the update-baseline workflow)"
+echo "preflight: label '$label', GPU '$name', baseline $baselines/$slug.json"

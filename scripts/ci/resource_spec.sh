@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Writes a CTest resource spec file with one "gpus" resource per GPU of this host (id: its UUID, one
+# slot), so `ctest --resource-spec-file F -j N` runs GPU tests side by side, one GPU each, never two on
+# one. The UUID is also what the GPU lock (scripts/lib/common.sh) is keyed by.
+#
+#   resource_spec.sh OUT.json     (prints the number of GPUs)
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/../lib/common.sh"
+(($# == 1)) || die "$EXIT_INVALID" "usage: $0 OUT.json"
+need_tool jq
+need_tool nvidia-smi
+uuids=$(nvidia-smi --query-gpu=uuid --format=csv,noheader) || die "$EXIT_INVALID" "nvidia-smi failed"
+[[ -n $uuids ]] || die "$EXIT_INVALID" "nvidia-smi lists no GPU"
+jq -R -s '{version: {major: 1, minor: 0},
+           local: [{gpus: [split("\n")[] | select(length > 0) | {id: ., slots: 1}]}]}' <<<"$uuids" >"$1"
+jq '.local[0].gpus | length' "$1"

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Appends the gate's Markdown reports (<dir>/*.md) to the job summary ($GITHUB_STEP_SUMMARY), so the
+# verdict table is on the run's page; says so when there is none, rather than leaving it empty.
+#
+#   step_summary.sh RESULTS_DIR [TITLE]
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/../lib/common.sh"
+(($# == 1 || $# == 2)) || die "$EXIT_INVALID" "usage: $0 RESULTS_DIR [TITLE]"
+[[ -n ${GITHUB_STEP_SUMMARY:-} ]] || die "$EXIT_INVALID" "GITHUB_STEP_SUMMARY is not set (not in GitHub Actions?)"
+shopt -s nullglob
+reports=("$1"/*.md)
+{
+  [[ -n ${2:-} ]] && echo "## $2" && echo
+  if ((${#reports[@]} == 0)); then
+    echo "No gate report in \`$1\`: nothing was judged (see the job log)."
+  else
+    for report in "${reports[@]}"; do cat "$report"; echo; done
+  fi
+} >>"$GITHUB_STEP_SUMMARY"

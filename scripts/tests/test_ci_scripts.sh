@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# Tests of scripts/ci/ (the GitHub Actions steps' logic) on fixtures, without a GPU or GitHub:
+# preflight, input validation, JUnit skips, verdict annotations, the step summary, the PR comment's
+# Markdown (exact), the CTest resource spec and the GPU a resource group selects.
+#   test_ci_scripts.sh
+set -uo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+ci="$here/../ci"
+fixtures="$here/fixtures/ci"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+export PATH="$here/fake_ci:$PATH"
+passed=0 failed=0
+
+# expect <exit> <text> <description> <command...>: the command's exit code, and text in its output.
+expect() {
+  local want=$1 text=$2 what=$3 rc=0
+  shift 3
+  "$@" >"$work/log" 2>&1 || rc=$?
+  if ((rc == want)) && { [[ -z $text ]] || grep -qF -- "$text" "$work/log"; }; then
+    passed=$((passed + 1))
+  else
+    failed=$((failed + 1))
+    echo "FAIL: $what: exit $rc (want $want), output should contain '$text':"
+    sed 's/^/    /' "$work/log"
+  fi
+}
+
+mkdir -p "$work/baselines" && echo '{}' >"$work/baselines/nvidia-h200.json"
+expect 0 "baseline $work/baselines/nvidia-h200.json" "preflight passes on the label's GPU with a baseline" \
+  bash "$ci/preflight.sh" h200 "$work/baselines"
+expect 2 "::error title=preflight::runner label 'h200' expects GPU 'NVIDIA H200', but this runner has 'NVIDIA H100 80GB HBM3'" \
+  "preflight names the label's GPU and the runner's" env "FAKE_GPU_NAME=NVIDIA H100 80GB HBM3" bash "$ci/preflight.sh" h200 "$work/baselines"
+expect 2 "has no baseline: expected $work/baselines/nvidia-h100-80gb-hbm3.json" "preflight names the missing baseline" \
+  env "FAKE_GPU_NAME=NVIDIA H100 80GB HBM3" bash "$ci/preflight.sh" h100 "$work/baselines"
+expect 0 "preflight: label 'h100'" "re-recording a new GPU may lack a baseline" \
+  env "FAKE_GPU_NAME=NVIDIA H100 80GB HBM3" bash "$ci/preflight.sh" h100 "$work/baselines" --allow-missing-baseline
+expect 2 "is not in scripts/ci/gpu_models.tsv" "an unknown label fails" bash "$ci/preflight.sh" a100 "$work/baselines"
+
+expect 0 "" "a 40-hex SHA is valid" bash "$ci/check_input.sh" sha sha 0123456789abcdef0123456789abcdef01234567
+expect 2 "::error title=invalid input::sha must be a full 40-character" "a branch name is not a SHA" \
+  bash "$ci/check_input.sh" sha sha main
+expect 2 "runs must be a whole number" "a count with a command in it is refused" bash "$ci/check_input.sh" count runs '3;id'
+expect 2 "gpu must be a runner label" "a label with a space is refused" bash "$ci/check_input.sh" label gpu 'h200 x'
+
+expect 0 "junit: 3 of 3 tests ran" "every test ran" bash "$ci/junit_check.sh" "$fixtures/ctest_junit_all_ran.xml"
+expect 1 "::error title=test skipped::perf.reduction was skipped" "a skipped perf test fails" \
+  bash "$ci/junit_check.sh" "$fixtures/ctest_junit_two_skipped.xml"
+expect 0 "::warning title=not judged::perf.reduction was skipped (allowed" "an allowed skip is a warning" \
+  bash "$ci/junit_check.sh" "$fixtures/ctest_junit_two_skipped.xml" '^(correctness|perf)\.reduction$'
+expect 2 "no JUnit file" "no JUnit file is invalid" bash "$ci/junit_check.sh" "$work/none.xml"
+
+expect 0 "::error title=SLOW fake/long/n%3A2::fake/long/n:2 on Fake GPU: SLOW, change +10%25 (tolerance 3%25) [fake.verdict.json]" \
+  "a SLOW benchmark is an error annotation naming it" bash "$ci/annotate_verdicts.sh" "$fixtures/slow"
+expect 0 "::error title=ERROR fake/long/n%3A2::fake/long/n:2 on Fake GPU: ERROR, change +10%25 (tolerance 3%25): wrong result at index 3,%0Aseed 7" \
+  "an ERROR is an error annotation, its reason escaped" bash "$ci/annotate_verdicts.sh" "$fixtures/error"
+expect 0 "::warning title=NOT_JUDGED fake/short/n%3A1::" "NOT_JUDGED is a warning" bash "$ci/annotate_verdicts.sh" "$fixtures/error"
+expect 2 "no *.verdict.json" "no report is an error" bash "$ci/annotate_verdicts.sh" "$work"
+
+export GITHUB_STEP_SUMMARY="$work/summary.md"
+expect 0 "" "the summary step runs" bash "$ci/step_summary.sh" "$fixtures/slow" "Perf gate"
+expect 0 "| SLOW | \`fake/long/n:2\`" "the gate's Markdown is in the summary" cat "$GITHUB_STEP_SUMMARY"
+bash "$ci/step_summary.sh" "$work/baselines"
+expect 0 "nothing was judged" "an empty results folder says so in the summary" cat "$GITHUB_STEP_SUMMARY"
+
+bash "$ci/pr_comment_body.sh" "$fixtures" https://example.invalid/run/1 >"$work/comment.md"
+expect 0 "" "the PR comment is exactly the reviewed one" diff -u "$fixtures/expected_comment.md" "$work/comment.md"
+expect 0 "nothing was judged" "a run without reports says so in the comment" \
+  bash "$ci/pr_comment_body.sh" "$work/baselines" https://example.invalid/run/1
+
+expect 0 "2" "two GPUs make a resource spec of two" env FAKE_GPU_COUNT=2 bash "$ci/resource_spec.sh" "$work/spec.json"
+expect 0 '{"id":"GPU-fake-1","slots":1}' "one gpus resource per GPU UUID, one slot each" jq -c '.local[0].gpus[1]' "$work/spec.json"
+# shellcheck disable=SC2016  # the variable is expanded by the inner shell, after with_ctest_gpu.sh
+expect 0 "GPU-fake-1" "CTest's allotted GPU becomes the only visible one" \
+  env CTEST_RESOURCE_GROUP_0_GPUS=id:GPU-fake-1,slots:1 bash "$ci/with_ctest_gpu.sh" bash -c 'echo "$CUDA_VISIBLE_DEVICES"'
+# shellcheck disable=SC2016  # as above
+expect 0 "unset" "without resource groups the GPU is left alone" \
+  env -u CUDA_VISIBLE_DEVICES -u CTEST_RESOURCE_GROUP_0_GPUS bash "$ci/with_ctest_gpu.sh" bash -c 'echo "${CUDA_VISIBLE_DEVICES:-unset}"'
+
+echo "$passed passed, $failed failed"
+((failed == 0))
