@@ -1,10 +1,14 @@
 #include "gate/ab_comparator.h"
 
+#include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 
 #include "gate/comparator.h"
 #include "gate/input_error.h"
+#include "gate/process_inference.h"
+#include "gate/statistics.h"
 #include "gate/tolerance.h"
 
 namespace gpuperf::gate {
@@ -18,23 +22,22 @@ std::map<std::string, BenchmarkSamples> pool(const std::vector<ResultsFile>& fil
   return pooled;
 }
 
-// The per-pair ratios median(B_i) / median(A_i) of one benchmark, over pairs where both sides have samples.
+// The per-pair ratios median(B_i) / median(A_i) of one benchmark, over pairs where both sides have at
+// least kMinSamples valid samples.
 std::vector<double> pair_ratios(const std::string& name, const std::vector<ResultsFile>& a,
                                 const std::vector<ResultsFile>& b) {
   std::vector<double> ratios;
   for (std::size_t i = 0; i < a.size(); ++i) {
-    const auto in_a = a[i].benchmarks.find(name);
-    const auto in_b = b[i].benchmarks.find(name);
-    if (in_a == a[i].benchmarks.end() || in_b == b[i].benchmarks.end()) continue;
-    if (in_a->second.samples.empty() || in_b->second.samples.empty()) continue;
-    ratios.push_back(median(in_b->second.samples) / median(in_a->second.samples));
+    const std::optional<double> in_a = process_median(a[i], name, kMinSamples);
+    const std::optional<double> in_b = process_median(b[i], name, kMinSamples);
+    if (in_a && in_b) ratios.push_back(*in_b / *in_a);
   }
   return ratios;
 }
 
 BenchmarkComparison compare_one(const std::string& name, const BenchmarkSamples* in_a, const BenchmarkSamples* in_b,
                                 const std::vector<ResultsFile>& a, const std::vector<ResultsFile>& b,
-                                const AbOptions& options) {
+                                const AbOptions& options, const ErrorBudget& budget) {
   BenchmarkComparison row;
   row.name = name;
   row.tolerance_pct = options.tolerance_pct;
@@ -70,8 +73,13 @@ BenchmarkComparison compare_one(const std::string& name, const BenchmarkSamples*
     row.reason = "only in A";
     return row;
   }
+  const std::vector<double> ratios = pair_ratios(name, a, b);
+  row.pairs = static_cast<int>(ratios.size());
+  row.baseline_processes = row.pairs;
+  row.current_processes = row.pairs;
   for (const auto& [side, samples] : {std::pair{"A", in_a}, std::pair{"B", in_b}}) {
-    if (const std::string why = why_not_judgeable(*samples); !why.empty()) {
+    const int usable = static_cast<int>(process_medians(side == std::string("A") ? a : b, name, kMinSamples).size());
+    if (const std::string why = why_not_judgeable(*samples, usable); !why.empty()) {
       row.verdict = Verdict::kNotJudged;
       row.reason = std::string(side) + ": " + why;
       return row;
@@ -82,34 +90,20 @@ BenchmarkComparison compare_one(const std::string& name, const BenchmarkSamples*
     row.reason = "unit mismatch: A is in " + in_a->unit + ", B in " + in_b->unit;
     return row;
   }
+  if (row.pairs < kMinPairs) {
+    row.verdict = Verdict::kNotJudged;
+    row.reason = std::to_string(row.pairs) + " pair(s) of runs with valid samples on both sides (need " +
+                 std::to_string(kMinPairs) + ")";
+    return row;
+  }
 
   const Tolerance tolerance =
       at_least_cycle_resolution({row.tolerance_pct, row.tolerance_source}, in_a->unit, row.baseline_median);
   row.tolerance_pct = tolerance.pct;
   row.tolerance_source = tolerance.source;
-
-  const std::vector<double> ratios = pair_ratios(name, a, b);
-  if (static_cast<int>(ratios.size()) < kMinPairs) {
-    judge_independent_samples(in_a->samples, in_b->samples, DecisionRule{row.tolerance_pct, options.alpha, true},
-                              options.bootstrap, row);
-    return row;
-  }
-  row.pairs = static_cast<int>(ratios.size());
-  row.ratio = median(ratios);
-  const Interval interval = bootstrap_median(ratios, seed_from_name(name), options.bootstrap);
-  row.ci_low = interval.low;
-  row.ci_high = interval.high;
-  int slower = 0;
-  int faster = 0;
-  for (double r : ratios) {
-    slower += r > 1.0 ? 1 : 0;
-    faster += r < 1.0 ? 1 : 0;
-  }
-  const RankTest test = sign_test(slower, faster);
-  row.p_slower = test.p_greater;
-  row.p_faster = test.p_less;
-  row.verdict = decide(Evidence{row.ci_low, row.ci_high, row.p_slower, row.p_faster},
-                       DecisionRule{row.tolerance_pct, options.alpha, false});
+  const ProcessEvidence evidence =
+      compare_paired_ratios(ratios, budget.interval_confidence(), resolution_sd(in_a->unit, row.baseline_median));
+  apply_evidence(evidence, row.pairs, DecisionRule{row.tolerance_pct, budget.test_alpha()}, row);
   return row;
 }
 
@@ -137,13 +131,15 @@ Comparison compare_ab(const std::vector<ResultsFile>& a, const std::vector<Resul
   comparison.gpu_name = a.front().gpu.name;
   comparison.gpu_slug = slug;
   comparison.against = "build A (" + std::to_string(a.size()) + " runs interleaved with B)";
-  comparison.alpha = options.alpha;
+  comparison.budget = ErrorBudget{options.run_alpha, std::max<int>(1, static_cast<int>(names.size())),
+                                  std::max(1, options.looks)};
   for (const std::string& name : names) {
     if (!options.selection.matches(name)) continue;
     const auto in_a = pooled_a.find(name);
     const auto in_b = pooled_b.find(name);
     comparison.benchmarks.push_back(compare_one(name, in_a == pooled_a.end() ? nullptr : &in_a->second,
-                                                in_b == pooled_b.end() ? nullptr : &in_b->second, a, b, options));
+                                                in_b == pooled_b.end() ? nullptr : &in_b->second, a, b, options,
+                                                comparison.budget));
   }
   sort_by_severity(comparison.benchmarks);
   return comparison;

@@ -5,29 +5,30 @@
 #include <vector>
 
 #include "gate/comparison.h"
+#include "gate/error_budget.h"
 #include "gate/results.h"
 #include "gate/selection.h"
-#include "gate/statistics.h"
 
 namespace gpuperf::gate {
 
 // Two builds on one GPU, interleaved, differ far less than a run and a months-old baseline.
 inline constexpr double kDefaultAbTolerancePct = 1.0;
-// Pairs needed for the paired comparison; with fewer the pooled samples are compared unpaired.
+// Pairs needed before the spread of pair ratios can be estimated at all (one degree of freedom).
 inline constexpr int kMinPairs = 2;
 
 struct AbOptions {
   Selection selection;
   double tolerance_pct = kDefaultAbTolerancePct;  // [percent]
-  double alpha = kDefaultAlpha;
-  BootstrapSettings bootstrap;
+  double run_alpha = kDefaultRunAlpha;
+  int looks = 1;  // the most times the caller judges a benchmark (1 + re-measurements)
 };
 
-// Per benchmark: ratio_i = median(B_i) / median(A_i) for every pair in which both runs have valid
-// samples; the change is the median of the ratio_i with a bootstrap interval over the pairs, decided by
-// the interval alone (an exact sign test is reported as p: k pairs cannot give p below 0.5^k). Fewer
-// than kMinPairs usable pairs: the pooled samples are compared as in compare mode (interval and
-// Mann-Whitney U). A cycle-count benchmark's tolerance is at least kCycleResolution of A's median. InputError when the two lists differ in length or the files come from different GPUs.
+// Per benchmark: ratio_i = median(B_i) / median(A_i) for every pair in which both runs have kMinSamples
+// valid samples; the change is the geometric mean of the ratio_i with a Student t interval on pairs - 1
+// degrees of freedom (process_inference.h), and p-values of the same paired t test, judged under the
+// run's budget split over every benchmark of A and B. Fewer than kMinPairs usable pairs: NOT_JUDGED. A
+// cycle-count benchmark's tolerance is at least kCycleResolution of A's median. InputError when the two
+// lists differ in length or the files come from different GPUs.
 Comparison compare_ab(const std::vector<ResultsFile>& a, const std::vector<ResultsFile>& b, const AbOptions& options);
 
 }  // namespace gpuperf::gate

@@ -1,12 +1,15 @@
 #include "gate/baseline.h"
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 #include <cstdio>
 #include <cstdlib>
 #include <sstream>
 
 #include "gate/input_error.h"
 #include "gate/json_input.h"
+#include "gate/statistics.h"
 
 namespace gpuperf::gate {
 namespace {
@@ -115,25 +118,49 @@ double rounded_for_writing(double value) {
   return std::strtod(text, nullptr);
 }
 
-BaselineEntry parse_entry(const std::string& source, const std::string& name, const json& value) {
+// A list of positive, finite numbers under `key`; empty when absent.
+std::vector<double> positive_numbers(const ObjectReader& e, const char* key) {
+  const json* list = e.find(key);
+  if (list == nullptr) return {};
+  if (!list->is_array()) e.fail(key, "is " + describe_json_type(*list) + ", expected an array of numbers");
+  std::vector<double> values;
+  values.reserve(list->size());
+  for (std::size_t i = 0; i < list->size(); ++i) {
+    const std::optional<double> value = number_value((*list)[i]);
+    const std::string where = e.field(key) + "[" + std::to_string(i) + "]";
+    if (!value) e.fail_at(where, "is " + describe_json_type((*list)[i]) + ", expected a number");
+    const std::string why = why_not_positive_finite(*value);
+    if (!why.empty()) e.fail_at(where, "is " + why + ", expected a positive, finite number");
+    values.push_back(*value);
+  }
+  return values;
+}
+
+// Schema 1 pooled every process's samples in recording order: split them back where the counts allow.
+std::vector<double> process_medians_from_pooled(const std::vector<double>& samples, const BaselineRecorded& recorded) {
+  const auto runs = static_cast<std::size_t>(std::max(recorded.runs, 1));
+  const auto per_run = static_cast<std::size_t>(std::max(recorded.samples_per_run, 0));
+  if (runs == 1 || per_run == 0 || samples.size() != runs * per_run) return {median(samples)};
+  std::vector<double> medians;
+  for (std::size_t run = 0; run < runs; ++run) {
+    medians.push_back(median(std::vector<double>(samples.begin() + static_cast<std::ptrdiff_t>(run * per_run),
+                                                 samples.begin() + static_cast<std::ptrdiff_t>((run + 1) * per_run))));
+  }
+  return medians;
+}
+
+BaselineEntry parse_entry(const std::string& source, const std::string& name, const json& value, int schema,
+                          const BaselineRecorded& recorded) {
   const ObjectReader e(value, source, "benchmarks" + quoted_key(name));
   BaselineEntry entry;
   entry.unit = e.string("unit", true);
   if (entry.unit.empty()) e.fail("unit", "is empty, expected \"us\" or \"cycles\"");
   entry.median = e.positive("median");
-  const json& samples = e.require("samples");
-  if (!samples.is_array()) e.fail("samples", "is " + describe_json_type(samples) + ", expected an array of numbers");
-  if (samples.empty()) e.fail("samples", "is empty: nothing to compare with");
-  entry.samples.reserve(samples.size());
-  for (std::size_t i = 0; i < samples.size(); ++i) {
-    const std::optional<double> sample = number_value(samples[i]);
-    const std::string where = e.field("samples") + "[" + std::to_string(i) + "]";
-    if (!sample) e.fail_at(where, "is " + describe_json_type(samples[i]) + ", expected a number");
-    const std::string why = why_not_positive_finite(*sample);
-    if (!why.empty()) e.fail_at(where, "is " + why + ", expected a positive, finite number");
-    entry.samples.push_back(*sample);
-  }
-  entry.spread_pct = e.non_negative("spread_pct").value_or(0.0);
+  const char* list_key = schema == 1 ? "samples" : "process_medians";
+  e.require(list_key);
+  const std::vector<double> values = positive_numbers(e, list_key);
+  if (values.empty()) e.fail(list_key, "is empty: nothing to compare with");
+  entry.process_medians = schema == 1 ? process_medians_from_pooled(values, recorded) : values;
   entry.bytes = e.non_negative("bytes").value_or(0.0);
   entry.flops = e.non_negative("flops").value_or(0.0);
   entry.tolerance_pct = e.non_negative("tolerance_pct");
@@ -148,13 +175,16 @@ Baseline parse_baseline(const std::string& text, const std::string& source) {
   Baseline b;
 
   const json* version = top.find("schema_version");
-  if (version == nullptr) top.fail("schema_version", "is missing (this perf_gate reads schema_version 1)");
-  if (!version->is_number_integer() || version->get<long long>() != kBaselineSchemaVersion) {
+  const std::string readable = "schema_version " + std::to_string(kOldestReadableBaselineSchema) + " to " +
+                               std::to_string(kBaselineSchemaVersion);
+  if (version == nullptr) top.fail("schema_version", "is missing (this perf_gate reads " + readable + ")");
+  if (!version->is_number_integer() || version->get<long long>() < kOldestReadableBaselineSchema ||
+      version->get<long long>() > kBaselineSchemaVersion) {
     throw InputError(source + ": schema_version " + version->dump() + " is not supported; this perf_gate reads " +
-                     "schema_version " + std::to_string(kBaselineSchemaVersion) +
-                     " only - use the perf_gate of the commit that wrote the file, or re-record it: "
+                     readable + " - use the perf_gate of the commit that wrote the file, or re-record it: "
                      "scripts/update_baseline.sh");
   }
+  const int schema = static_cast<int>(version->get<long long>());
 
   const ObjectReader gpu = top.object("gpu");
   b.gpu.name = gpu.string("name", false);
@@ -194,7 +224,7 @@ Baseline parse_baseline(const std::string& text, const std::string& source) {
 
   const ObjectReader benchmarks = top.object("benchmarks");
   for (const auto& [name, value] : benchmarks.raw().items()) {
-    b.benchmarks.emplace(name, parse_entry(source, name, value));
+    b.benchmarks.emplace(name, parse_entry(source, name, value, schema, b.recorded));
   }
   return b;
 }
@@ -202,6 +232,13 @@ Baseline parse_baseline(const std::string& text, const std::string& source) {
 Baseline load_baseline(const std::string& path) {
   return parse_baseline(read_text_file(path, "check the path; a GPU gets its baseline with scripts/update_baseline.sh"),
                         path);
+}
+
+double geometric_mean(const std::vector<double>& values) {
+  if (values.empty()) return std::numeric_limits<double>::quiet_NaN();
+  double log_sum = 0.0;
+  for (double v : values) log_sum += std::log(v);
+  return std::exp(log_sum / static_cast<double>(values.size()));
 }
 
 std::string baseline_to_text(const Baseline& b) {
@@ -227,34 +264,33 @@ std::string baseline_to_text(const Baseline& b) {
   doc["families"] = ordered::object();
   for (const auto& [family, tolerance] : b.family_tolerance_pct) doc["families"][family]["tolerance_pct"] = tolerance;
 
-  // Sample arrays go in as placeholders and are spliced back compact: one line per benchmark, not 30.
-  std::vector<std::string> compact_samples;
+  // Process medians go in as placeholders and are spliced back compact: one line per benchmark.
+  std::vector<std::string> compact_lists;
   ordered& benchmarks = doc["benchmarks"] = ordered::object();
   for (const auto& [name, e] : b.benchmarks) {
     ordered entry;
     entry["unit"] = e.unit;
     entry["median"] = rounded_for_writing(e.median);
-    entry["samples"] = "@samples" + std::to_string(compact_samples.size()) + "@";
-    ordered samples = ordered::array();
-    for (double sample : e.samples) samples.push_back(rounded_for_writing(sample));
-    compact_samples.push_back(samples.dump());
-    entry["spread_pct"] = rounded_for_writing(e.spread_pct);
+    entry["process_medians"] = "@list" + std::to_string(compact_lists.size()) + "@";
+    ordered medians = ordered::array();
+    for (double m : e.process_medians) medians.push_back(rounded_for_writing(m));
+    compact_lists.push_back(medians.dump());
     entry["bytes"] = e.bytes;
     entry["flops"] = e.flops;
     if (e.tolerance_pct) entry["tolerance_pct"] = *e.tolerance_pct;
     benchmarks[name] = std::move(entry);
   }
-  // The placeholders appear in order, and only as a value of "samples" (an unescaped quote is always a
-  // delimiter, so no benchmark name can imitate the pattern).
+  // The placeholders appear in order, and only as a value of "process_medians" (an unescaped quote is
+  // always a delimiter, so no benchmark name can imitate the pattern).
   const std::string text = doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
   std::string out;
   out.reserve(text.size());
   std::size_t from = 0;
-  for (std::size_t i = 0; i < compact_samples.size(); ++i) {
-    const std::string placeholder = "\"samples\": \"@samples" + std::to_string(i) + "@\"";
+  for (std::size_t i = 0; i < compact_lists.size(); ++i) {
+    const std::string placeholder = "\"process_medians\": \"@list" + std::to_string(i) + "@\"";
     const std::size_t at = text.find(placeholder, from);
     if (at == std::string::npos) break;
-    out.append(text, from, at - from).append("\"samples\": ").append(compact_samples[i]);
+    out.append(text, from, at - from).append("\"process_medians\": ").append(compact_lists[i]);
     from = at + placeholder.size();
   }
   out.append(text, from, std::string::npos);

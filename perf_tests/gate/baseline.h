@@ -10,7 +10,10 @@
 namespace gpuperf::gate {
 
 // Bump on any incompatible change of the file format, and teach parse_baseline the old one or say why not.
-inline constexpr int kBaselineSchemaVersion = 1;
+// 2: per-process medians replace the pooled samples (the process is the unit of replication). 1 is still
+// read: its pooled samples are split back into the processes that wrote them.
+inline constexpr int kBaselineSchemaVersion = 2;
+inline constexpr int kOldestReadableBaselineSchema = 1;
 
 struct BaselineGpu {
   std::string name;                // "NVIDIA H200"
@@ -25,7 +28,7 @@ struct BaselineGpu {
 struct BaselineRecorded {
   std::string date;  // ISO 8601, UTC
   std::string commit;
-  int runs = 0;             // processes whose samples were pooled
+  int runs = 0;             // processes recorded
   int samples_per_run = 0;  // repetitions in one process
   // UUIDs of the GPUs whose runs were pooled ("GPU-8f2c..."), sorted; empty when unknown (older files,
   // results without gpu_uuid). Results from one of them may be held to same_gpu_tolerance_pct.
@@ -33,10 +36,13 @@ struct BaselineRecorded {
 };
 
 struct BaselineEntry {
-  std::string unit;                     // "us" or "cycles"
-  double median = 0.0;                  // of samples [unit]
-  std::vector<double> samples;          // pooled valid samples of every run [unit]
-  double spread_pct = 0.0;              // (max - min) / median of the per-run medians, 0 for one run [percent]
+  std::string unit;  // "us" or "cycles"
+  // The time of a typical process: the geometric mean of process_medians, the centre every ratio is
+  // taken against [unit]
+  double median = 0.0;
+  // One per recording process: the median of its valid samples [unit]. Processes, not samples, are
+  // the unit of replication: each lands at its own offset, which its own samples cannot show.
+  std::vector<double> process_medians;
   double bytes = 0.0;                   // per run [bytes]
   double flops = 0.0;                   // per run [floating-point operations]
   std::optional<double> tolerance_pct;  // written by hand; survives a re-record [percent]
@@ -55,13 +61,18 @@ struct Baseline {
 };
 
 // Parses and validates a baseline; `source` names it in messages. InputError for corrupt JSON, an
-// unsupported schema_version, missing or mistyped fields, a median or same_gpu_tolerance_pct that is not
-// positive and finite, or an empty sample list.
+// unsupported schema_version, missing or mistyped fields, a median, process median or
+// same_gpu_tolerance_pct that is not positive and finite, or no process medians. A schema_version 1 file
+// is read: its pooled samples are split into recorded.runs processes of samples_per_run (one process when
+// the counts do not divide, as after throttled samples were dropped).
 Baseline parse_baseline(const std::string& text, const std::string& source);
 Baseline load_baseline(const std::string& path);
 
-// The file's text: stable key order, one benchmark's samples on one line, so that a re-record reviews
-// as a readable diff.
+// The geometric mean of positive values (the centre of process medians); NaN when empty.
+double geometric_mean(const std::vector<double>& values);
+
+// The file's text (schema_version 2): stable key order, one benchmark's process medians on one line, so
+// that a re-record reviews as a readable diff.
 std::string baseline_to_text(const Baseline& baseline);
 
 }  // namespace gpuperf::gate

@@ -21,23 +21,30 @@ namespace gpuperf::gate {
 
 const char* const kUsage = R"(usage:
   perf_gate compare --baseline FILE --results R1.json [R2.json ...] [--family F | --filter REGEX]
-                    [--strict] [--markdown OUT.md] [--json OUT.json] [--remeasure-list OUT.txt] [--alpha A]
-      Judge results (Google Benchmark JSON; files of one GPU, samples pooled by benchmark) against the
-      GPU's baseline. One line per benchmark that is not SAME, most severe first, then a summary.
+                    [--strict] [--looks K] [--alpha A] [--markdown OUT.md] [--json OUT.json]
+                    [--remeasure-list OUT.txt]
+      Judge results (Google Benchmark JSON of one GPU; each file is one process) against the GPU's
+      baseline: per benchmark, the processes' medians against the baseline's, with a Student t interval
+      on their spread. One line per benchmark that is not SAME, most severe first, then a summary.
       Results all from one GPU that recorded the baseline get its same_gpu_tolerance_pct as default.
-      --strict: a benchmark of the baseline missing from the results fails. --alpha: significance a
-      SLOW or FAST verdict needs (default 0.001). --remeasure-list: the AMBIGUOUS benchmarks, one a line.
+      --strict: a benchmark of the baseline missing from the results fails. --alpha: the run's
+      family-wise false-alarm rate (default 0.01), split over every benchmark of the baseline and --looks
+      (the most times the caller judges one benchmark: 1 + re-measurements; default 1).
+      --remeasure-list: the AMBIGUOUS benchmarks, one a line.
   perf_gate record --results R1.json [R2.json ...] --out FILE [--previous FILE] [--commit SHA]
                    [--default-tolerance-pct X] [--same-gpu-tolerance-pct X]
-      Write a baseline (each results file is one run; their GPU UUIDs are listed); keep defaults,
-      families and hand-written per-benchmark tolerances of --previous; print what moved. The file is
-      replaced atomically. --same-gpu-tolerance-pct (> 0): the default for results from a listed GPU.
+      Write a baseline (each results file is one process: its median per benchmark is kept; their GPU
+      UUIDs are listed); keep defaults, families and hand-written per-benchmark tolerances of
+      --previous; print what moved. The file is replaced atomically. --same-gpu-tolerance-pct (> 0):
+      the default for results from a listed GPU.
+  perf_gate migrate --baseline FILE --out FILE
+      Rewrite a baseline of an older schema_version in the current one (the numbers unchanged).
   perf_gate ab --a A1.json [A2.json ...] --b B1.json [B2.json ...] [--tolerance-pct X (default 1.0)]
-               [--family F | --filter REGEX] [--markdown OUT.md] [--json OUT.json] [--remeasure-list OUT.txt]
-               [--alpha A]
+               [--family F | --filter REGEX] [--looks K] [--alpha A] [--markdown OUT.md] [--json OUT.json]
+               [--remeasure-list OUT.txt]
       Compare build B with build A measured on one GPU, runs interleaved A1 B1 A2 B2 ...: pair i is
-      (A_i, B_i); a benchmark absent from a pair is left out of it. Same verdicts and exit codes as
-      compare.
+      (A_i, B_i); a benchmark absent from a pair is left out of it. Same verdicts, budget and exit codes
+      as compare; the budget is split over every benchmark of A and B.
   perf_gate gpu --results R.json
       Print the GPU slug the results were measured on (names the baseline: baselines/<slug>.json).
 
@@ -47,7 +54,7 @@ exit codes:
   2   invalid input or infrastructure: bad arguments, unreadable or corrupt file, a benchmark that
       reported an error, no samples at all, results from another GPU than the baseline
   77  not judged: no regression, but some benchmark (or every one) could not be judged (throttled,
-      too few samples, unit mismatch); CTest reports it as skipped
+      too few samples or processes, unit mismatch); CTest reports it as skipped
 )";
 
 namespace {
@@ -67,12 +74,16 @@ struct CommandSpec {
 const std::map<std::string, CommandSpec>& command_specs() {
   static const std::map<std::string, CommandSpec> specs = {
       {"compare",
-       {{"--baseline", "--family", "--filter", "--markdown", "--json", "--remeasure-list", "--alpha"},
+       {{"--baseline", "--family", "--filter", "--markdown", "--json", "--remeasure-list", "--alpha", "--looks"},
         {"--results"},
         {"--strict"}}},
       {"record",
        {{"--out", "--previous", "--commit", "--default-tolerance-pct", "--same-gpu-tolerance-pct"}, {"--results"}, {}}},
-      {"ab", {{"--tolerance-pct", "--family", "--filter", "--markdown", "--json", "--remeasure-list", "--alpha"}, {"--a", "--b"}, {}}},
+      {"migrate", {{"--baseline", "--out"}, {}, {}}},
+      {"ab",
+       {{"--tolerance-pct", "--family", "--filter", "--markdown", "--json", "--remeasure-list", "--alpha", "--looks"},
+        {"--a", "--b"},
+        {}}},
       {"gpu", {{}, {"--results"}, {}}},
   };
   return specs;
@@ -135,7 +146,14 @@ class Arguments {
 
 constexpr double kMinAlpha = 1e-12;
 constexpr double kMaxAlpha = 0.5;
+constexpr int kMaxLooks = 100;
 constexpr double kMaxTolerancePct = 1000.0;
+
+int looks_from(const Arguments& args) {
+  const std::optional<double> looks = args.number("--looks", 1, kMaxLooks);
+  if (looks && *looks != static_cast<int>(*looks)) throw UsageError("--looks must be a whole number");
+  return looks ? static_cast<int>(*looks) : 1;
+}
 
 Selection selection_from(const Arguments& args) {
   if (args.has("--family") && args.has("--filter")) throw UsageError("give --family or --filter, not both");
@@ -163,7 +181,8 @@ int finish(const Arguments& args, const Comparison& comparison, std::ostream& ou
 int run_compare(const Arguments& args, std::ostream& out) {
   CompareOptions options;
   options.selection = selection_from(args);
-  options.alpha = args.number("--alpha", kMinAlpha, kMaxAlpha).value_or(kDefaultAlpha);
+  options.run_alpha = args.number("--alpha", kMinAlpha, kMaxAlpha).value_or(kDefaultRunAlpha);
+  options.looks = looks_from(args);
   options.strict = args.has("--strict");
   const Baseline baseline = load_baseline(args.required("--baseline"));
   const std::vector<ResultsFile> results = load_results_files(args.list("--results"));
@@ -173,7 +192,8 @@ int run_compare(const Arguments& args, std::ostream& out) {
 int run_ab(const Arguments& args, std::ostream& out) {
   AbOptions options;
   options.selection = selection_from(args);
-  options.alpha = args.number("--alpha", kMinAlpha, kMaxAlpha).value_or(kDefaultAlpha);
+  options.run_alpha = args.number("--alpha", kMinAlpha, kMaxAlpha).value_or(kDefaultRunAlpha);
+  options.looks = looks_from(args);
   options.tolerance_pct = args.number("--tolerance-pct", 0.0, kMaxTolerancePct).value_or(kDefaultAbTolerancePct);
   const std::vector<ResultsFile> a = load_results_files(args.list("--a"));
   const std::vector<ResultsFile> b = load_results_files(args.list("--b"));
@@ -201,6 +221,15 @@ int run_record(const Arguments& args, std::ostream& out) {
     out << "what moved versus " << args.value("--previous") << " (largest change first):\n";
     write_moves(baseline_moves(*previous, baseline), out);
   }
+  return kExitPass;
+}
+
+int run_migrate(const Arguments& args, std::ostream& out) {
+  const std::string from = args.required("--baseline");
+  const std::string to = args.required("--out");
+  const Baseline baseline = load_baseline(from);
+  write_file_atomically(to, baseline_to_text(baseline));
+  out << "wrote " << to << ": " << from << " in schema_version " << kBaselineSchemaVersion << "\n";
   return kExitPass;
 }
 
@@ -232,6 +261,7 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
     if (args[0] == "compare") return run_compare(arguments, out);
     if (args[0] == "ab") return run_ab(arguments, out);
     if (args[0] == "record") return run_record(arguments, out);
+    if (args[0] == "migrate") return run_migrate(arguments, out);
     return run_gpu(arguments, out);
   } catch (const UsageError& e) {
     err << "perf_gate: " << e.what() << "\n\n" << kUsage;

@@ -1,14 +1,20 @@
 #include "gate/comparator.h"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 
 #include "gate/format.h"
 #include "gate/input_error.h"
+#include "gate/statistics.h"
 #include "gate/tolerance.h"
 
 namespace gpuperf::gate {
 namespace {
+
+// No timer resolves a relative change below this (CUDA events tick in 32 ns steps; kernels under
+// ~20 us are repeated inside a sample): the spread of identical medians is taken as at least this.
+constexpr double kTimerResolutionSd = 1e-4;
 
 BenchmarkComparison row_from_current(const std::string& name, const BenchmarkSamples& current) {
   BenchmarkComparison row;
@@ -33,11 +39,12 @@ bool recorded_on(const Baseline& baseline, const std::string& uuid) {
 }
 
 BenchmarkComparison compare_one(const std::string& name, const BaselineEntry& entry, const BenchmarkSamples& current,
-                                const Baseline& baseline, bool same_gpu, const CompareOptions& options) {
+                                const std::vector<ResultsFile>& results, const Baseline& baseline, bool same_gpu,
+                                const ErrorBudget& budget) {
   BenchmarkComparison row = row_from_current(name, current);
   if (row.unit.empty()) row.unit = entry.unit;  // a benchmark that only errored reports no unit
-  row.baseline_median = median(entry.samples);
-  row.baseline_samples = static_cast<int>(entry.samples.size());
+  row.baseline_median = entry.median;
+  row.baseline_processes = static_cast<int>(entry.process_medians.size());
   if (row.bytes == 0.0) row.bytes = entry.bytes;
   if (row.flops == 0.0) row.flops = entry.flops;
   const Tolerance tolerance = resolve_tolerance(baseline, name, entry, same_gpu);
@@ -49,7 +56,9 @@ BenchmarkComparison compare_one(const std::string& name, const BaselineEntry& en
     row.reason = current.error_message;
     return row;
   }
-  if (const std::string why = why_not_judgeable(current); !why.empty()) {
+  const std::vector<double> now = process_medians(results, name, kMinSamples);
+  row.current_processes = static_cast<int>(now.size());
+  if (const std::string why = why_not_judgeable(current, row.current_processes); !why.empty()) {
     row.verdict = Verdict::kNotJudged;
     row.reason = why;
     return row;
@@ -60,24 +69,31 @@ BenchmarkComparison compare_one(const std::string& name, const BaselineEntry& en
                  " (the benchmark changed its metric: refresh the baseline)";
     return row;
   }
-  if (row.baseline_samples < kMinSamples) {
+  row.current_median = geometric_mean(now);
+  const ProcessEvidence evidence = compare_process_medians(entry.process_medians, now, budget.interval_confidence(),
+                                                           resolution_sd(entry.unit, entry.median));
+  if (!evidence.judged) {
     row.verdict = Verdict::kNotJudged;
-    row.reason = "the baseline holds only " + std::to_string(row.baseline_samples) + " samples (need " +
-                 std::to_string(kMinSamples) + "): re-record it";
+    row.reason = "one process on each side: the spread between processes is unknown (re-record the baseline: " +
+                 std::string(kUpdateBaselineCommand) + ")";
     return row;
   }
-  judge_independent_samples(entry.samples, current.samples, DecisionRule{tolerance.pct, options.alpha, true},
-                            options.bootstrap, row);
+  if (row.baseline_processes < kRecommendedBaselineProcesses) {
+    row.note = "baseline from " + std::to_string(row.baseline_processes) + " process" +
+               (row.baseline_processes == 1 ? "" : "es") + " (recommended " +
+               std::to_string(kRecommendedBaselineProcesses) + "): a wider interval; re-record to narrow it";
+  }
+  apply_evidence(evidence, row.current_processes, DecisionRule{tolerance.pct, budget.test_alpha()}, row);
   return row;
 }
 
 }  // namespace
 
-std::string why_not_judgeable(const BenchmarkSamples& samples) {
+std::string why_not_judgeable(const BenchmarkSamples& samples, int usable_processes) {
   if (samples.skipped) return "skipped by the perf binary: " + samples.skip_message;
+  if (usable_processes > 0) return "";
   const int valid = static_cast<int>(samples.samples.size());
-  if (valid >= kMinSamples) return "";
-  const std::string need = " (need " + std::to_string(kMinSamples) + " valid samples)";
+  const std::string need = " (need " + std::to_string(kMinSamples) + " valid samples in a process)";
   if (samples.throttled > 0) {
     std::string causes;
     if (samples.power_capped > 0) causes = std::to_string(samples.power_capped) + " power capped";
@@ -91,18 +107,27 @@ std::string why_not_judgeable(const BenchmarkSamples& samples) {
   return "only " + std::to_string(valid) + " samples" + need;
 }
 
-void judge_independent_samples(const std::vector<double>& baseline, const std::vector<double>& current,
-                               const DecisionRule& rule, const BootstrapSettings& bootstrap, BenchmarkComparison& row) {
-  row.baseline_median = median(baseline);
-  row.current_median = median(current);
-  row.ratio = row.current_median / row.baseline_median;
-  const Interval interval = bootstrap_ratio_of_medians(baseline, current, seed_from_name(row.name), bootstrap);
-  row.ci_low = interval.low;
-  row.ci_high = interval.high;
-  const RankTest test = mann_whitney_u(baseline, current);
-  row.p_slower = test.p_greater;
-  row.p_faster = test.p_less;
-  row.verdict = decide(Evidence{row.ci_low, row.ci_high, row.p_slower, row.p_faster}, rule);
+double resolution_sd(const std::string& unit, double median) {
+  // A whole cycle of rounding is uniform over one cycle: sd 1 / sqrt(12) cycles.
+  if (unit == kUnitCycles && median > 0.0) return std::max(kTimerResolutionSd, 1.0 / std::sqrt(12.0) / median);
+  return kTimerResolutionSd;
+}
+
+void apply_evidence(const ProcessEvidence& evidence, int processes, const DecisionRule& rule,
+                    BenchmarkComparison& row) {
+  row.ratio = evidence.ratio;
+  row.ci_low = evidence.ci_low;
+  row.ci_high = evidence.ci_high;
+  row.p_slower = evidence.p_slower;
+  row.p_faster = evidence.p_faster;
+  row.process_sd_pct = evidence.sd_pct;
+  row.df = evidence.df;
+  row.verdict = decide(Evidence{row.ci_low, row.ci_high, row.p_slower, row.p_faster, processes}, rule);
+  if (processes < rule.min_processes && (row.ci_low > 1.0 + rule.tolerance_pct / 100.0 ||
+                                         row.ci_high < 1.0 - rule.tolerance_pct / 100.0)) {
+    row.note = "beyond the tolerance in " + std::to_string(processes) + " process; " +
+               std::to_string(rule.min_processes) + " are needed to call it (one can be an outlier)";
+  }
 }
 
 Comparison compare_with_baseline(const Baseline& baseline, const std::vector<ResultsFile>& results,
@@ -128,14 +153,16 @@ Comparison compare_with_baseline(const Baseline& baseline, const std::vector<Res
   comparison.gpu_name = results.front().gpu.name.empty() ? baseline.gpu.name : results.front().gpu.name;
   comparison.gpu_slug = slug;
   comparison.against = "baseline recorded " + baseline.recorded.date + " at commit " + baseline.recorded.commit;
-  comparison.alpha = options.alpha;
+  comparison.budget = ErrorBudget{options.run_alpha, std::max<int>(1, static_cast<int>(baseline.benchmarks.size())),
+                                  std::max(1, options.looks)};
   comparison.strict = options.strict;
 
   for (const auto& [name, current] : pooled) {
     if (!options.selection.matches(name)) continue;
     const auto entry = baseline.benchmarks.find(name);
     if (entry != baseline.benchmarks.end()) {
-      comparison.benchmarks.push_back(compare_one(name, entry->second, current, baseline, same_gpu, options));
+      comparison.benchmarks.push_back(
+          compare_one(name, entry->second, current, results, baseline, same_gpu, comparison.budget));
       continue;
     }
     BenchmarkComparison row = row_from_current(name, current);
@@ -150,8 +177,8 @@ Comparison compare_with_baseline(const Baseline& baseline, const std::vector<Res
     row.verdict = Verdict::kMissing;
     row.reason = "in the baseline, not in the results";
     row.unit = entry.unit;
-    row.baseline_median = median(entry.samples);
-    row.baseline_samples = static_cast<int>(entry.samples.size());
+    row.baseline_median = entry.median;
+    row.baseline_processes = static_cast<int>(entry.process_medians.size());
     row.bytes = entry.bytes;
     row.flops = entry.flops;
     comparison.benchmarks.push_back(std::move(row));

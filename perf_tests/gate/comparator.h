@@ -1,43 +1,55 @@
 #pragma once
-// Comparing results with a GPU's baseline: every selected benchmark of both sides gets a verdict.
+// Comparing results with a GPU's baseline: every selected benchmark of both sides gets a verdict, from
+// the per-process medians of both (process_inference.h) under the run's false-alarm budget
+// (error_budget.h).
 
 #include <string>
 #include <vector>
 
 #include "gate/baseline.h"
 #include "gate/comparison.h"
+#include "gate/error_budget.h"
+#include "gate/process_inference.h"
 #include "gate/results.h"
 #include "gate/selection.h"
-#include "gate/statistics.h"
 
 namespace gpuperf::gate {
 
+// Processes a baseline is recorded from (scripts/update_baseline.sh). A baseline from fewer is judged
+// with the wider interval its degrees of freedom allow, and the report says so.
+inline constexpr int kRecommendedBaselineProcesses = 10;
+
 struct CompareOptions {
   Selection selection;
-  double alpha = kDefaultAlpha;
+  double run_alpha = kDefaultRunAlpha;
+  int looks = 1;  // the most times the caller judges a benchmark (1 + re-measurements)
   bool strict = false;
-  BootstrapSettings bootstrap;
 };
 
 // InputError when the results carry no gpu_slug or another one than the baseline's. When every results
 // file names one GPU (gpu_uuid) listed in the baseline's recorded.gpu_uuids, the baseline's
-// same_gpu_tolerance_pct replaces its default, and `against` says so.
+// same_gpu_tolerance_pct replaces its default, and `against` says so. Each results file is one process.
+// The budget is split over every benchmark of the baseline, selected or not, so that the families of one
+// suite, judged by separate calls, share one run-level rate.
 Comparison compare_with_baseline(const Baseline& baseline, const std::vector<ResultsFile>& results,
                                  const CompareOptions& options);
 
-// Whether any benchmark of the comparison was given the same-GPU default tolerance: the `same_gpu` of
-// the JSON report.
+// Whether any benchmark of the comparison was given the same-GPU default tolerance: the `same_gpu`
+// of the JSON report.
 bool same_gpu_tolerance_applied(const Comparison& comparison);
 
 // The steps shared with the A/B comparator.
 
-// Why a benchmark's current side cannot be judged: skipped, or fewer than kMinSamples valid samples
+// Why a benchmark's current side cannot be judged: skipped, or no process with kMinSamples valid samples
 // ("27 of 30 samples throttled ..."). Empty when it can.
-std::string why_not_judgeable(const BenchmarkSamples& samples);
+std::string why_not_judgeable(const BenchmarkSamples& samples, int usable_processes);
 
-// Fills ratio, interval, p-values and verdict of `row` from two independent samples (both non-empty):
-// bootstrap interval of the ratio of medians and a Mann-Whitney U test, seeded by row.name.
-void judge_independent_samples(const std::vector<double>& baseline, const std::vector<double>& current,
-                               const DecisionRule& rule, const BootstrapSettings& bootstrap, BenchmarkComparison& row);
+// The smallest process-to-process spread a benchmark can claim (log scale): a cycle count is rounded to
+// whole cycles, and no timer resolves a relative change below 1e-4.
+double resolution_sd(const std::string& unit, double median);
+
+// Fills ratio, interval, p-values, spread and verdict of `row` from `evidence`.
+void apply_evidence(const ProcessEvidence& evidence, int processes, const DecisionRule& rule,
+                    BenchmarkComparison& row);
 
 }  // namespace gpuperf::gate

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "gate/error_budget.h"
 #include "gate/verdict.h"
 
 namespace gpuperf::gate {
@@ -16,15 +17,20 @@ struct BenchmarkComparison {
   std::string unit;              // of the medians: "us" or "cycles"
   double baseline_median = 0.0;  // [unit]; 0 when there is no baseline side
   double current_median = 0.0;   // [unit]; 0 when there is no current side
-  double ratio = 0.0;            // median(now) / median(baseline) (A/B: median of per-pair ratios)
-  double ci_low = 0.0;           // confidence interval of ratio (kConfidenceLevel)
+  double ratio = 0.0;            // typical process now / before (A/B: geometric mean of the pair ratios)
+  double ci_low = 0.0;           // confidence interval of ratio (Comparison::budget.interval_confidence())
   double ci_high = 0.0;
   double p_slower = 1.0;  // one-sided p of "now is slower"
   double p_faster = 1.0;
   double tolerance_pct = 0.0;    // the tolerance applied [percent]
-  std::string tolerance_source;  // "benchmark", "family reduction", "default", "noise floor (...)"
-  int baseline_samples = 0;      // valid samples used per side
+  std::string tolerance_source;  // "benchmark", "family reduction", "default", "resolution floor (...)"
+  int baseline_samples = 0;      // valid samples per side, all processes together
   int current_samples = 0;
+  int baseline_processes = 0;    // processes whose medians were compared (A/B: A's runs in pairs)
+  int current_processes = 0;
+  double process_sd_pct = 0.0;   // the spread assumed: sd of log process medians (A/B: of pair ratios) [percent]
+  double df = 0.0;               // degrees of freedom of that spread
+  std::string note;              // what limits the evidence ("baseline from 3 processes: ..."); empty otherwise
   int throttled = 0;                   // samples discarded on the current side
   int repetitions = 0;                 // samples seen on the current side, discarded ones included
   int pairs = 0;                       // A/B: pairs of runs compared (0: unpaired samples)
@@ -40,7 +46,7 @@ struct Comparison {
   std::string gpu_name;  // "NVIDIA H200"
   std::string gpu_slug;  // "nvidia-h200"
   std::string against;   // what the run was compared with, for report headers
-  double alpha = kDefaultAlpha;
+  ErrorBudget budget;  // the run's false-alarm budget and how it was split
   bool strict = false;                          // MISSING fails
   std::vector<BenchmarkComparison> benchmarks;  // most severe first (Verdict order), then by name
 };

@@ -37,6 +37,28 @@ std::string format_change(const BenchmarkComparison& row) {
 
 std::string format_p(double p) { return printf_string("%.1g", p); }
 
+std::string format_noise(const BenchmarkComparison& row, const std::string& mode) {
+  if (!row.judged()) return "";
+  char text[128];
+  if (mode == "ab") {
+    std::snprintf(text, sizeof text, "pair sd %.2f%%, %d pairs", row.process_sd_pct, row.pairs);
+  } else {
+    std::snprintf(text, sizeof text, "process sd %.2f%%, %d process%s vs %d recorded", row.process_sd_pct,
+                  row.current_processes, row.current_processes == 1 ? "" : "es", row.baseline_processes);
+  }
+  return text;
+}
+
+std::string format_error_control(const ErrorBudget& budget) {
+  char text[200];
+  std::snprintf(text, sizeof text,
+                "family-wise false-alarm rate %g%% per run (%d benchmarks x %d look%s: each test at p < %.2g; "
+                "intervals %.4g%% a look)",
+                100.0 * budget.run_alpha, budget.benchmarks, budget.looks, budget.looks == 1 ? "" : "s",
+                budget.test_alpha(), 100.0 * budget.interval_confidence());
+  return text;
+}
+
 std::string format_pct(double pct) { return printf_string("%.1f", pct) + "%"; }
 
 double achieved_gb_per_s(const BenchmarkComparison& row) {

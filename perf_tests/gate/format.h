@@ -16,6 +16,12 @@ std::string format_value(double value, const std::string& unit);
 std::string format_change(const BenchmarkComparison& row);
 // "2e-11", "0.03".
 std::string format_p(double p);
+// The noise a verdict assumed and the processes behind it: "process sd 0.31%, 3 processes vs 10
+// recorded" (A/B: "pair sd 0.62%, 12 pairs"); empty when nothing was judged.
+std::string format_noise(const BenchmarkComparison& row, const std::string& mode);
+// The run's false-alarm budget: "family-wise false-alarm rate 1% per run (108 benchmarks x 3 looks: each
+// test at p < 3.1e-05; intervals 99.67% a look)".
+std::string format_error_control(const ErrorBudget& budget);
 // "3.0%".
 std::string format_pct(double pct);
 

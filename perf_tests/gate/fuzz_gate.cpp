@@ -22,13 +22,6 @@
 #include "gate/reports.h"
 #include "gate/results.h"
 
-namespace {
-
-// Few resamples: the fuzzer looks for crashes, not for precise intervals.
-constexpr int kFuzzBootstrapResamples = 50;
-
-}  // namespace
-
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace gpuperf::gate;
   const std::string input(reinterpret_cast<const char*>(data), size);
@@ -51,10 +44,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
 
   // Compare even when the GPUs differ, so that the fuzzer reaches the comparator.
   results->gpu.slug = baseline->gpu.slug;
-  CompareOptions options;
-  options.bootstrap.resamples = kFuzzBootstrapResamples;
   try {
-    const Comparison comparison = compare_with_baseline(*baseline, {*results}, options);
+    const Comparison comparison = compare_with_baseline(*baseline, {*results}, CompareOptions{});
     std::ostringstream sink;
     write_console_report(comparison, sink);
     write_markdown_report(comparison, sink);

@@ -60,14 +60,6 @@ std::vector<std::string> gpu_uuids_of(const std::vector<ResultsFile>& runs) {
   return {uuids.begin(), uuids.end()};
 }
 
-// (max - min) / median of the per-run medians, in percent; 0 with fewer than two runs.
-double spread_pct(std::vector<double> run_medians) {
-  if (run_medians.size() < 2) return 0.0;
-  const auto [low, high] = std::minmax_element(run_medians.begin(), run_medians.end());
-  const double spread = *high - *low;
-  return spread / median_in_place(run_medians) * 100.0;
-}
-
 }  // namespace
 
 Baseline record_baseline(const std::vector<ResultsFile>& runs, const Baseline* previous, const RecordOptions& options) {
@@ -105,31 +97,29 @@ Baseline record_baseline(const std::vector<ResultsFile>& runs, const Baseline* p
   std::vector<std::string> too_few;
   for (const auto& [name, samples] : pooled) {
     if (samples.error) errors.push_back(name + " (" + samples.error_message + ")");
-    const int valid = static_cast<int>(samples.samples.size());
-    if (!samples.error && valid < kMinSamples) {
-      too_few.push_back(name + " (" + std::to_string(valid) + " valid, " + std::to_string(samples.throttled) +
-                        " throttled)");
+    if (!samples.error && process_medians(runs, name, kMinSamples).empty()) {
+      too_few.push_back(name + " (" + std::to_string(samples.samples.size()) + " valid, " +
+                        std::to_string(samples.throttled) + " throttled)");
     }
   }
   refuse_if_any(errors, "reported an error", "fix them first: their correctness tests say what is wrong");
-  refuse_if_any(too_few, "have fewer than " + std::to_string(kMinSamples) + " valid samples",
+  refuse_if_any(too_few, "have fewer than " + std::to_string(kMinSamples) + " valid samples in every process",
                 "record on an idle GPU with stable clocks");
 
   for (const auto& [name, samples] : pooled) {
     BaselineEntry entry;
     entry.unit = samples.unit;
-    entry.samples = samples.samples;
-    entry.median = median(samples.samples);
+    // A process with fewer valid samples (throttled) is left out of this benchmark alone.
+    entry.process_medians = process_medians(runs, name, kMinSamples);
+    entry.median = geometric_mean(entry.process_medians);
     entry.bytes = samples.bytes;
     entry.flops = samples.flops;
-    std::vector<double> run_medians;
     for (const ResultsFile& run : runs) {
       const auto it = run.benchmarks.find(name);
-      if (it == run.benchmarks.end()) continue;
-      b.recorded.samples_per_run = std::max(b.recorded.samples_per_run, it->second.repetitions);
-      if (!it->second.samples.empty()) run_medians.push_back(median(it->second.samples));
+      if (it != run.benchmarks.end()) {
+        b.recorded.samples_per_run = std::max(b.recorded.samples_per_run, it->second.repetitions);
+      }
     }
-    entry.spread_pct = spread_pct(run_medians);
     if (previous != nullptr) {
       const auto old = previous->benchmarks.find(name);
       if (old != previous->benchmarks.end()) entry.tolerance_pct = old->second.tolerance_pct;

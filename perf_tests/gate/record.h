@@ -22,10 +22,10 @@ struct RecordOptions {
   std::string date;                              // ISO 8601 UTC; empty: now
 };
 
-// Each results file is one run (process): its per-benchmark median feeds spread_pct; the samples of all
-// runs are pooled, and their GPUs' UUIDs listed in recorded.gpu_uuids. From `previous` (may be null) it
+// Each results file is one run (process): a benchmark keeps the median of each run's valid samples, and
+// the runs' GPU UUIDs are listed in recorded.gpu_uuids. From `previous` (may be null) it
 // keeps defaults (same_gpu_tolerance_pct included), families and every per-benchmark tolerance_pct.
-// InputError when a benchmark reported an error or has fewer than kMinSamples valid samples, when the
+// InputError when a benchmark reported an error or has fewer than kMinSamples valid samples in every run, when the
 // files come from different GPUs or none names its GPU, or when `previous` is for another GPU.
 Baseline record_baseline(const std::vector<ResultsFile>& runs, const Baseline* previous, const RecordOptions& options);
 

@@ -28,12 +28,11 @@ std::string measured_part(const BenchmarkComparison& row) {
   return "";
 }
 
-std::string evidence_part(const BenchmarkComparison& row) {
+std::string evidence_part(const BenchmarkComparison& row, const std::string& mode) {
   if (!row.judged()) return "";
   const double p = row.ratio >= 1.0 ? row.p_slower : row.p_faster;
-  std::string text = format_change(row) + " (tolerance " + format_pct(row.tolerance_pct) + ", p=" + format_p(p);
-  if (row.pairs > 0) text += ", " + std::to_string(row.pairs) + " pairs";
-  return text + ")";
+  return format_change(row) + " (tolerance " + format_pct(row.tolerance_pct) + ", p=" + format_p(p) + "; " +
+         format_noise(row, mode) + ")";
 }
 
 }  // namespace
@@ -42,7 +41,7 @@ void write_console_report(const Comparison& comparison, std::ostream& out) {
   for (const BenchmarkComparison& row : comparison.benchmarks) {
     if (row.verdict == Verdict::kSame) continue;
     std::string line = padded_verdict(row.verdict) + " " + row.name;
-    for (const std::string& part : {measured_part(row), evidence_part(row)}) {
+    for (const std::string& part : {measured_part(row), evidence_part(row, comparison.mode), row.note}) {
       if (!part.empty()) line += "  " + part;
     }
     if (row.injected_slowdown_pct > 0.0) line += "  [fault injection " + format_pct(row.injected_slowdown_pct) + "]";
@@ -51,7 +50,7 @@ void write_console_report(const Comparison& comparison, std::ostream& out) {
   }
   out << "perf_gate " << comparison.mode << ": " << outcome_text(comparison) << " - " << comparison.gpu_name << " ("
       << comparison.gpu_slug << ") vs " << comparison.against << ": " << counts_text(count_verdicts(comparison))
-      << " (exit " << exit_code(comparison) << ")\n";
+      << " (exit " << exit_code(comparison) << "); " << format_error_control(comparison.budget) << "\n";
 }
 
 std::string remeasure_list(const Comparison& comparison) {

@@ -6,7 +6,6 @@
 #include "gate/format.h"
 #include "gate/outcome.h"
 #include "gate/reports.h"
-#include "gate/statistics.h"
 
 namespace gpuperf::gate {
 namespace {
@@ -28,7 +27,13 @@ std::string json_report(const Comparison& comparison) {
   doc["gpu"] = ordered{{"name", comparison.gpu_name}, {"slug", comparison.gpu_slug}};
   doc["against"] = comparison.against;
   doc["same_gpu"] = same_gpu_tolerance_applied(comparison);
-  doc["alpha"] = comparison.alpha;
+  const ErrorBudget& budget = comparison.budget;
+  doc["error_control"] = ordered{{"kind", "family-wise"},
+                                 {"run_alpha", budget.run_alpha},
+                                 {"benchmarks", budget.benchmarks},
+                                 {"looks", budget.looks},
+                                 {"test_alpha", budget.test_alpha()},
+                                 {"interval_confidence", budget.interval_confidence()}};
   doc["strict"] = comparison.strict;
   doc["outcome"] = outcome_text(comparison);
   doc["exit_code"] = exit_code(comparison);
@@ -50,11 +55,16 @@ std::string json_report(const Comparison& comparison) {
         {"change_pct", change_pct(row.ratio, judged)},
         {"ci_low_pct", change_pct(row.ci_low, judged)},
         {"ci_high_pct", change_pct(row.ci_high, judged)},
-        {"confidence", kConfidenceLevel},
+        {"interval_confidence", budget.interval_confidence()},
         {"p_slower", judged ? number(row.p_slower) : ordered(nullptr)},
         {"p_faster", judged ? number(row.p_faster) : ordered(nullptr)},
         {"tolerance_pct", number(row.tolerance_pct)},
         {"tolerance_source", row.tolerance_source},
+        {"processes_baseline", row.baseline_processes},
+        {"processes_current", row.current_processes},
+        {"process_sd_pct", judged ? number(row.process_sd_pct) : ordered(nullptr)},
+        {"df", judged ? number(row.df) : ordered(nullptr)},
+        {"note", row.note},
         {"samples_baseline", row.baseline_samples},
         {"samples_current", row.current_samples},
         {"samples_throttled", row.throttled},

@@ -10,7 +10,8 @@
 namespace gpuperf::gate {
 
 // Bump when a field of the JSON report changes meaning or disappears.
-inline constexpr int kReportSchemaVersion = 1;
+// 2: error_control replaces alpha; rows carry processes, process_sd_pct, df and note.
+inline constexpr int kReportSchemaVersion = 2;
 
 // One actionable line per benchmark that is not SAME, most severe first, then a one-line summary.
 void write_console_report(const Comparison& comparison, std::ostream& out);

@@ -9,6 +9,7 @@
 
 #include "gate/input_error.h"
 #include "gate/json_input.h"
+#include "gate/statistics.h"
 
 namespace gpuperf::gate {
 namespace {
@@ -286,6 +287,20 @@ std::map<std::string, BenchmarkSamples> pool_results(const std::vector<ResultsFi
     for (const auto& [name, samples] : file.benchmarks) pool_into(pooled[name], samples, name, file.source);
   }
   return pooled;
+}
+
+std::optional<double> process_median(const ResultsFile& file, const std::string& name, int min_samples) {
+  const auto it = file.benchmarks.find(name);
+  if (it == file.benchmarks.end() || static_cast<int>(it->second.samples.size()) < min_samples) return std::nullopt;
+  return median(it->second.samples);
+}
+
+std::vector<double> process_medians(const std::vector<ResultsFile>& files, const std::string& name, int min_samples) {
+  std::vector<double> medians;
+  for (const ResultsFile& file : files) {
+    if (const std::optional<double> m = process_median(file, name, min_samples)) medians.push_back(*m);
+  }
+  return medians;
 }
 
 std::string common_gpu_slug(const std::vector<ResultsFile>& files) {

@@ -3,6 +3,7 @@
 // binary says, reduced to what the gate judges: per benchmark, the valid samples of every repetition.
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -68,6 +69,14 @@ void pool_into(BenchmarkSamples& into, const BenchmarkSamples& more, const std::
 // Every benchmark of every file, samples pooled by run_name (the orchestrator re-measures ambiguous
 // benchmarks into a second file). InputError when the files come from different GPUs.
 std::map<std::string, BenchmarkSamples> pool_results(const std::vector<ResultsFile>& files);
+
+// The median of one file's (one process's) valid samples of benchmark `name`; nullopt when it has fewer
+// than `min_samples` of them.
+std::optional<double> process_median(const ResultsFile& file, const std::string& name, int min_samples);
+
+// The median of each file's valid samples of benchmark `name`, in file order (a file is one process);
+// files where it has fewer than `min_samples` valid samples are left out.
+std::vector<double> process_medians(const std::vector<ResultsFile>& files, const std::string& name, int min_samples);
 
 // The GPU slug shared by all files. InputError when they differ.
 std::string common_gpu_slug(const std::vector<ResultsFile>& files);

@@ -19,13 +19,6 @@ Tolerance resolve_tolerance(const Baseline& baseline, const std::string& name, c
     tolerance = {it->second, "family " + family};
   }
   if (entry.tolerance_pct) tolerance = {*entry.tolerance_pct, "benchmark"};
-
-  const double noise_floor = kNoiseFloorFactor * entry.spread_pct;
-  if (noise_floor > tolerance.pct) {
-    char why[96];
-    std::snprintf(why, sizeof why, "noise floor (%g x spread %.2f%%)", kNoiseFloorFactor, entry.spread_pct);
-    tolerance = {noise_floor, why};
-  }
   return at_least_cycle_resolution(tolerance, entry.unit, entry.median);
 }
 

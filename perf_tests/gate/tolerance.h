@@ -1,17 +1,14 @@
 #pragma once
 // Which tolerance a benchmark is judged with, and why: a hand override beats its family's, which beats
 // the baseline's default (its same-GPU default for results from a GPU that recorded it); and no tolerance
-// is tighter than the noise the baseline itself showed, nor than a cycle count can resolve.
+// is tighter than a cycle count can resolve. Noise is not the tolerance's business: the interval carries
+// it (process_inference.h). The tolerance is the smallest change that matters.
 
 #include <string>
 
 #include "gate/baseline.h"
 
 namespace gpuperf::gate {
-
-// The tolerance is at least this many times the run-to-run spread recorded in the baseline: a benchmark
-// whose process-to-process medians moved by 1.5% while recording cannot be held to 1%.
-inline constexpr double kNoiseFloorFactor = 2.0;
 
 // Cycle counts are integers: a median, and so a ratio of two, can be a cycle off, so a tolerance below this
 // many cycles would call rounding a change (1% of a 55-cycle latency is half a cycle).
@@ -23,7 +20,7 @@ inline constexpr const char* kSameGpuDefaultSource = "default, same GPU as the b
 struct Tolerance {
   double pct = 0.0;    // [percent]
   std::string source;  // "benchmark", "family smem_latency", "default", kSameGpuDefaultSource,
-                       // "noise floor (2 x spread 1.20%)"
+                       // "resolution floor (2 cycles of 44)"
 };
 
 // The family of a benchmark name: the part before the first '/' ("reduction" of "reduction/x/n:1").
@@ -31,7 +28,7 @@ std::string family_of(const std::string& benchmark_name);
 
 // `same_gpu`: every result compared comes from a GPU listed in the baseline's recorded.gpu_uuids (the
 // comparator decides it once per comparison). Then baseline.same_gpu_tolerance_pct, where set, replaces
-// the default; overrides and the noise floor apply as always.
+// the default; overrides and the resolution floor apply as always.
 Tolerance resolve_tolerance(const Baseline& baseline, const std::string& name, const BaselineEntry& entry,
                             bool same_gpu);
 

@@ -26,10 +26,9 @@ const char* verdict_name(Verdict verdict) {
 
 Verdict decide(const Evidence& evidence, const DecisionRule& rule) {
   const double tol = rule.tolerance_pct / 100.0;
-  const bool slower_significant = !rule.require_significance || evidence.p_slower < rule.alpha;
-  const bool faster_significant = !rule.require_significance || evidence.p_faster < rule.alpha;
-  if (evidence.ci_low > 1.0 + tol && slower_significant) return Verdict::kSlow;
-  if (evidence.ci_high < 1.0 - tol && faster_significant) return Verdict::kFast;
+  const bool enough_processes = evidence.processes >= rule.min_processes;
+  if (evidence.ci_low > 1.0 + tol && evidence.p_slower < rule.alpha && enough_processes) return Verdict::kSlow;
+  if (evidence.ci_high < 1.0 - tol && evidence.p_faster < rule.alpha && enough_processes) return Verdict::kFast;
   if (evidence.ci_low >= 1.0 - tol && evidence.ci_high <= 1.0 + tol) return Verdict::kSame;
   return Verdict::kAmbiguous;
 }

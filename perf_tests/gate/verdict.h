@@ -6,10 +6,12 @@
 
 namespace gpuperf::gate {
 
-// Significance a slowdown or speed-up needs (one-sided p) before it is called SLOW or FAST.
-inline constexpr double kDefaultAlpha = 0.001;
-// Fewer valid samples than this on either side and the benchmark is not judged.
+// A process with fewer valid samples than this gives the benchmark no median: it is left out.
 inline constexpr int kMinSamples = 5;
+// SLOW or FAST needs at least this many current processes (A/B: pairs). One process can be an outlier
+// (before the launch gate, 2 of 8 processes timed a 14 us kernel 8% and 28% slow) that the baseline's
+// spread cannot reveal; a second one shows it, and the pooled spread widens the interval.
+inline constexpr int kMinProcessesToCall = 2;
 
 // Most severe first: reports list benchmarks in this order.
 enum class Verdict {
@@ -25,24 +27,24 @@ enum class Verdict {
 
 const char* verdict_name(Verdict verdict);  // "SLOW", "NOT_JUDGED", ...
 
-// What the data say about ratio = median(now) / median(baseline).
+// What the data say about the ratio now / before of a typical process's median.
 struct Evidence {
   double ci_low = 0.0;  // confidence interval of the ratio
   double ci_high = 0.0;
-  double p_slower = 1.0;  // one-sided p of "now is slower"
+  double p_slower = 1.0;  // one-sided p of "now is slower" (H0: ratio <= 1)
   double p_faster = 1.0;
+  int processes = 0;  // current processes (A/B: pairs) behind the evidence
 };
 
 struct DecisionRule {
   double tolerance_pct = 0.0;  // [percent]
-  double alpha = kDefaultAlpha;
-  // Paired A/B with few pairs cannot reach a strict alpha (k pairs: p >= 0.5^k); there the interval
-  // alone decides.
-  bool require_significance = true;
+  double alpha = 0.0;          // one benchmark's share of the run's false-alarm budget (ErrorBudget)
+  int min_processes = kMinProcessesToCall;
 };
 
-// SLOW: interval wholly above 1 + tol and p_slower < alpha. FAST: wholly below 1 - tol and p_faster <
-// alpha. SAME: interval inside [1 - tol, 1 + tol]. AMBIGUOUS: anything else.
+// SLOW: p_slower < alpha (the run's family-wise false-alarm rate holds for unchanged code), the interval
+// wholly above 1 + tol (the slowdown matters), and at least min_processes processes. FAST: the mirror
+// image. SAME: interval inside [1 - tol, 1 + tol]. AMBIGUOUS: anything else (re-measure).
 Verdict decide(const Evidence& evidence, const DecisionRule& rule);
 
 }  // namespace gpuperf::gate

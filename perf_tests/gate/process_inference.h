@@ -1,0 +1,34 @@
+#pragma once
+// What the per-process medians of a benchmark say about its change. The process is the unit of
+// replication: each process lands at its own offset (on H200s a standard deviation of 0.1-0.7% for most
+// benchmarks, up to 3.4% for atomics-bound ones), while the samples inside one process vary far less and
+// cannot show it. So a benchmark's evidence is its process medians, taken on a log scale (a ratio is a
+// difference there, and offsets are multiplicative), and judged with Student's t on as many degrees of
+// freedom as there are processes to estimate the spread from: with 3 processes the interval is as wide
+// as 3 processes allow, never as narrow as 90 pooled samples would pretend.
+
+#include <vector>
+
+namespace gpuperf::gate {
+
+struct ProcessEvidence {
+  bool judged = false;      // false: no spread can be estimated (one process on each side)
+  double ratio = 0.0;       // geometric mean now / geometric mean before (A/B: of the pair ratios)
+  double ci_low = 0.0;      // interval of the ratio at the requested confidence
+  double ci_high = 0.0;
+  double p_slower = 1.0;    // one-sided p of "now is slower" (H0: ratio <= 1)
+  double p_faster = 1.0;    // one-sided p of "now is faster" (H0: ratio >= 1)
+  double sd_pct = 0.0;      // process-to-process standard deviation assumed [percent, on the log scale]
+  double df = 0.0;          // degrees of freedom of that estimate
+};
+
+// Stored mode: two independent groups of process medians (all positive), one spread pooled from both
+// (the processes of one GPU model share their noise); df = (n_before - 1) + (n_now - 1). `sd_floor` (log
+// scale) stands for a timer's resolution, so that identical medians do not claim infinite certainty.
+ProcessEvidence compare_process_medians(const std::vector<double>& before, const std::vector<double>& now,
+                                        double confidence, double sd_floor);
+
+// A/B mode: the ratios median(B_i) / median(A_i) of processes run side by side; df = pairs - 1.
+ProcessEvidence compare_paired_ratios(const std::vector<double>& ratios, double confidence, double sd_floor);
+
+}  // namespace gpuperf::gate
