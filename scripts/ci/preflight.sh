@@ -17,7 +17,9 @@ fail() { echo "::error title=preflight::$*"; die "$EXIT_INVALID" "$*"; }
 expected=$(awk -F'\t' -v l="$label" '$1 == l { print $2 }' "$models")
 [[ -n $expected ]] || fail "runner label '$label' is not in scripts/ci/gpu_models.tsv"
 command -v nvidia-smi >/dev/null 2>&1 || fail "label '$label' expects '$expected', but nvidia-smi is not on this runner"
-names=$(nvidia-smi --query-gpu=name --format=csv,noheader) || fail "nvidia-smi failed: label '$label' expects '$expected'"
+only=()  # a runner pinned to its GPU(s) checks those only (nvidia-smi ignores CUDA_VISIBLE_DEVICES)
+[[ -n ${CUDA_VISIBLE_DEVICES:-} ]] && only=(-i "$CUDA_VISIBLE_DEVICES")
+names=$(nvidia-smi "${only[@]}" --query-gpu=name --format=csv,noheader) || fail "nvidia-smi failed: label '$label' expects '$expected'"
 [[ -n $names ]] || fail "label '$label' expects '$expected', but nvidia-smi lists no GPU"
 while IFS= read -r name; do
   [[ $name == "$expected"* ]] || fail "runner label '$label' expects GPU '$expected', but this runner has '$name'"

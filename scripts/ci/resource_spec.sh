@@ -9,7 +9,11 @@ source "$(dirname "${BASH_SOURCE[0]}")/../lib/common.sh"
 (($# == 1)) || die "$EXIT_INVALID" "usage: $0 OUT.json"
 need_tool jq
 need_tool nvidia-smi
-uuids=$(nvidia-smi --query-gpu=uuid --format=csv,noheader) || die "$EXIT_INVALID" "nvidia-smi failed"
+# A runner pinned to some GPUs (CUDA_VISIBLE_DEVICES: indices or UUIDs, docs/runner_setup.md) offers
+# only those: nvidia-smi itself ignores the variable.
+only=()
+[[ -n ${CUDA_VISIBLE_DEVICES:-} ]] && only=(-i "$CUDA_VISIBLE_DEVICES")
+uuids=$(nvidia-smi "${only[@]}" --query-gpu=uuid --format=csv,noheader) || die "$EXIT_INVALID" "nvidia-smi failed"
 [[ -n $uuids ]] || die "$EXIT_INVALID" "nvidia-smi lists no GPU"
 jq -R -s '{version: {major: 1, minor: 0},
            local: [{gpus: [split("\n")[] | select(length > 0) | {id: ., slots: 1}]}]}' <<<"$uuids" >"$1"

@@ -70,6 +70,9 @@ expect 0 "nothing was judged" "a run without reports says so in the comment" \
 
 expect 0 "2" "two GPUs make a resource spec of two" env FAKE_GPU_COUNT=2 bash "$ci/resource_spec.sh" "$work/spec.json"
 expect 0 '{"id":"GPU-fake-1","slots":1}' "one gpus resource per GPU UUID, one slot each" jq -c '.local[0].gpus[1]' "$work/spec.json"
+expect 0 "1" "a runner pinned to one GPU offers only that one" \
+  env FAKE_GPU_COUNT=2 CUDA_VISIBLE_DEVICES=GPU-fake-1 bash "$ci/resource_spec.sh" "$work/spec1.json"
+expect 0 '["GPU-fake-1"]' "the pinned GPU is the one offered" jq -c '[.local[0].gpus[].id]' "$work/spec1.json"
 # shellcheck disable=SC2016  # the variable is expanded by the inner shell, after with_ctest_gpu.sh
 expect 0 "GPU-fake-1" "CTest's allotted GPU becomes the only visible one" \
   env CTEST_RESOURCE_GROUP_0_GPUS=id:GPU-fake-1,slots:1 bash "$ci/with_ctest_gpu.sh" bash -c 'echo "$CUDA_VISIBLE_DEVICES"'
