@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The pull-request comment, in Markdown, from the perf workflow's artifact: one line per gate report
-# (GPU, family or A/B, outcome, counts), then every benchmark that was not SAME. The first line is a
+# (GPU, family, compare or A/B, outcome, counts), then every benchmark that was not SAME. The first line is a
 # hidden marker by which post_pr_comment.sh finds and updates its own comment instead of adding one.
 # The artifact is data from a run of the branch's code: only fields read with jq reach the comment.
 #
@@ -21,12 +21,12 @@ fi
 jq -r -s --arg run "$2" '
   def cell: tostring | gsub("\\|"; "\\|") | gsub("[\r\n]"; " ");
   def pct: if . == null then "" else "\(if . > 0 then "+" else "" end)\(. * 10 | round / 10)%" end;
-  "| GPU | report | outcome | counts |", "|---|---|---|---|",
-  (.[] | "| \(.gpu.name | cell) | \(.mode | cell) | \(.outcome | cell) | \(.counts | to_entries | map(select(.value > 0) | "\(.value) \(.key)") | join(", ") | cell) |"),
+  "| GPU | family | mode | outcome | counts |", "|---|---|---|---|---|",
+  (.[] | "| \(.gpu.name | cell) | \([.benchmarks[].name | split("/")[0]] | unique | join(", ") | cell) | \(.mode | cell) | \(.outcome | cell) | \(.counts | to_entries | map(select(.value > 0) | "\(.value) \(.key)") | join(", ") | cell) |"),
   "",
   ([.[] | .gpu.name as $gpu | .benchmarks[] | select(.verdict != "SAME") | . + {gpu: $gpu}]
    | if length == 0 then "Every benchmark: SAME."
-     else "| verdict | benchmark | GPU | change [99% CI] | tolerance |", "|---|---|---|---:|---:|",
+     else "| verdict | benchmark | GPU | change [interval] | tolerance |", "|---|---|---|---:|---:|",
           (.[] | "| \(.verdict) | `\(.name | cell | gsub("`"; ""))` | \(.gpu | cell) | \(.change_pct | pct) [\(.ci_low_pct | pct), \(.ci_high_pct | pct)] | \(.tolerance_pct)% |")
      end),
   "", "Full reports: [the run](\($run)) (job summaries and the perf-results artifacts)."

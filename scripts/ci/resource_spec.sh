@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Writes a CTest resource spec file with one "gpus" resource per GPU of this host (id: its UUID, one
-# slot), so `ctest --resource-spec-file F -j N` runs GPU tests side by side, one GPU each, never two on
-# one. The UUID is also what the GPU lock (scripts/lib/common.sh) is keyed by.
+# Writes a CTest resource spec file with one "gpus" resource per GPU of this host (one slot each), so `ctest --resource-spec-file F -j N` runs GPU tests side by side, one GPU each, never two on
+# one. A resource id must match [a-z_][a-z0-9_]* (CTest refuses the file otherwise), so the id is the
+# GPU's UUID in lower case with _ for - (GPU-7f76603f-c595-... -> gpu_7f76603f_c595_...), which
+# with_ctest_gpu.sh turns back into the UUID. The UUID is also what the GPU lock
+# (scripts/lib/common.sh) is keyed by.
 #
 #   resource_spec.sh OUT.json     (prints the number of GPUs)
 set -euo pipefail
@@ -16,5 +18,6 @@ only=()
 uuids=$(nvidia-smi "${only[@]}" --query-gpu=uuid --format=csv,noheader) || die "$EXIT_INVALID" "nvidia-smi failed"
 [[ -n $uuids ]] || die "$EXIT_INVALID" "nvidia-smi lists no GPU"
 jq -R -s '{version: {major: 1, minor: 0},
-           local: [{gpus: [split("\n")[] | select(length > 0) | {id: ., slots: 1}]}]}' <<<"$uuids" >"$1"
+           local: [{gpus: [split("\n")[] | select(length > 0) | {id: (ascii_downcase | gsub("-"; "_")), slots: 1}]}]}' \
+  <<<"$uuids" >"$1"
 jq '.local[0].gpus | length' "$1"

@@ -9,6 +9,7 @@ ci="$here/../ci"
 fixtures="$here/fixtures/ci"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+cmake=$(command -v cmake) ctest=$(command -v ctest)  # the real ones, for the resource-group test
 export PATH="$here/fake_ci:$PATH"
 passed=0 failed=0
 
@@ -69,13 +70,29 @@ expect 0 "nothing was judged" "a run without reports says so in the comment" \
   bash "$ci/pr_comment_body.sh" "$work/baselines" https://example.invalid/run/1
 
 expect 0 "2" "two GPUs make a resource spec of two" env FAKE_GPU_COUNT=2 bash "$ci/resource_spec.sh" "$work/spec.json"
-expect 0 '{"id":"GPU-fake-1","slots":1}' "one gpus resource per GPU UUID, one slot each" jq -c '.local[0].gpus[1]' "$work/spec.json"
+expect 0 '{"id":"gpu_fake_1","slots":1}' "one gpus resource per GPU, named from its UUID as CTest allows" jq -c '.local[0].gpus[1]' "$work/spec.json"
 expect 0 "1" "a runner pinned to one GPU offers only that one" \
   env FAKE_GPU_COUNT=2 CUDA_VISIBLE_DEVICES=GPU-fake-1 bash "$ci/resource_spec.sh" "$work/spec1.json"
-expect 0 '["GPU-fake-1"]' "the pinned GPU is the one offered" jq -c '[.local[0].gpus[].id]' "$work/spec1.json"
+expect 0 '["gpu_fake_1"]' "the pinned GPU is the one offered" jq -c '[.local[0].gpus[].id]' "$work/spec1.json"
+# The real CTest with that spec: two GPU tests at once (-j 2) on two fake GPUs get one GPU each.
+mkdir -p "$work/ctest"
+cat >"$work/ctest/CMakeLists.txt" <<CMAKE
+cmake_minimum_required(VERSION 3.25)
+project(resource_groups NONE)
+enable_testing()
+foreach(t a b)
+  add_test(NAME \${t} COMMAND bash $ci/with_ctest_gpu.sh bash -c "sleep 1; echo \\\$CUDA_VISIBLE_DEVICES > $work/ctest/\${t}.gpu")
+  set_tests_properties(\${t} PROPERTIES RESOURCE_GROUPS gpus:1)
+endforeach()
+CMAKE
+"$cmake" -S "$work/ctest" -B "$work/ctest/build" >/dev/null 2>&1
+expect 0 "100% tests passed" "CTest accepts the spec and runs both tests" \
+  "$ctest" --test-dir "$work/ctest/build" --resource-spec-file "$work/spec.json" -j 2
+expect 0 "GPU-fake-0 GPU-fake-1" "each test saw a GPU of its own, by UUID" \
+  bash -c "cat '$work/ctest/a.gpu' '$work/ctest/b.gpu' | sort | paste -sd ' '"
 # shellcheck disable=SC2016  # the variable is expanded by the inner shell, after with_ctest_gpu.sh
 expect 0 "GPU-fake-1" "CTest's allotted GPU becomes the only visible one" \
-  env CTEST_RESOURCE_GROUP_0_GPUS=id:GPU-fake-1,slots:1 bash "$ci/with_ctest_gpu.sh" bash -c 'echo "$CUDA_VISIBLE_DEVICES"'
+  env CTEST_RESOURCE_GROUP_0_GPUS=id:gpu_fake_1,slots:1 bash "$ci/with_ctest_gpu.sh" bash -c 'echo "$CUDA_VISIBLE_DEVICES"'
 # shellcheck disable=SC2016  # as above
 expect 0 "unset" "without resource groups the GPU is left alone" \
   env -u CUDA_VISIBLE_DEVICES -u CTEST_RESOURCE_GROUP_0_GPUS bash "$ci/with_ctest_gpu.sh" bash -c 'echo "${CUDA_VISIBLE_DEVICES:-unset}"'
