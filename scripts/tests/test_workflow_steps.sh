@@ -77,6 +77,10 @@ summary() { cat "$work/runner-temp/github_step_summary"; }
 job build.yml build 0 "job build: passed" "build runs .ci/run"
 check "build.yml runs the CI workflow preset" grep -q "cmake --workflow --preset ci" "$FAKE_LOG"
 
+job build.yml fork-notice 0 "::notice title=GPU perf not run::" "a fork's pull request is told how a maintainer runs the GPU jobs" \
+  "expr:github.event.pull_request.head.sha=$head_sha"
+check "the notice names the commit to dispatch" grep -q "sha = $head_sha" "$work/runner-temp/github_step_summary"
+
 # perf: the target job validates the dispatch input.
 job perf.yml target 0 "job target: passed" "a push measures its own commit"
 check "target's output is the pushed SHA" grep -q "$head_sha" "$work/runner-temp/job-outputs.json"
