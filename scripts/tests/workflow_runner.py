@@ -10,7 +10,7 @@ expression the table lacks fails the run, so a workflow change that needs a new 
 CONTEXT.json: {"expressions": {"matrix.gpu": "h200", ...}, "env": {...}}. Prints the job log; writes
 job outputs as JSON to $RUNNER_TEMP/job-outputs.json. Exit: 0 the job passed, 1 it failed, 2 misuse.
 """
-import json, os, re, shutil, subprocess, sys
+import glob, json, os, re, shutil, subprocess, sys
 import yaml
 
 EXPR = re.compile(r"\$\{\{\s*(.*?)\s*\}\}")
@@ -66,7 +66,6 @@ def simulate(uses, with_, artifacts, log):
             pattern = pattern.strip()
             if not pattern:
                 continue
-            import glob
             for src in glob.glob(pattern.rstrip("/")):
                 copy_into(src, dest, os.path.relpath(src))
                 found += 1
