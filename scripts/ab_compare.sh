@@ -65,7 +65,7 @@ measure() {  # measure <rounds> <filter>
 
 judge() {  # judge: every round so far; sets verdict
   verdict=0
-  "$gate" ab --a "${a_runs[@]}" --b "${b_runs[@]}" --tolerance-pct "$tolerance" \
+  "$gate" ab --a "${a_runs[@]}" --b "${b_runs[@]}" --tolerance-pct "$tolerance" --looks $((max_remeasure + 1)) \
     --markdown "$out/ab.md" --json "$out/ab.verdict.json" --remeasure-list "$out/ab.remeasure.txt" || verdict=$?
 }
 

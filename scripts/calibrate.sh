@@ -24,8 +24,8 @@
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
 
-build_dir="" out="" benchmarks=() slowdowns="1 2 3 5" trials=10 repetitions=30 max_remeasure=2
-rounds=6 ab_repetitions=20 ab_max_remeasure=4 baseline_runs=3 modes="stored ab" lock_wait=1800
+build_dir="" out="" benchmarks=() slowdowns="1 2 3 5" trials=10 repetitions=30 max_remeasure=3
+rounds=6 ab_repetitions=20 ab_max_remeasure=4 baseline_runs=10 modes="stored ab" lock_wait=1800
 root="$(cd "$(dirname "$0")/.." && pwd)"
 while (($#)); do
   case "$1" in
@@ -132,7 +132,8 @@ calibrate_stored() {
         results=() first="" verdict=""
         for ((process = 0; process <= max_remeasure; process++)); do
           results+=("$work/stored$pct.p$process.block$t.json")
-          judge "$name" compare --baseline "$work/baseline.json" --results "${results[@]}" --filter "$one"
+          judge "$name" compare --baseline "$work/baseline.json" --results "${results[@]}" --filter "$one" \
+            --looks $((max_remeasure + 1))
           first=${first:-$verdict}
           [[ $verdict == AMBIGUOUS ]] || break
         done
@@ -161,7 +162,7 @@ calibrate_ab() {
         for ((round = 1; round <= ab_rounds; round++)); do
           a+=("$work/a$pct.r$round.block$t.json") b+=("$work/b$pct.r$round.block$t.json")
           ((round % rounds == 0)) || continue
-          judge "$name" ab --a "${a[@]}" --b "${b[@]}" --filter "$one"
+          judge "$name" ab --a "${a[@]}" --b "${b[@]}" --filter "$one" --looks $((ab_max_remeasure + 1))
           first=${first:-$verdict}
           [[ $verdict == AMBIGUOUS ]] || break
         done

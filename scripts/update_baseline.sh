@@ -5,14 +5,16 @@
 #
 #   update_baseline.sh --build-dir DIR [--runs N] [--repetitions N] [--baselines DIR]
 #
-# Each of the --runs (default 3) is a separate process, so the file records the process-to-process
-# spread that the gate's noise floor is built from. Tolerances written by hand into the old file are
+# Each of the --runs (default 10) is a separate process, and the file keeps each one's median per
+# benchmark: the gate estimates a benchmark's process-to-process spread from them, so more processes
+# give narrower intervals (a baseline from 3 is judged with the wide interval 2 degrees of freedom
+# allow). One process is one pass over the suite with its reference checks. Tolerances written by hand into the old file are
 # kept. The file is written whole or not at all.
 # Exit: 0 written, 2 failure (nothing written), 77 no GPU.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
 
-build_dir="" runs=3 repetitions=30 baselines="$(cd "$(dirname "$0")/.." && pwd)/baselines" lock_wait=1800
+build_dir="" runs=10 repetitions=30 baselines="$(cd "$(dirname "$0")/.." && pwd)/baselines" lock_wait=1800
 while (($#)); do
   case "$1" in
     --build-dir) need_value "$@"; build_dir=$2; shift 2 ;;

@@ -161,6 +161,8 @@ BaselineEntry parse_entry(const std::string& source, const std::string& name, co
   const std::vector<double> values = positive_numbers(e, list_key);
   if (values.empty()) e.fail(list_key, "is empty: nothing to compare with");
   entry.process_medians = schema == 1 ? process_medians_from_pooled(values, recorded) : values;
+  // Schema 1's median pooled the samples; every ratio is now taken against the process medians' centre.
+  if (schema == 1) entry.median = geometric_mean(entry.process_medians);
   entry.bytes = e.non_negative("bytes").value_or(0.0);
   entry.flops = e.non_negative("flops").value_or(0.0);
   entry.tolerance_pct = e.non_negative("tolerance_pct");

@@ -1,111 +1,90 @@
-// Medians, bootstrap intervals and rank tests on samples whose truth is known.
+// Medians, Student's t and the process-level inference, against values from published tables.
 #include <gtest/gtest.h>
 
-#include <algorithm>
+#include <cmath>
 
+#include "gate/error_budget.h"
+#include "gate/process_inference.h"
 #include "gate/statistics.h"
-#include "gate_test_support.h"
+#include "gate/student_t.h"
 
 namespace gpuperf::gate {
 namespace {
 
-using testing::noisy_samples;
-
 TEST(Median, OddEvenAndEmpty) {
   EXPECT_DOUBLE_EQ(median({3.0, 1.0, 2.0}), 2.0);
   EXPECT_DOUBLE_EQ(median({4.0, 1.0, 3.0, 2.0}), 2.5);
-  EXPECT_DOUBLE_EQ(median({7.0}), 7.0);
   EXPECT_TRUE(std::isnan(median({})));
 }
 
-TEST(SeedFromName, DependsOnTheNameOnly) {
-  EXPECT_EQ(seed_from_name("reduction/a/n:1"), seed_from_name("reduction/a/n:1"));
-  EXPECT_NE(seed_from_name("reduction/a/n:1"), seed_from_name("reduction/a/n:2"));
+TEST(StudentT, QuantilesMatchTables) {
+  // Two-sided 95% and 99% critical values (any statistics textbook's t table).
+  EXPECT_NEAR(student_t_quantile(0.975, 1), 12.7062, 1e-4);
+  EXPECT_NEAR(student_t_quantile(0.975, 10), 2.2281, 1e-4);
+  EXPECT_NEAR(student_t_quantile(0.995, 5), 4.0321, 1e-4);
+  EXPECT_NEAR(student_t_quantile(0.995, 30), 2.7500, 1e-4);
+  EXPECT_NEAR(student_t_quantile(0.025, 10), -2.2281, 1e-4);
+  EXPECT_NEAR(student_t_quantile(0.975, 1e7), 1.95996, 1e-4) << "large df: the normal";
+  EXPECT_NEAR(student_t_quantile(0.5, 3), 0.0, 1e-12);
 }
 
-TEST(BootstrapRatio, ContainsTheTrueRatio) {
-  // Twenty independent cases, each 30 samples a side with 1% noise and a true ratio of 1.07: a 99% interval
-  // misses the truth about once in 100, so all twenty covering it is expected.
-  for (std::uint64_t trial = 0; trial < 20; ++trial) {
-    const auto base = noisy_samples(100.0, 0.01, 30, 2 * trial + 1);
-    const auto now = noisy_samples(107.0, 0.01, 30, 2 * trial + 2);
-    const Interval ci = bootstrap_ratio_of_medians(base, now, trial);
-    EXPECT_LT(ci.low, 1.07) << "trial " << trial;
-    EXPECT_GT(ci.high, 1.07) << "trial " << trial;
-    EXPECT_LT(ci.high - ci.low, 0.03) << "an interval this wide says nothing; trial " << trial;
-  }
+TEST(StudentT, TailsKeepTheirPrecision) {
+  EXPECT_NEAR(student_t_upper_tail(3.0, 4), 0.019970, 1e-6);
+  EXPECT_NEAR(student_t_upper_tail(0.0, 7), 0.5, 1e-12);
+  EXPECT_NEAR(student_t_cdf(-3.0, 4), 0.019970, 1e-6);
+  const double tiny = student_t_upper_tail(40.0, 20);
+  EXPECT_GT(tiny, 0.0);
+  EXPECT_LT(tiny, 1e-19);
+  // Round trip where the budget lives: a one-sided 3e-5 level.
+  EXPECT_NEAR(student_t_upper_tail(student_t_quantile(1.0 - 3e-5, 11), 11), 3e-5, 1e-10);
 }
 
-TEST(BootstrapRatio, IsReproducibleForOneSeed) {
-  const auto base = noisy_samples(10.0, 0.02, 30, 1);
-  const auto now = noisy_samples(10.0, 0.02, 30, 2);
-  const Interval a = bootstrap_ratio_of_medians(base, now, 42);
-  const Interval b = bootstrap_ratio_of_medians(base, now, 42);
-  EXPECT_EQ(a.low, b.low);
-  EXPECT_EQ(a.high, b.high);
+TEST(ProcessInference, TwoGroupsPoolTheirSpread) {
+  // log medians: before 0, +-s; now +d, +-s: pooled sd is s, df = 2 + 2.
+  const double s = 0.01;
+  const double d = 0.05;
+  const std::vector<double> before = {std::exp(-s), 1.0, std::exp(s)};
+  const std::vector<double> now = {std::exp(d - s), std::exp(d), std::exp(d + s)};
+  const ProcessEvidence e = compare_process_medians(before, now, 0.99, 0.0);
+  ASSERT_TRUE(e.judged);
+  EXPECT_DOUBLE_EQ(e.df, 4.0);
+  EXPECT_NEAR(e.sd_pct, 100.0 * s, 1e-9);
+  EXPECT_NEAR(e.ratio, std::exp(d), 1e-12);
+  const double half = student_t_quantile(0.995, 4) * s * std::sqrt(2.0 / 3.0);
+  EXPECT_NEAR(e.ci_low, std::exp(d - half), 1e-12);
+  EXPECT_NEAR(e.ci_high, std::exp(d + half), 1e-12);
+  EXPECT_NEAR(e.p_slower, student_t_upper_tail(d / (s * std::sqrt(2.0 / 3.0)), 4), 1e-15);
+  EXPECT_NEAR(e.p_slower + e.p_faster, 1.0, 1e-12);
 }
 
-TEST(BootstrapRatio, IdenticalConstantSamplesGiveExactlyOne) {
-  const std::vector<double> same(10, 5.0);
-  const Interval ci = bootstrap_ratio_of_medians(same, same, 1);
-  EXPECT_DOUBLE_EQ(ci.low, 1.0);
-  EXPECT_DOUBLE_EQ(ci.high, 1.0);
+TEST(ProcessInference, OneProcessEachSideCannotBeJudged) {
+  EXPECT_FALSE(compare_process_medians({1.0}, {1.1}, 0.99, 0.0).judged);
+  EXPECT_TRUE(compare_process_medians({1.0, 1.01}, {1.1}, 0.99, 0.0).judged) << "the baseline's spread serves";
+  EXPECT_FALSE(compare_paired_ratios({1.1}, 0.99, 0.0).judged);
 }
 
-TEST(BootstrapMedian, ContainsTheTrueMedian) {
-  const auto values = noisy_samples(50.0, 0.02, 40, 9);
-  const Interval ci = bootstrap_median(values, 3);
-  EXPECT_LT(ci.low, 50.0);
-  EXPECT_GT(ci.high, 50.0);
+TEST(ProcessInference, IdenticalMediansClaimNoMoreThanTheResolution) {
+  const ProcessEvidence e = compare_process_medians({44.0, 44.0, 44.0}, {44.0, 44.0}, 0.99, 0.01);
+  ASSERT_TRUE(e.judged);
+  EXPECT_DOUBLE_EQ(e.sd_pct, 1.0);
+  EXPECT_LT(e.ci_low, 1.0);
+  EXPECT_GT(e.ci_high, 1.0);
 }
 
-TEST(MannWhitney, ShiftedSamplesAreSignificantInTheRightDirection) {
-  const auto base = noisy_samples(100.0, 0.005, 30, 11);
-  const auto slower = noisy_samples(103.0, 0.005, 30, 12);
-  const RankTest test = mann_whitney_u(base, slower);
-  EXPECT_LT(test.p_greater, 1e-9);
-  EXPECT_GT(test.p_less, 0.99);
-  const RankTest reverse = mann_whitney_u(slower, base);
-  EXPECT_LT(reverse.p_less, 1e-9);
+TEST(ProcessInference, PairedRatiosUsePairsMinusOne) {
+  const std::vector<double> ratios = {1.02, 1.03, 1.01, 1.02};
+  const ProcessEvidence e = compare_paired_ratios(ratios, 0.99, 0.0);
+  ASSERT_TRUE(e.judged);
+  EXPECT_DOUBLE_EQ(e.df, 3.0);
+  EXPECT_GT(e.ci_low, 1.0);
+  EXPECT_LT(e.p_slower, 0.01);
 }
 
-TEST(MannWhitney, SamplesOfOneDistributionAreSignificantAtTheNominalRate) {
-  // Under the null hypothesis p is uniform: about 5 of 100 fall below 0.05, none should fall below alpha.
-  int below_five_percent = 0;
-  double smallest = 1.0;
-  for (std::uint64_t trial = 0; trial < 100; ++trial) {
-    const RankTest test = mann_whitney_u(noisy_samples(100.0, 0.01, 30, 1000 + 2 * trial),
-                                         noisy_samples(100.0, 0.01, 30, 1001 + 2 * trial));
-    below_five_percent += test.p_greater < 0.05 ? 1 : 0;
-    smallest = std::min({smallest, test.p_greater, test.p_less});
-  }
-  EXPECT_LE(below_five_percent, 12);
-  EXPECT_GT(smallest, 0.001) << "a false SLOW at alpha 0.001 in 100 identical cases";
-}
-
-TEST(MannWhitney, CompletelySeparatedThirtyAndThirtyMatchesTheNormalApproximation) {
-  std::vector<double> low;
-  std::vector<double> high;
-  for (int i = 0; i < 30; ++i) {
-    low.push_back(i);
-    high.push_back(100 + i);
-  }
-  // U = 900, mean 450, sd sqrt(30 * 30 * 61 / 12): z = (450 - 0.5) / 67.64 = 6.645.
-  EXPECT_NEAR(std::log10(mann_whitney_u(low, high).p_greater), std::log10(1.5e-11), 0.1);
-}
-
-TEST(MannWhitney, AllTiedGivesNoEvidence) {
-  const std::vector<double> same(8, 1.0);
-  const RankTest test = mann_whitney_u(same, same);
-  EXPECT_EQ(test.p_greater, 1.0);
-  EXPECT_EQ(test.p_less, 1.0);
-}
-
-TEST(SignTest, ExactBinomialTails) {
-  EXPECT_DOUBLE_EQ(sign_test(5, 0).p_greater, 1.0 / 32);
-  EXPECT_DOUBLE_EQ(sign_test(5, 0).p_less, 1.0);
-  EXPECT_NEAR(sign_test(4, 1).p_greater, 6.0 / 32, 1e-12);
-  EXPECT_EQ(sign_test(0, 0).p_greater, 1.0);
+TEST(ErrorBudget, SplitsTheRunRateOverBenchmarksAndLooks) {
+  const ErrorBudget budget{0.01, 100, 4};
+  EXPECT_DOUBLE_EQ(budget.test_alpha(), 0.01 / 400);
+  EXPECT_DOUBLE_EQ(budget.interval_confidence(), 1.0 - 0.01 / 4);
+  EXPECT_DOUBLE_EQ(ErrorBudget{}.test_alpha(), kDefaultRunAlpha);
 }
 
 }  // namespace
