@@ -62,45 +62,87 @@ def write(fname, doc, raw=None):
 def doc(rows, ctx=CTX):
   return {"context": ctx, "benchmarks": rows}
 
-write("results_run1.json", doc(entries(30)))
-write("results_run2.json", doc(entries(30, scale=1.002)))
-write("results_slow.json", doc(entries(30, scale={BENCH[0][0]: 1.10})))
-write("results_fast.json", doc(entries(30, scale={BENCH[0][0]: 0.90})))
-write("results_throttled.json", doc(entries(30, throttled=27)))
-write("results_error.json", doc(entries(30, error=(BENCH[0][0], "mismatch at index 17: expected 3.5, got 0"))))
-ctx_h100 = dict(CTX, gpu_name="NVIDIA H100 80GB HBM3", gpu_slug="nvidia-h100-80gb-hbm3")
-write("results_other_gpu.json", doc(entries(30), ctx_h100))
-ctx_noslug = {k: v for k, v in CTX.items() if k != "gpu_slug"}
-write("results_no_gpu_slug.json", doc(entries(10), ctx_noslug))
-
-# Baseline of the same GPU, from two other runs.
-def base_entry(name, unit, med, noise, counters, cycles, tol=None):
-  scale = {"ns": 1e-3, "us": 1.0}[unit]
-  if cycles is not None:
-    samples = [round(cycles * (1 + random.gauss(0, noise)), 2) for _ in range(60)]
-    u = "cycles"
+# Each file is one process. A process lands at its own offset (sd PROCESS_SD of its time),
+# which its own samples cannot show: that is what the gate's per-process inference is about.
+PROCESS_SD = 0.003
+def process(fname, reps=30, scale=1.0, ctx=None, **kw):
+  offsets = {b[0]: 1 + random.gauss(0, PROCESS_SD) for b in BENCH}
+  if isinstance(scale, dict):
+    s = {name: offsets[name] * scale.get(name, 1.0) for name in offsets}
   else:
-    samples = [round(med * scale * (1 + random.gauss(0, noise)), 5) for _ in range(60)]
-    u = "us"
-  s = sorted(samples)
-  m = (s[29] + s[30]) / 2
-  e = {"unit": u, "median": m, "samples": samples, "spread_pct": 0.3,
+    s = {name: offsets[name] * scale for name in offsets}
+  write(fname, doc(entries(reps, scale=s, **kw), ctx or CTX))
+
+for i in (1, 2, 3):
+  process("results_run%d.json" % i)
+for i in (1, 2, 3):
+  process("results_slow_%d.json" % i, scale={BENCH[0][0]: 1.10})
+for i in (1, 2, 3):
+  process("results_fast_%d.json" % i, scale={BENCH[0][0]: 0.90})
+process("results_throttled.json", throttled=27)
+process("results_error.json", error=(BENCH[0][0], "mismatch at index 17: expected 3.5, got 0"))
+ctx_h100 = dict(CTX, gpu_name="NVIDIA H100 80GB HBM3", gpu_slug="nvidia-h100-80gb-hbm3")
+process("results_other_gpu.json", ctx=ctx_h100)
+ctx_noslug = {k: v for k, v in CTX.items() if k != "gpu_slug"}
+process("results_no_gpu_slug.json", reps=10, ctx=ctx_noslug)
+
+# Baselines of the same GPU. Schema 2 keeps one median per recording process (10 of them); schema 1
+# (still read) pooled the samples of its processes in recording order.
+BASELINE_PROCESSES = 10
+def center(unit, med, cycles):
+  return (cycles, "cycles") if cycles is not None else (med * {"ns": 1e-3, "us": 1.0}[unit], "us")
+
+def median_of(values):
+  s = sorted(values)
+  n = len(s)
+  return s[n // 2] if n % 2 else (s[n // 2 - 1] + s[n // 2]) / 2
+
+def base_entry_v2(name, unit, med, noise, counters, cycles, tol=None):
+  c, u = center(unit, med, cycles)
+  medians = []
+  for _ in range(BASELINE_PROCESSES):
+    offset = 1 + random.gauss(0, PROCESS_SD)
+    medians.append(round(median_of([c * offset * (1 + random.gauss(0, noise)) for _ in range(30)]), 5))
+  geo = 1.0
+  for m in medians: geo *= m
+  e = {"unit": u, "median": round(geo ** (1.0 / len(medians)), 5), "process_medians": medians,
        "bytes": counters["bytes"], "flops": counters["flops"]}
   if tol is not None: e["tolerance_pct"] = tol
   return e
 
-bl = {"schema_version": 1,
-      "gpu": {"name": "NVIDIA H200", "slug": "nvidia-h200", "compute_capability": "9.0", "sm_count": 132,
-              "memory_mib": 143771, "driver": "580.159.04", "cuda_runtime": "13.0"},
-      "recorded": {"date": "2026-11-22T03:00:00Z", "commit": "abc123", "runs": 2, "samples_per_run": 30},
-      "defaults": {"tolerance_pct": 3.0},
-      "families": {"smem_latency": {"tolerance_pct": 1.0}},
-      "benchmarks": {}}
-for i, b in enumerate(BENCH):
-  bl["benchmarks"][b[0]] = base_entry(*b, tol=2.0 if i == 0 else None)
+def base_entry_v1(name, unit, med, noise, counters, cycles, tol=None):
+  c, u = center(unit, med, cycles)
+  samples = []
+  for _ in range(2):  # two processes of 30 samples, pooled in order
+    offset = 1 + random.gauss(0, PROCESS_SD)
+    samples += [round(c * offset * (1 + random.gauss(0, noise)), 5) for _ in range(30)]
+  e = {"unit": u, "median": median_of(samples), "samples": samples, "spread_pct": 0.3,
+       "bytes": counters["bytes"], "flops": counters["flops"]}
+  if tol is not None: e["tolerance_pct"] = tol
+  return e
+
+def baseline(schema, runs, entry):
+  bl = {"schema_version": schema,
+        "gpu": {"name": "NVIDIA H200", "slug": "nvidia-h200", "compute_capability": "9.0", "sm_count": 132,
+                "memory_mib": 143771, "driver": "580.159.04", "cuda_runtime": "13.0"},
+        "recorded": {"date": "2026-11-22T03:00:00Z", "commit": "abc123", "runs": runs, "samples_per_run": 30},
+        "defaults": {"tolerance_pct": 3.0},
+        "families": {"smem_latency": {"tolerance_pct": 1.0}},
+        "benchmarks": {}}
+  for i, b in enumerate(BENCH):
+    bl["benchmarks"][b[0]] = entry(*b, tol=2.0 if i == 0 else None)
+  return bl
+
+bl = baseline(2, BASELINE_PROCESSES, base_entry_v2)
+removed = [4.99, 5.0, 5.01, 5.0, 5.02, 5.0, 4.98, 5.01, 5.0, 5.0]
 bl["benchmarks"]["reduction/reduce0_removed_variant/n:1024"] = {
-  "unit": "us", "median": 5.0, "samples": [4.99, 5.0, 5.01, 5.0, 5.02], "spread_pct": 0.0, "bytes": 4096, "flops": 0}
+  "unit": "us", "median": 5.0, "process_medians": removed, "bytes": 4096, "flops": 0}
 write("baseline_h200.json", bl)
+
+bl1 = baseline(1, 2, base_entry_v1)
+bl1["benchmarks"]["reduction/reduce0_removed_variant/n:1024"] = {
+  "unit": "us", "median": 5.0, "samples": [4.99, 5.0, 5.01, 5.0, 5.02], "spread_pct": 0.0, "bytes": 4096, "flops": 0}
+write("baseline_h200_schema1.json", bl1)
 
 # Bad inputs.
 good = open(os.path.join(out, "results_run1.json")).read()
@@ -124,10 +166,11 @@ write("bad_time_unit.json", doc(r))
 
 def bad_baseline(fname, mutate):
   b = json.loads(json.dumps(bl)); mutate(b); write(fname, b)
-bad_baseline("bad_baseline_schema2.json", lambda b: b.update(schema_version=2))
+bad_baseline("bad_baseline_schema3.json", lambda b: b.update(schema_version=3))
 bad_baseline("bad_baseline_no_schema.json", lambda b: b.pop("schema_version"))
 bad_baseline("bad_baseline_zero_median.json", lambda b: b["benchmarks"][BENCH[0][0]].update(median=0))
-bad_baseline("bad_baseline_empty_samples.json", lambda b: b["benchmarks"][BENCH[0][0]].update(samples=[]))
+bad_baseline("bad_baseline_empty_process_medians.json",
+             lambda b: b["benchmarks"][BENCH[0][0]].update(process_medians=[]))
 bad_baseline("bad_baseline_no_defaults.json", lambda b: b.pop("defaults"))
 bad_baseline("bad_baseline_median_string.json", lambda b: b["benchmarks"][BENCH[1][0]].update(median="42"))
 bad_baseline("bad_baseline_no_slug.json", lambda b: b["gpu"].pop("slug"))

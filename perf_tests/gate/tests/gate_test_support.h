@@ -14,6 +14,8 @@
 
 namespace gpuperf::gate::testing {
 
+constexpr const char* kH200 = "nvidia-h200";
+
 inline std::string testdata(const std::string& name) { return std::string(GATE_TESTDATA_DIR) + "/" + name; }
 
 inline std::string read_fixture_text(const std::string& name) {
@@ -46,11 +48,12 @@ inline BenchmarkSamples time_samples(std::vector<double> samples) {
   return b;
 }
 
-inline BaselineEntry baseline_entry(std::vector<double> samples) {
+// A baseline entry in microseconds from the medians of its recording processes.
+inline BaselineEntry baseline_entry(std::vector<double> process_medians) {
   BaselineEntry e;
   e.unit = kUnitMicroseconds;
-  e.median = median(samples);
-  e.samples = std::move(samples);
+  e.median = geometric_mean(process_medians);
+  e.process_medians = std::move(process_medians);
   return e;
 }
 
@@ -70,6 +73,24 @@ inline ResultsFile results_for(const std::string& slug, const std::string& sourc
   return r;
 }
 
-constexpr const char* kH200 = "nvidia-h200";
+// Benchmark `name` in each of `files` (one process each): process i lands at its own offset around
+// `center` (relative standard deviation `process_sd`), and its `samples` samples scatter around that
+// offset by `sample_noise`.
+inline void add_processes(std::vector<ResultsFile>& files, const std::string& name, double center, double process_sd,
+                          std::uint64_t seed, int samples = 30, double sample_noise = 0.002) {
+  const std::vector<double> offsets = noisy_samples(center, process_sd, static_cast<int>(files.size()), seed);
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    files[i].benchmarks[name] = time_samples(noisy_samples(offsets[i], sample_noise, samples, seed * 1000 + i + 1));
+  }
+}
+
+// `count` results files (processes) of kH200 holding benchmark `name` (see add_processes).
+inline std::vector<ResultsFile> processes(const std::string& name, double center, double process_sd, int count,
+                                          std::uint64_t seed, int samples = 30, double sample_noise = 0.002) {
+  std::vector<ResultsFile> files;
+  for (int i = 0; i < count; ++i) files.push_back(results_for(kH200, "process" + std::to_string(i + 1) + ".json"));
+  add_processes(files, name, center, process_sd, seed, samples, sample_noise);
+  return files;
+}
 
 }  // namespace gpuperf::gate::testing

@@ -1,4 +1,5 @@
-// A/B mode: paired runs, the unpaired fallback for one pair, and the same verdicts and exit codes.
+// A/B mode: the paired t on pair ratios, NOT_JUDGED below two pairs, the budget over A and B, and the same
+// verdicts and exit codes as compare.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -7,6 +8,7 @@
 #include "gate/exit_codes.h"
 #include "gate/input_error.h"
 #include "gate/outcome.h"
+#include "gate/results.h"
 #include "gate/tolerance.h"
 #include "gate_test_support.h"
 
@@ -20,19 +22,23 @@ using testing::time_samples;
 
 constexpr const char* kName = "fusion/bias_relu_fused/n:16777216";
 
-// `pairs` runs per build; run i of both builds is scaled by drift[i] (the machine), B by `b_ratio`.
+// `pairs` runs (processes) per build; run i of both builds is scaled by drift[i] (the machine), B by
+// `b_ratio`; every process lands at its own offset (relative sd `process_sd`).
 struct Runs {
   std::vector<ResultsFile> a;
   std::vector<ResultsFile> b;
 };
-Runs interleaved(int pairs, double b_ratio, double noise, const std::vector<double>& drift = {}) {
+Runs interleaved(int pairs, double b_ratio, double process_sd, const std::vector<double>& drift = {}) {
   Runs runs;
+  const std::vector<double> offsets = noisy_samples(1.0, process_sd, 2 * pairs, 99);
   for (int i = 0; i < pairs; ++i) {
     const double machine = drift.empty() ? 1.0 : drift[static_cast<std::size_t>(i)];
     ResultsFile a = results_for(kH200, "A" + std::to_string(i + 1) + ".json");
     ResultsFile b = results_for(kH200, "B" + std::to_string(i + 1) + ".json");
-    a.benchmarks[kName] = time_samples(noisy_samples(50.0 * machine, noise, 30, 100 + 2 * i));
-    b.benchmarks[kName] = time_samples(noisy_samples(50.0 * machine * b_ratio, noise, 30, 101 + 2 * i));
+    const double a_center = 50.0 * machine * offsets[static_cast<std::size_t>(2 * i)];
+    const double b_center = 50.0 * machine * b_ratio * offsets[static_cast<std::size_t>(2 * i + 1)];
+    a.benchmarks[kName] = time_samples(noisy_samples(a_center, 0.002, 30, 100 + 2 * i));
+    b.benchmarks[kName] = time_samples(noisy_samples(b_center, 0.002, 30, 101 + 2 * i));
     runs.a.push_back(a);
     runs.b.push_back(b);
   }
@@ -45,24 +51,38 @@ const BenchmarkComparison& only_row(const Comparison& c) {
 }
 
 TEST(AbMode, TenPercentSlowerBIsSlow) {
-  const Runs runs = interleaved(5, 1.10, 0.005);
+  const Runs runs = interleaved(5, 1.10, 0.003);
   const Comparison c = compare_ab(runs.a, runs.b, AbOptions{});
-  EXPECT_EQ(only_row(c).verdict, Verdict::kSlow);
-  EXPECT_EQ(only_row(c).pairs, 5);
-  EXPECT_NEAR(only_row(c).ratio, 1.10, 0.01);
-  EXPECT_DOUBLE_EQ(only_row(c).p_slower, 1.0 / 32) << "exact sign test: 5 of 5 pairs slower";
+  const BenchmarkComparison& row = only_row(c);
+  EXPECT_EQ(row.verdict, Verdict::kSlow);
+  EXPECT_EQ(row.pairs, 5);
+  EXPECT_EQ(row.baseline_processes, 5);
+  EXPECT_EQ(row.current_processes, 5);
+  EXPECT_DOUBLE_EQ(row.df, 4.0) << "pairs - 1";
+  EXPECT_NEAR(row.ratio, 1.10, 0.01);
+  EXPECT_LT(row.p_slower, c.budget.test_alpha());
+  EXPECT_GT(row.ci_low, 1.01);
   EXPECT_EQ(exit_code(c), kExitRegression);
 }
 
+TEST(AbMode, TheRatioIsTheGeometricMeanOfThePairRatios) {
+  const Runs runs = interleaved(3, 1.05, 0.003);
+  double log_sum = 0.0;
+  for (std::size_t i = 0; i < 3; ++i) {
+    log_sum += std::log(*process_median(runs.b[i], kName, kMinSamples) / *process_median(runs.a[i], kName, kMinSamples));
+  }
+  EXPECT_NEAR(only_row(compare_ab(runs.a, runs.b, AbOptions{})).ratio, std::exp(log_sum / 3), 1e-12);
+}
+
 TEST(AbMode, SameBuildIsSame) {
-  const Runs runs = interleaved(5, 1.0, 0.003);
+  const Runs runs = interleaved(8, 1.0, 0.002);
   const Comparison c = compare_ab(runs.a, runs.b, AbOptions{});
   EXPECT_EQ(only_row(c).verdict, Verdict::kSame);
   EXPECT_EQ(exit_code(c), kExitPass);
 }
 
 TEST(AbMode, FasterBIsFastAndPasses) {
-  const Runs runs = interleaved(4, 0.90, 0.005);
+  const Runs runs = interleaved(4, 0.90, 0.003);
   const Comparison c = compare_ab(runs.a, runs.b, AbOptions{});
   EXPECT_EQ(only_row(c).verdict, Verdict::kFast);
   EXPECT_EQ(exit_code(c), kExitPass);
@@ -70,7 +90,7 @@ TEST(AbMode, FasterBIsFastAndPasses) {
 
 TEST(AbMode, PairingCancelsMachineDrift) {
   // The machine drifts by 6% across the session; both builds drift alike, so B is not slower.
-  const Runs runs = interleaved(5, 1.0, 0.002, {1.00, 1.02, 1.06, 1.03, 0.99});
+  const Runs runs = interleaved(5, 1.0, 0.001, {1.00, 1.02, 1.06, 1.03, 0.99});
   const Comparison c = compare_ab(runs.a, runs.b, AbOptions{});
   EXPECT_EQ(only_row(c).verdict, Verdict::kSame);
 }
@@ -118,16 +138,59 @@ TEST(AbMode, CycleCountsAreNotJudgedFinerThanTheirResolution) {
   EXPECT_EQ(only_row(compare_ab(same.a, same.b, loose)).tolerance_pct, 10.0) << "a looser tolerance stands";
 }
 
-TEST(AbMode, OnePairFallsBackToTheUnpairedComparison) {
-  const Runs runs = interleaved(1, 1.10, 0.005);
+TEST(AbMode, OnePairIsNotJudged) {
+  // 10% slower, but one pair shows no spread between processes at all.
+  const Runs runs = interleaved(1, 1.10, 0.003);
   const Comparison c = compare_ab(runs.a, runs.b, AbOptions{});
-  EXPECT_EQ(only_row(c).pairs, 0);
-  EXPECT_EQ(only_row(c).verdict, Verdict::kSlow);
-  EXPECT_LT(only_row(c).p_slower, 1e-6) << "Mann-Whitney U on the pooled samples";
+  EXPECT_EQ(only_row(c).pairs, 1);
+  EXPECT_EQ(only_row(c).verdict, Verdict::kNotJudged);
+  EXPECT_EQ(only_row(c).reason, "1 pair(s) of runs with valid samples on both sides (need 2)");
+  EXPECT_EQ(exit_code(c), kExitNotJudged);
+}
+
+TEST(AbMode, TwoPairsGiveOneDegreeOfFreedomAndAWideInterval) {
+  const Runs runs = interleaved(5, 1.10, 0.003);
+  const Runs two{{runs.a[0], runs.a[1]}, {runs.b[0], runs.b[1]}};
+  const BenchmarkComparison row = only_row(compare_ab(two.a, two.b, AbOptions{}));
+  const BenchmarkComparison five = only_row(compare_ab(runs.a, runs.b, AbOptions{}));
+  EXPECT_EQ(row.pairs, 2);
+  EXPECT_DOUBLE_EQ(row.df, 1.0);
+  EXPECT_NE(row.verdict, Verdict::kNotJudged) << "two pairs are judged";
+  // t(0.995, 1) = 63.7 against t(0.995, 4) = 4.6: the interval of two pairs is far wider.
+  EXPECT_GT(row.ci_high - row.ci_low, 3 * (five.ci_high - five.ci_low)) << row.ci_low << " " << row.ci_high;
+}
+
+TEST(AbMode, ThePairsWithValidSamplesOnBothSidesCount) {
+  Runs runs = interleaved(4, 1.10, 0.003);
+  BenchmarkSamples throttled = time_samples({50.0, 50.0});
+  throttled.throttled = 28;
+  throttled.repetitions = 30;
+  runs.b[1].benchmarks[kName] = throttled;  // pair 2 is left out
+  const BenchmarkComparison row = only_row(compare_ab(runs.a, runs.b, AbOptions{}));
+  EXPECT_EQ(row.pairs, 3);
+  EXPECT_DOUBLE_EQ(row.df, 2.0);
+  EXPECT_EQ(row.throttled, 28);
+}
+
+TEST(AbMode, TheBudgetIsSplitOverEveryBenchmarkOfAAndB) {
+  Runs runs = interleaved(3, 1.0, 0.003);
+  runs.a[0].benchmarks["fusion/only_in_a/n:1"] = time_samples(noisy_samples(1.0, 0.01, 30, 8));
+  runs.b[0].benchmarks["fusion/only_in_b/n:1"] = time_samples(noisy_samples(1.0, 0.01, 30, 7));
+  AbOptions options;
+  options.selection = Selection::family("fusion");
+  options.looks = 2;
+  options.run_alpha = 0.02;
+  const Comparison c = compare_ab(runs.a, runs.b, options);
+  EXPECT_EQ(c.budget.benchmarks, 3);
+  EXPECT_EQ(c.budget.looks, 2);
+  EXPECT_DOUBLE_EQ(c.budget.test_alpha(), 0.02 / 6);
+  EXPECT_DOUBLE_EQ(c.budget.interval_confidence(), 0.995);
+  options.selection = Selection::filter("bias_relu");
+  EXPECT_EQ(compare_ab(runs.a, runs.b, options).budget.benchmarks, 3) << "selected or not";
 }
 
 TEST(AbMode, UnequalRunCountsAreRefused) {
-  Runs runs = interleaved(3, 1.0, 0.005);
+  Runs runs = interleaved(3, 1.0, 0.003);
   runs.b.pop_back();
   try {
     compare_ab(runs.a, runs.b, AbOptions{});
@@ -138,13 +201,13 @@ TEST(AbMode, UnequalRunCountsAreRefused) {
 }
 
 TEST(AbMode, DifferentGpusAreRefused) {
-  Runs runs = interleaved(2, 1.0, 0.005);
+  Runs runs = interleaved(2, 1.0, 0.003);
   runs.b[1].gpu.slug = "nvidia-h100";
   EXPECT_THROW(compare_ab(runs.a, runs.b, AbOptions{}), InputError);
 }
 
 TEST(AbMode, ErrorNewMissingAndThrottled) {
-  Runs runs = interleaved(3, 1.0, 0.005);
+  Runs runs = interleaved(3, 1.0, 0.0005);
   runs.b[0].benchmarks["fusion/only_in_b/n:1"] = time_samples(noisy_samples(1.0, 0.01, 30, 7));
   runs.a[0].benchmarks["fusion/only_in_a/n:1"] = time_samples(noisy_samples(1.0, 0.01, 30, 8));
   BenchmarkSamples throttled = time_samples({1.0, 1.0});

@@ -1,7 +1,9 @@
 // Reading and writing baselines: the fixture, every kind of bad baseline, and the round trip.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <initializer_list>
+#include <nlohmann/json.hpp>
 
 #include "gate/baseline.h"
 #include "gate/input_error.h"
@@ -31,15 +33,63 @@ TEST(BaselineInput, ReadsTheFixture) {
   EXPECT_EQ(b.gpu.slug, "nvidia-h200");
   EXPECT_EQ(b.gpu.sm_count, 132);
   EXPECT_EQ(b.recorded.commit, "abc123");
-  EXPECT_EQ(b.recorded.runs, 2);
+  EXPECT_EQ(b.recorded.runs, 10);
   EXPECT_DOUBLE_EQ(b.default_tolerance_pct, 3.0);
   EXPECT_DOUBLE_EQ(b.family_tolerance_pct.at("smem_latency"), 1.0);
   ASSERT_EQ(b.benchmarks.size(), 4u);
   const BaselineEntry& e = b.benchmarks.at("reduction/reduce9_shfl_down_last_warp/n:33554432");
   EXPECT_EQ(e.unit, "us");
-  EXPECT_EQ(e.samples.size(), 60u);
+  EXPECT_EQ(e.process_medians.size(), 10u);
+  EXPECT_NEAR(e.median, geometric_mean(e.process_medians), 1e-4) << "the file's median: their geometric mean";
   EXPECT_EQ(e.tolerance_pct, 2.0);
   EXPECT_FALSE(b.benchmarks.at("smem_latency/pointer_chase/stride:1").tolerance_pct.has_value());
+}
+
+TEST(BaselineInput, SchemaOneIsReadAndItsPooledSamplesSplitIntoProcesses) {
+  const Baseline b = load_baseline(testdata("baseline_h200_schema1.json"));
+  const nlohmann::json file = nlohmann::json::parse(testing::read_fixture_text("baseline_h200_schema1.json"));
+  EXPECT_EQ(b.recorded.runs, 2);
+  EXPECT_EQ(b.recorded.samples_per_run, 30);
+  for (const char* name : {"reduction/reduce9_shfl_down_last_warp/n:33554432", "smem_latency/pointer_chase/stride:1"}) {
+    const auto samples = file["benchmarks"][name]["samples"].get<std::vector<double>>();
+    ASSERT_EQ(samples.size(), 60u);
+    const BaselineEntry& e = b.benchmarks.at(name);
+    ASSERT_EQ(e.process_medians.size(), 2u) << name << ": recorded.runs processes of samples_per_run";
+    EXPECT_DOUBLE_EQ(e.process_medians[0], median({samples.begin(), samples.begin() + 30})) << name;
+    EXPECT_DOUBLE_EQ(e.process_medians[1], median({samples.begin() + 30, samples.end()})) << name;
+    EXPECT_DOUBLE_EQ(e.median, geometric_mean(e.process_medians))
+        << "the pooled samples' median gives way to the centre of the processes, which every ratio is taken against";
+  }
+  const BaselineEntry& removed = b.benchmarks.at("reduction/reduce0_removed_variant/n:1024");
+  EXPECT_EQ(removed.process_medians, std::vector<double>{5.0}) << "5 samples are no 2 x 30: one process";
+}
+
+TEST(BaselineInput, SchemaOneWithoutItsCountsIsOneProcess) {
+  const std::string text = R"({"schema_version": 1, "gpu": {"slug": "g"}, "defaults": {"tolerance_pct": 3},
+                               "benchmarks": {"a/b": {"unit": "us", "median": 2, "samples": [1, 2, 3, 4],
+                                                      "spread_pct": 0.5}}})";
+  EXPECT_EQ(parse_baseline(text, "old.json").benchmarks.at("a/b").process_medians, std::vector<double>{2.5});
+  const std::string two = R"({"schema_version": 1, "gpu": {"slug": "g"}, "defaults": {"tolerance_pct": 3},
+                              "recorded": {"runs": 2, "samples_per_run": 2},
+                              "benchmarks": {"a/b": {"unit": "us", "median": 2, "samples": [1, 2, 3, 4]}}})";
+  EXPECT_EQ(parse_baseline(two, "old.json").benchmarks.at("a/b").process_medians, (std::vector<double>{1.5, 3.5}));
+  expect_words([] {
+    try {
+      parse_baseline(R"({"schema_version": 1, "gpu": {"slug": "g"}, "defaults": {"tolerance_pct": 3},
+                         "benchmarks": {"a/b": {"unit": "us", "median": 1, "samples": []}}})",
+                     "old.json");
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  }(),
+               {"old.json", ".samples is empty"});
+}
+
+TEST(BaselineInput, GeometricMean) {
+  EXPECT_DOUBLE_EQ(geometric_mean({1.0, 4.0}), 2.0);
+  EXPECT_DOUBLE_EQ(geometric_mean({3.0}), 3.0);
+  EXPECT_TRUE(std::isnan(geometric_mean({})));
 }
 
 TEST(BaselineInput, MissingFile) {
@@ -47,8 +97,8 @@ TEST(BaselineInput, MissingFile) {
 }
 
 TEST(BaselineInput, UnknownSchemaVersionSaysWhichAreSupported) {
-  expect_words(load_error("bad_baseline_schema2.json"),
-               {"bad_baseline_schema2.json", "schema_version 2 is not supported", "schema_version 1"});
+  expect_words(load_error("bad_baseline_schema3.json"),
+               {"bad_baseline_schema3.json", "schema_version 3 is not supported", "reads schema_version 1 to 2"});
 }
 
 TEST(BaselineInput, MissingSchemaVersion) {
@@ -60,8 +110,10 @@ TEST(BaselineInput, ZeroMedian) {
                {"benchmarks['reduction/reduce9_shfl_down_last_warp/n:33554432'].median", "is zero", "positive"});
 }
 
-TEST(BaselineInput, EmptySamples) {
-  expect_words(load_error("bad_baseline_empty_samples.json"), {".samples is empty"});
+TEST(BaselineInput, EmptyProcessMedians) {
+  expect_words(load_error("bad_baseline_empty_process_medians.json"),
+               {"benchmarks['reduction/reduce9_shfl_down_last_warp/n:33554432'].process_medians is empty",
+                "nothing to compare with"});
 }
 
 TEST(BaselineInput, NoDefaults) { expect_words(load_error("bad_baseline_no_defaults.json"), {"defaults is missing"}); }
@@ -81,21 +133,21 @@ TEST(BaselineInput, TruncatedAndNegativeSample) {
     expect_words(e.what(), {"cut.json", "truncated"});
   }
   try {
-    parse_baseline(R"({"schema_version": 1, "gpu": {"slug": "g"}, "defaults": {"tolerance_pct": 3},
-                       "benchmarks": {"a/b": {"unit": "us", "median": 1, "samples": [1, -2]}}})",
+    parse_baseline(R"({"schema_version": 2, "gpu": {"slug": "g"}, "defaults": {"tolerance_pct": 3},
+                       "benchmarks": {"a/b": {"unit": "us", "median": 1, "process_medians": [1, -2]}}})",
                    "neg.json");
     FAIL();
   } catch (const InputError& e) {
-    expect_words(e.what(), {"samples[1] is negative"});
+    expect_words(e.what(), {"process_medians[1] is negative"});
   }
 }
 
 // A minimal valid baseline with more `defaults` and a `recorded` as given (JSON object members).
 std::string baseline_text(const std::string& more_defaults, const std::string& recorded = "") {
   const std::string defaults = R"("tolerance_pct": 4)" + (more_defaults.empty() ? "" : ", " + more_defaults);
-  return R"({"schema_version": 1, "gpu": {"slug": "g"}, "recorded": {)" + recorded + R"(},
+  return R"({"schema_version": 2, "gpu": {"slug": "g"}, "recorded": {)" + recorded + R"(},
              "defaults": {)" + defaults + R"(},
-             "benchmarks": {"a/b": {"unit": "us", "median": 1, "samples": [1]}}})";
+             "benchmarks": {"a/b": {"unit": "us", "median": 1, "process_medians": [1]}}})";
 }
 
 std::string parse_error(const std::string& text) {
@@ -165,10 +217,13 @@ TEST(BaselineInput, WrittenTextReadsBackTheSame) {
   EXPECT_EQ(again.family_tolerance_pct, b.family_tolerance_pct);
   ASSERT_EQ(again.benchmarks.size(), b.benchmarks.size());
   for (const auto& [name, entry] : b.benchmarks) {
-    EXPECT_EQ(again.benchmarks.at(name).samples, entry.samples) << name;
+    EXPECT_EQ(again.benchmarks.at(name).process_medians, entry.process_medians) << name;
+    EXPECT_EQ(again.benchmarks.at(name).median, entry.median) << name;
     EXPECT_EQ(again.benchmarks.at(name).tolerance_pct, entry.tolerance_pct) << name;
   }
-  EXPECT_NE(text.find("\"samples\": [4.99,5.0,5.01,5.0,5.02]"), std::string::npos) << "samples on one line";
+  EXPECT_NE(text.find("\"schema_version\": 2,"), std::string::npos);
+  EXPECT_NE(text.find("\"process_medians\": [4.99,5.0,5.01,5.0,5.02,5.0,4.98,5.01,5.0,5.0]"), std::string::npos)
+      << "process medians on one line";
 }
 
 }  // namespace

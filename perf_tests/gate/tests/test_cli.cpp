@@ -1,7 +1,9 @@
-// The command line end to end, in-process through run_cli: exit codes, report files, record and gpu.
+// The command line end to end, in-process through run_cli: exit codes, report files, the error budget,
+// record, migrate and gpu.
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "gate/baseline.h"
@@ -14,6 +16,16 @@ namespace {
 
 using testing::read_fixture_text;
 using testing::testdata;
+
+const std::vector<std::string> kUnchanged = {"results_run1.json", "results_run2.json", "results_run3.json"};
+const std::vector<std::string> kSlow = {"results_slow_1.json", "results_slow_2.json", "results_slow_3.json"};
+const std::vector<std::string> kFast = {"results_fast_1.json", "results_fast_2.json", "results_fast_3.json"};
+
+std::vector<std::string> paths(const std::vector<std::string>& fixtures) {
+  std::vector<std::string> out;
+  for (const std::string& name : fixtures) out.push_back(testdata(name));
+  return out;
+}
 
 struct CliRun {
   int code;
@@ -46,24 +58,62 @@ class Cli : public ::testing::Test {
   void TearDown() override { std::filesystem::remove_all(dir_); }
   std::string out(const std::string& name) const { return (dir_ / name).string(); }
 
-  static CliRun compare(const std::string& results, std::vector<std::string> extra = {}) {
-    std::vector<std::string> args = {"compare", "--baseline", testdata("baseline_h200.json"), "--results",
-                                     testdata(results)};
+  // compare against the fixture baseline; `results` are fixture names, one process each.
+  static CliRun compare(const std::vector<std::string>& results, std::vector<std::string> extra = {}) {
+    std::vector<std::string> args = {"compare", "--baseline", testdata("baseline_h200.json"), "--results"};
+    for (const std::string& file : results) args.push_back(testdata(file));
     args.insert(args.end(), extra.begin(), extra.end());
     return cli(args);
+  }
+  static CliRun compare(const std::string& results, std::vector<std::string> extra = {}) {
+    return compare(std::vector<std::string>{results}, std::move(extra));
   }
 
   std::filesystem::path dir_;
 };
 
 TEST_F(Cli, CompareExitCodes) {
-  EXPECT_EQ(compare("results_run1.json").code, kExitPass);
-  EXPECT_EQ(compare("results_slow.json").code, kExitRegression);
-  EXPECT_EQ(compare("results_fast.json").code, kExitPass);
+  EXPECT_EQ(compare(kUnchanged).code, kExitPass);
+  EXPECT_EQ(compare(kSlow).code, kExitRegression);
+  EXPECT_EQ(compare("results_slow_1.json").code, kExitPass) << "one slow process is AMBIGUOUS: re-measured";
+  EXPECT_EQ(compare(kFast).code, kExitPass);
   EXPECT_EQ(compare("results_throttled.json").code, kExitNotJudged);
   EXPECT_EQ(compare("results_error.json").code, kExitInvalidInput);
-  EXPECT_EQ(compare("results_run1.json", {"--strict"}).code, kExitRegression);
-  EXPECT_EQ(compare("results_run1.json", {"--family", "smem_latency", "--strict"}).code, kExitPass);
+  EXPECT_EQ(compare(kUnchanged, {"--strict"}).code, kExitRegression);
+  EXPECT_EQ(compare(kUnchanged, {"--family", "smem_latency", "--strict"}).code, kExitPass);
+}
+
+TEST_F(Cli, AlphaAndLooksSetTheLevelOfEachTest) {
+  const CliRun plain = compare(kSlow, {"--json", out("plain.json")});
+  EXPECT_NE(plain.out.find("; family-wise false-alarm rate 1% per run (4 benchmarks x 1 look: each test at p < "
+                           "0.0025; intervals 99% a look)\n"),
+            std::string::npos)
+      << plain.out;
+  const nlohmann::json defaults = nlohmann::json::parse(slurp(out("plain.json")));
+  EXPECT_EQ(defaults["error_control"]["kind"], "family-wise");
+  EXPECT_DOUBLE_EQ(defaults["error_control"]["run_alpha"].get<double>(), 0.01);
+  EXPECT_DOUBLE_EQ(defaults["error_control"]["test_alpha"].get<double>(), 0.0025);
+
+  const CliRun looked = compare(kSlow, {"--alpha", "0.05", "--looks", "5", "--family", "reduction", "--json",
+                                        out("looked.json")});
+  EXPECT_EQ(looked.code, kExitRegression) << looked.out << looked.err;
+  const nlohmann::json doc = nlohmann::json::parse(slurp(out("looked.json")));
+  const nlohmann::json& control = doc["error_control"];
+  EXPECT_DOUBLE_EQ(control["run_alpha"].get<double>(), 0.05);
+  EXPECT_EQ(control["benchmarks"], 4) << "the whole baseline, though --family selects 3";
+  EXPECT_EQ(control["looks"], 5);
+  EXPECT_DOUBLE_EQ(control["test_alpha"].get<double>(), 0.05 / 20);
+  EXPECT_DOUBLE_EQ(control["interval_confidence"].get<double>(), 0.998);
+  EXPECT_DOUBLE_EQ(doc["benchmarks"][0]["interval_confidence"].get<double>(), 0.998);
+  EXPECT_NE(looked.out.find("(4 benchmarks x 5 looks: each test at p < 0.0025; intervals 99.8% a look)"),
+            std::string::npos)
+      << looked.out;
+
+  const CliRun ab = cli({"ab", "--a", testdata("results_run1.json"), "--b", testdata("results_run2.json"), "--looks",
+                         "2", "--alpha", "0.02"});
+  EXPECT_NE(ab.out.find("(3 benchmarks x 2 looks: each test at p < 0.0033; intervals 99.5% a look)"),
+            std::string::npos)
+      << ab.out;
 }
 
 TEST_F(Cli, BadInputIsExitTwoWithTheReason) {
@@ -80,9 +130,11 @@ TEST_F(Cli, BadInputIsExitTwoWithTheReason) {
   EXPECT_EQ(compare("bad_empty_benchmarks.json").code, kExitInvalidInput);
   EXPECT_EQ(compare("bad_nan_time.json").code, kExitInvalidInput);
   const CliRun schema =
-      cli({"compare", "--baseline", testdata("bad_baseline_schema2.json"), "--results", testdata("results_run1.json")});
+      cli({"compare", "--baseline", testdata("bad_baseline_schema3.json"), "--results", testdata("results_run1.json")});
   EXPECT_EQ(schema.code, kExitInvalidInput);
-  EXPECT_NE(schema.err.find("schema_version 2 is not supported"), std::string::npos) << schema.err;
+  EXPECT_NE(schema.err.find("schema_version 3 is not supported; this perf_gate reads schema_version 1 to 2"),
+            std::string::npos)
+      << schema.err;
 }
 
 TEST_F(Cli, ArgumentErrorsAreExitTwoWithUsage) {
@@ -97,6 +149,15 @@ TEST_F(Cli, ArgumentErrorsAreExitTwoWithUsage) {
             "--family", "a", "--filter", "b"},
            {"compare", "--baseline", testdata("baseline_h200.json"), "--results", testdata("results_run1.json"),
             "--alpha", "2"},
+           {"compare", "--baseline", testdata("baseline_h200.json"), "--results", testdata("results_run1.json"),
+            "--alpha", "0"},
+           {"compare", "--baseline", testdata("baseline_h200.json"), "--results", testdata("results_run1.json"),
+            "--looks", "0"},
+           {"compare", "--baseline", testdata("baseline_h200.json"), "--results", testdata("results_run1.json"),
+            "--looks", "1.5"},
+           {"ab", "--a", testdata("results_run1.json"), "--b", testdata("results_run1.json"), "--looks", "101"},
+           {"migrate", "--baseline", testdata("baseline_h200.json")},
+           {"migrate", "--out", "x.json"},
            {"compare", "--baseline", testdata("baseline_h200.json"), "--results", testdata("results_run1.json"),
             "--verbose"},
            {"ab", "--a", testdata("results_run1.json"), "--b", testdata("results_run1.json"), "--tolerance-pct", "x"},
@@ -118,8 +179,8 @@ TEST_F(Cli, InvalidFilterIsExitTwo) {
 }
 
 TEST_F(Cli, CompareWritesTheRequestedReports) {
-  const CliRun run = compare("results_slow.json", {"--markdown", out("summary.md"), "--json", out("diff.json"),
-                                                   "--remeasure-list", out("remeasure.txt")});
+  const CliRun run = compare(kSlow, {"--markdown", out("summary.md"), "--json", out("diff.json"), "--remeasure-list",
+                                     out("remeasure.txt")});
   EXPECT_EQ(run.code, kExitRegression);
   EXPECT_NE(run.out.find("SLOW "), std::string::npos);
   EXPECT_NE(slurp(out("summary.md")).find("| SLOW |"), std::string::npos);
@@ -128,11 +189,17 @@ TEST_F(Cli, CompareWritesTheRequestedReports) {
   EXPECT_EQ(slurp(out("remeasure.txt")), "") << "no AMBIGUOUS benchmark: an empty file";
 }
 
-TEST_F(Cli, SecondResultsFileIsPooled) {
-  const CliRun run = cli({"compare", "--baseline", testdata("baseline_h200.json"), "--results",
-                          testdata("results_run1.json"), testdata("results_run2.json"), "--json", out("d.json")});
+TEST_F(Cli, EachResultsFileIsOneProcess) {
+  const CliRun run = compare(std::vector<std::string>{"results_run1.json", "results_run2.json"}, {"--json", out("d.json")});
   EXPECT_EQ(run.code, kExitPass) << run.out << run.err;
-  EXPECT_NE(slurp(out("d.json")).find("\"samples_current\": 60"), std::string::npos);
+  const nlohmann::json doc = nlohmann::json::parse(slurp(out("d.json")));
+  for (const nlohmann::json& row : doc["benchmarks"]) {
+    if (row["verdict"] == "MISSING") continue;
+    EXPECT_EQ(row["samples_current"], 60) << row["name"];
+    EXPECT_EQ(row["processes_current"], 2) << row["name"];
+    EXPECT_EQ(row["processes_baseline"], 10) << row["name"];
+    EXPECT_EQ(row["df"], 10.0) << row["name"];
+  }
 }
 
 TEST_F(Cli, GpuPrintsTheSlug) {
@@ -157,31 +224,42 @@ TEST_F(Cli, ArgcArgvEntryPoint) {
 
 TEST_F(Cli, RecordKeepsHandTolerancesAndPrintsWhatMoved) {
   std::filesystem::copy_file(testdata("baseline_h200.json"), out("nvidia-h200.json"));
-  const CliRun run = cli({"record", "--results", testdata("results_slow.json"), "--out", out("nvidia-h200.json"),
-                          "--previous", out("nvidia-h200.json"), "--commit", "fedcba"});
+  std::vector<std::string> args = {"record", "--results"};
+  for (const std::string& path : paths(kSlow)) args.push_back(path);
+  for (const char* more : {"--out", "--previous"}) {
+    args.push_back(more);
+    args.push_back(out("nvidia-h200.json"));
+  }
+  args.insert(args.end(), {"--commit", "fedcba"});
+  const CliRun run = cli(args);
   ASSERT_EQ(run.code, kExitPass) << run.err;
   EXPECT_NE(run.out.find("what moved"), std::string::npos) << run.out;
   EXPECT_LT(run.out.find("reduce9_shfl_down_last_warp"), run.out.find("reduce1_interleaved")) << "largest first";
   const Baseline written = load_baseline(out("nvidia-h200.json"));
+  EXPECT_NE(run.out.find(", 3 runs, commit fedcba"), std::string::npos) << run.out;
   EXPECT_EQ(written.recorded.commit, "fedcba");
+  EXPECT_EQ(written.recorded.runs, 3);
   EXPECT_EQ(written.benchmarks.at("reduction/reduce9_shfl_down_last_warp/n:33554432").tolerance_pct, 2.0);
+  EXPECT_EQ(written.benchmarks.at("reduction/reduce9_shfl_down_last_warp/n:33554432").process_medians.size(), 3u);
+  EXPECT_NE(slurp(out("nvidia-h200.json")).find("\"schema_version\": 2,"), std::string::npos);
   EXPECT_FALSE(std::filesystem::exists(out("nvidia-h200.json.tmp")));
 
-  // The new baseline accepts the run it was recorded from.
-  EXPECT_EQ(cli({"compare", "--baseline", out("nvidia-h200.json"), "--results", testdata("results_slow.json")}).code,
-            kExitPass);
+  // The new baseline accepts the runs it was recorded from.
+  std::vector<std::string> again = {"compare", "--baseline", out("nvidia-h200.json"), "--results"};
+  for (const std::string& path : paths(kSlow)) again.push_back(path);
+  EXPECT_EQ(cli(again).code, kExitPass);
 }
 
 TEST_F(Cli, RecordSetsTheSameGpuToleranceWhichCompareAppliesOnThatGpu) {
-  const CliRun run = cli({"record", "--results", testdata("results_run1.json"), "--out", out("b.json"),
-                          "--default-tolerance-pct", "4", "--same-gpu-tolerance-pct", "2"});
+  const CliRun run = cli({"record", "--results", testdata("results_run1.json"), testdata("results_run2.json"), "--out",
+                          out("b.json"), "--default-tolerance-pct", "4", "--same-gpu-tolerance-pct", "2"});
   ASSERT_EQ(run.code, kExitPass) << run.err;
   const Baseline written = load_baseline(out("b.json"));
   EXPECT_EQ(written.same_gpu_tolerance_pct, 2.0);
   EXPECT_EQ(written.recorded.gpu_uuids, std::vector<std::string>{"GPU-1234"});
 
-  // results_run2 comes from the same GPU (GPU-1234): reduce9 has no override there, so it gets 2%.
-  const CliRun compared = cli({"compare", "--baseline", out("b.json"), "--results", testdata("results_run2.json"),
+  // results_run3 comes from the same GPU (GPU-1234): reduce9 has no override there, so it gets 2%.
+  const CliRun compared = cli({"compare", "--baseline", out("b.json"), "--results", testdata("results_run3.json"),
                                "--json", out("d.json")});
   EXPECT_NE(compared.out.find("on this GPU (GPU-1234), same-GPU default tolerance 2.0%"), std::string::npos)
       << compared.out;
@@ -213,18 +291,62 @@ TEST_F(Cli, RecordRefusesErrorsAndLeavesTheOldFile) {
   EXPECT_FALSE(std::filesystem::exists(out("c.json")));
 }
 
+TEST_F(Cli, MigrateRewritesASchemaOneBaselineInSchemaTwo) {
+  const CliRun run = cli({"migrate", "--baseline", testdata("baseline_h200_schema1.json"), "--out", out("m.json")});
+  ASSERT_EQ(run.code, kExitPass) << run.err;
+  EXPECT_EQ(run.out, "wrote " + out("m.json") + ": " + testdata("baseline_h200_schema1.json") +
+                         " in schema_version 2\n");
+  const std::string text = slurp(out("m.json"));
+  EXPECT_NE(text.find("\"schema_version\": 2,"), std::string::npos) << text.substr(0, 200);
+  EXPECT_EQ(text.find("\"samples\""), std::string::npos) << "pooled samples are gone";
+  EXPECT_EQ(text.find("spread_pct"), std::string::npos);
+  const Baseline old = load_baseline(testdata("baseline_h200_schema1.json"));
+  const Baseline migrated = load_baseline(out("m.json"));
+  ASSERT_EQ(migrated.benchmarks.size(), old.benchmarks.size());
+  for (const auto& [name, entry] : old.benchmarks) {
+    const BaselineEntry& now = migrated.benchmarks.at(name);
+    EXPECT_EQ(now.process_medians.size(), entry.process_medians.size()) << name;
+    for (std::size_t i = 0; i < entry.process_medians.size(); ++i) {
+      EXPECT_NEAR(now.process_medians[i], entry.process_medians[i], 1e-6 * entry.process_medians[i]) << name;
+    }
+    EXPECT_NEAR(now.median, entry.median, 1e-6 * entry.median) << name << ": the numbers unchanged";
+    EXPECT_EQ(now.tolerance_pct, entry.tolerance_pct) << name;
+  }
+  EXPECT_EQ(migrated.benchmarks.at("reduction/reduce9_shfl_down_last_warp/n:33554432").process_medians.size(), 2u);
+  EXPECT_EQ(migrated.recorded.runs, 2);
+  EXPECT_EQ(migrated.family_tolerance_pct, old.family_tolerance_pct);
+
+  // Migrating the current schema changes nothing.
+  ASSERT_EQ(cli({"migrate", "--baseline", out("m.json"), "--out", out("m2.json")}).code, kExitPass);
+  EXPECT_EQ(slurp(out("m2.json")), text);
+  // A file it cannot read is left alone.
+  const CliRun bad = cli({"migrate", "--baseline", testdata("bad_baseline_schema3.json"), "--out", out("m3.json")});
+  EXPECT_EQ(bad.code, kExitInvalidInput);
+  EXPECT_FALSE(std::filesystem::exists(out("m3.json")));
+}
+
 TEST_F(Cli, AbExitCodes) {
-  const std::string run1 = testdata("results_run1.json");
-  const std::string run2 = testdata("results_run2.json");
-  const std::string slow = testdata("results_slow.json");
-  EXPECT_EQ(cli({"ab", "--a", run1, run2, "--b", run2, run1}).code, kExitPass);
-  const CliRun regression = cli({"ab", "--a", run1, "--b", slow, "--markdown", out("ab.md")});
+  const std::vector<std::string> a = paths(kUnchanged);
+  const std::vector<std::string> slow = paths(kSlow);
+  const auto ab = [](const std::vector<std::string>& as, const std::vector<std::string>& bs,
+                     std::vector<std::string> extra = {}) {
+    std::vector<std::string> args = {"ab", "--a"};
+    args.insert(args.end(), as.begin(), as.end());
+    args.push_back("--b");
+    args.insert(args.end(), bs.begin(), bs.end());
+    args.insert(args.end(), extra.begin(), extra.end());
+    return cli(args);
+  };
+  EXPECT_EQ(ab(a, {a[1], a[2], a[0]}).code, kExitPass);
+  const CliRun regression = ab(a, slow, {"--markdown", out("ab.md")});
   EXPECT_EQ(regression.code, kExitRegression) << regression.out;
   EXPECT_NE(slurp(out("ab.md")).find("Perf gate (ab)"), std::string::npos);
-  EXPECT_EQ(cli({"ab", "--a", run1, "--b", slow, "--tolerance-pct", "20"}).code, kExitPass);
-  EXPECT_EQ(cli({"ab", "--a", run1, run2, "--b", slow}).code, kExitInvalidInput);
-  EXPECT_EQ(cli({"ab", "--a", run1, "--b", testdata("results_error.json")}).code, kExitInvalidInput);
-  EXPECT_EQ(cli({"ab", "--a", run1, "--b", testdata("results_throttled.json")}).code, kExitNotJudged);
+  EXPECT_EQ(ab(a, slow, {"--tolerance-pct", "20"}).code, kExitPass);
+  EXPECT_EQ(ab({a[0]}, {slow[0]}).code, kExitNotJudged) << "one pair is not judged";
+  EXPECT_EQ(ab({a[0], a[1]}, {slow[0]}).code, kExitInvalidInput);
+  EXPECT_EQ(ab({a[0]}, {testdata("results_error.json")}).code, kExitInvalidInput);
+  EXPECT_EQ(ab({a[0], a[1]}, {testdata("results_throttled.json"), testdata("results_throttled.json")}).code,
+            kExitNotJudged);
 }
 
 }  // namespace

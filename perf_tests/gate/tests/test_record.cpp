@@ -1,4 +1,4 @@
-// Recording a baseline: pooling, spread, hand tolerances kept, refusals, atomic writing, what moved.
+// Recording a baseline: one median per process, hand tolerances kept, refusals, atomic writing, what moved.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -24,31 +24,48 @@ std::vector<ResultsFile> two_runs() {
   return {load_results(testdata("results_run1.json")), load_results(testdata("results_run2.json"))};
 }
 
-TEST(Record, PoolsRunsAndMeasuresTheirSpread) {
+std::vector<ResultsFile> slow_runs() {
+  return {load_results(testdata("results_slow_1.json")), load_results(testdata("results_slow_2.json")),
+          load_results(testdata("results_slow_3.json"))};
+}
+
+TEST(Record, KeepsOneMedianPerProcess) {
   RecordOptions options;
   options.date = "2026-12-01T00:00:00Z";
-  const Baseline b = record_baseline(two_runs(), nullptr, options);
+  const std::vector<ResultsFile> runs = two_runs();
+  const Baseline b = record_baseline(runs, nullptr, options);
   EXPECT_EQ(b.gpu.slug, "nvidia-h200");
   EXPECT_EQ(b.gpu.sm_count, 132);
   EXPECT_EQ(b.gpu.memory_mib, 143771);
   EXPECT_EQ(b.gpu.driver, "580.159.04");
   EXPECT_EQ(b.recorded.runs, 2);
   EXPECT_EQ(b.recorded.samples_per_run, 30);
+  EXPECT_EQ(b.recorded.date, "2026-12-01T00:00:00Z");
   EXPECT_EQ(b.recorded.commit, "abc123") << "from the results when --commit is not given";
   EXPECT_DOUBLE_EQ(b.default_tolerance_pct, kDefaultTolerancePct);
   const BaselineEntry& e = b.benchmarks.at(kReduce9);
-  EXPECT_EQ(e.samples.size(), 60u);
-  EXPECT_DOUBLE_EQ(e.median, median(e.samples));
+  ASSERT_EQ(e.process_medians.size(), 2u);
+  EXPECT_DOUBLE_EQ(e.process_medians[0], median(runs[0].benchmarks.at(kReduce9).samples)) << "in file order";
+  EXPECT_DOUBLE_EQ(e.process_medians[1], median(runs[1].benchmarks.at(kReduce9).samples));
+  EXPECT_DOUBLE_EQ(e.median, geometric_mean(e.process_medians));
+  EXPECT_NE(e.process_medians[0], e.process_medians[1]) << "each process at its own offset";
   EXPECT_EQ(e.bytes, 134217728.0);
-  // run2 is 0.2% slower than run1 by construction.
-  EXPECT_GT(e.spread_pct, 0.0);
-  EXPECT_LT(e.spread_pct, 1.0);
   EXPECT_EQ(b.benchmarks.at(kChase).unit, "cycles");
 }
 
-TEST(Record, OneRunHasNoSpread) {
+TEST(Record, OneRunGivesOneProcessMedian) {
   const Baseline b = record_baseline({load_results(testdata("results_run1.json"))}, nullptr, {});
-  EXPECT_EQ(b.benchmarks.at(kReduce9).spread_pct, 0.0);
+  EXPECT_EQ(b.benchmarks.at(kReduce9).process_medians.size(), 1u);
+  EXPECT_DOUBLE_EQ(b.benchmarks.at(kReduce9).median, b.benchmarks.at(kReduce9).process_medians.front());
+}
+
+TEST(Record, AThrottledRunIsLeftOutOfTheBenchmarksItThrottled) {
+  std::vector<ResultsFile> runs = two_runs();
+  runs.insert(runs.begin() + 1, load_results(testdata("results_throttled.json")));
+  const Baseline b = record_baseline(runs, nullptr, {});
+  EXPECT_EQ(b.recorded.runs, 3);
+  for (const auto& [name, entry] : b.benchmarks) EXPECT_EQ(entry.process_medians.size(), 2u) << name;
+  EXPECT_DOUBLE_EQ(b.benchmarks.at(kReduce9).process_medians[1], median(runs[2].benchmarks.at(kReduce9).samples));
 }
 
 TEST(Record, KeepsHandWrittenTolerancesDefaultsAndFamilies) {
@@ -126,7 +143,8 @@ TEST(Record, RefusesErrorsThrottledRunsMixedGpusAndAnotherGpusPrevious) {
   };
   EXPECT_NE(refusal({load_results(testdata("results_error.json"))}, nullptr).find("reported an error"),
             std::string::npos);
-  EXPECT_NE(refusal({load_results(testdata("results_throttled.json"))}, nullptr).find("fewer than 5 valid samples"),
+  EXPECT_NE(refusal({load_results(testdata("results_throttled.json"))}, nullptr)
+                .find("have fewer than 5 valid samples in every process"),
             std::string::npos);
   EXPECT_NE(
       refusal({load_results(testdata("results_run1.json")), load_results(testdata("results_other_gpu.json"))}, nullptr)
@@ -139,19 +157,24 @@ TEST(Record, RefusesErrorsThrottledRunsMixedGpusAndAnotherGpusPrevious) {
 
 TEST(Record, MovesAreSortedByTheSizeOfTheChange) {
   const Baseline previous = load_baseline(testdata("baseline_h200.json"));
-  const Baseline next = record_baseline({load_results(testdata("results_slow.json"))}, &previous, {});
+  const Baseline next = record_baseline(slow_runs(), &previous, {});
   const std::vector<BaselineMove> moves = baseline_moves(previous, next);
   ASSERT_EQ(moves.size(), 4u);
   EXPECT_EQ(moves.front().name, kReduce9);
   EXPECT_NEAR(moves.front().change_pct, 10.0, 1.0);
   EXPECT_EQ(moves.back().kind, BaselineMove::Kind::kRemoved);
+  char largest[64];
+  std::snprintf(largest, sizeof largest, "%+7.1f%%  %.2f us -> %.2f us  ", moves.front().change_pct,
+                moves.front().old_median, moves.front().new_median);
   std::ostringstream text;
   write_moves(moves, text);
-  EXPECT_EQ(text.str().rfind("   +9.9%  42.", 0), 0u) << "largest change first: " << text.str();
-  EXPECT_NE(text.str().find("removed"), std::string::npos) << text.str();
+  EXPECT_EQ(text.str().rfind(std::string(largest) + kReduce9 + "\n", 0), 0u) << "largest change first: " << text.str();
+  EXPECT_NE(text.str().find("removed   was 5.00 us  reduction/reduce0_removed_variant/n:1024"), std::string::npos)
+      << text.str();
   // The last line counts the moves beyond the old file's tolerance and names the largest.
+  std::snprintf(largest, sizeof largest, "largest %+.1f%% (tolerance 2.0%%) ", moves.front().change_pct);
   EXPECT_NE(text.str().find("WARNING: 1 of 3 benchmarks moved beyond"), std::string::npos) << text.str();
-  EXPECT_NE(text.str().find("largest +9.9% (tolerance"), std::string::npos) << text.str();
+  EXPECT_NE(text.str().find(largest), std::string::npos) << text.str();
 
   std::ostringstream quiet;
   write_moves(baseline_moves(previous, previous), quiet);

@@ -165,6 +165,67 @@ TEST(ResultsInput, SkippedBenchmarkIsRecorded) {
   EXPECT_EQ(r.benchmarks.at("a/b").skip_message, "no GPU");
 }
 
+TEST(ResultsInput, EachFileGivesOneProcessMedian) {
+  constexpr const char* kReduce9 = "reduction/reduce9_shfl_down_last_warp/n:33554432";
+  const ResultsFile run1 = load_results(testdata("results_run1.json"));
+  const ResultsFile run2 = load_results(testdata("results_run2.json"));
+  const ResultsFile throttled = load_results(testdata("results_throttled.json"));
+  const double median1 = median(run1.benchmarks.at(kReduce9).samples);
+  EXPECT_EQ(process_median(run1, kReduce9, 5), median1);
+  EXPECT_EQ(process_median(run1, kReduce9, 30), median1) << "30 valid samples are enough for 30";
+  EXPECT_FALSE(process_median(run1, kReduce9, 31).has_value());
+  EXPECT_FALSE(process_median(run1, "no/such/benchmark", 1).has_value());
+  EXPECT_FALSE(process_median(throttled, kReduce9, 5).has_value()) << "3 valid samples";
+  EXPECT_EQ(process_median(throttled, kReduce9, 3), median(throttled.benchmarks.at(kReduce9).samples));
+  EXPECT_EQ(process_medians({run2, throttled, run1}, kReduce9, 5),
+            (std::vector<double>{median(run2.benchmarks.at(kReduce9).samples), median1}))
+      << "file order, the throttled process left out";
+  EXPECT_TRUE(process_medians({}, kReduce9, 5).empty());
+}
+
+void expect_same_results(const ResultsFile& a, const ResultsFile& b) {
+  EXPECT_EQ(a.gpu.slug, b.gpu.slug);
+  EXPECT_EQ(a.gpu.uuid, b.gpu.uuid);
+  ASSERT_EQ(a.benchmarks.size(), b.benchmarks.size());
+  for (const auto& [name, x] : a.benchmarks) {
+    const BenchmarkSamples& y = b.benchmarks.at(name);
+    EXPECT_EQ(x.samples, y.samples) << name;
+    EXPECT_EQ(x.unit, y.unit) << name;
+    EXPECT_EQ(x.repetitions, y.repetitions) << name;
+    EXPECT_EQ(x.throttled, y.throttled) << name;
+    EXPECT_EQ(x.power_capped, y.power_capped) << name;
+    EXPECT_EQ(x.shared_gpu, y.shared_gpu) << name;
+    EXPECT_EQ(x.bytes, y.bytes) << name;
+    EXPECT_EQ(x.flops, y.flops) << name;
+    EXPECT_EQ(x.error, y.error) << name;
+    EXPECT_EQ(x.error_message, y.error_message) << name;
+  }
+}
+
+TEST(ResultsInput, ValidJsonAndTextWithANonFiniteTokenReadAlike) {
+  // Valid JSON takes the fast reader; a bare NaN (in a field the gate ignores) sends the text through the
+  // reader of Google Benchmark's non-finite tokens. Both must read the same samples.
+  for (const char* fixture : {"results_run1.json", "results_throttled.json", "results_error.json"}) {
+    const std::string text = testing::read_fixture_text(fixture);
+    const std::size_t cpu_time = text.find("\"cpu_time\": ");
+    ASSERT_NE(cpu_time, std::string::npos);
+    const std::size_t value = cpu_time + std::string("\"cpu_time\": ").size();
+    const std::string with_nan = text.substr(0, value) + "NaN" + text.substr(text.find(',', value));
+    expect_same_results(parse_results(text, fixture), parse_results(with_nan, fixture));
+  }
+}
+
+TEST(ResultsInput, DuplicateKeysAndNestedIgnoredFieldsReadAsJsonParsersDo) {
+  const ResultsFile r = parse_results(
+      R"({"benchmarks": [{"run_name": "a/b", "run_type": "iteration", "real_time": 1, "real_time": 2,
+          "counters": {"x": [1, {"y": [2, 3]}], "z": null}, "time_unit": "us", "label": "k"},
+          {"run_name": "a/b", "run_type": "iteration", "real_time": 4, "time_unit": "us"}],
+          "context": {"gpu_slug": "g"}, "context": {"gpu_slug": "h"}})",
+      "inline.json");
+  EXPECT_EQ(r.benchmarks.at("a/b").samples, (std::vector<double>{2.0, 4.0})) << "the later duplicate wins";
+  EXPECT_EQ(r.gpu.slug, "h");
+}
+
 TEST(ResultsInput, FilesOfDifferentGpusAreNotPooled) {
   try {
     pool_results({load_results(testdata("results_run1.json")), load_results(testdata("results_other_gpu.json"))});

@@ -1,5 +1,8 @@
-// The decision rule, each verdict from constructed samples, the noise floor and the tolerance precedence.
+// The decision rule, each verdict from constructed processes, the rules on processes, the error budget and
+// the tolerance precedence.
 #include <gtest/gtest.h>
+
+#include <algorithm>
 
 #include "gate/comparator.h"
 #include "gate/exit_codes.h"
@@ -15,8 +18,7 @@ using testing::baseline_entry;
 using testing::baseline_for;
 using testing::kH200;
 using testing::noisy_samples;
-using testing::results_for;
-using testing::time_samples;
+using testing::processes;
 
 constexpr const char* kName = "reduction/reduce9_shfl_down_last_warp/n:33554432";
 
@@ -24,13 +26,13 @@ constexpr const char* kName = "reduction/reduce9_shfl_down_last_warp/n:33554432"
 constexpr bool kSameGpu = true;
 constexpr bool kOtherGpu = false;
 
-// One benchmark: baseline samples around 100 us, current ones around 100 * `ratio`.
-Comparison judge(double ratio, double noise, double tolerance_pct, int samples = 30) {
+// One benchmark: `baseline_processes` recorded process medians around 100 us, and `current_processes`
+// results files around 100 * `ratio`; every process at its own offset (relative sd `process_sd`).
+Comparison judge(double ratio, double process_sd, double tolerance_pct, int current_processes = 3,
+                 int baseline_processes = 10, const CompareOptions& options = {}) {
   Baseline baseline = baseline_for(kH200, tolerance_pct);
-  baseline.benchmarks[kName] = baseline_entry(noisy_samples(100.0, noise, samples, 1));
-  ResultsFile results = results_for(kH200);
-  results.benchmarks[kName] = time_samples(noisy_samples(100.0 * ratio, noise, samples, 2));
-  return compare_with_baseline(baseline, {results}, CompareOptions{});
+  baseline.benchmarks[kName] = baseline_entry(noisy_samples(100.0, process_sd, baseline_processes, 1));
+  return compare_with_baseline(baseline, processes(kName, 100.0 * ratio, process_sd, current_processes, 2), options);
 }
 
 Verdict only_verdict(const Comparison& c) {
@@ -39,49 +41,62 @@ Verdict only_verdict(const Comparison& c) {
 }
 
 TEST(DecisionRule, EdgesOfEachVerdict) {
-  const DecisionRule rule{3.0, 0.001, true};
-  EXPECT_EQ(decide({1.05, 1.08, 1e-9, 1.0}, rule), Verdict::kSlow);
-  EXPECT_EQ(decide({1.05, 1.08, 0.01, 1.0}, rule), Verdict::kAmbiguous) << "large but not significant";
-  EXPECT_EQ(decide({0.90, 0.95, 1.0, 1e-9}, rule), Verdict::kFast);
-  EXPECT_EQ(decide({0.98, 1.02, 0.5, 0.5}, rule), Verdict::kSame);
-  EXPECT_EQ(decide({0.97, 1.03, 0.5, 0.5}, rule), Verdict::kSame) << "the tolerance edges are inside";
-  EXPECT_EQ(decide({1.01, 1.05, 1e-9, 1.0}, rule), Verdict::kAmbiguous) << "straddles 1 + tol";
-  EXPECT_EQ(decide({0.95, 0.99, 1.0, 1e-9}, rule), Verdict::kAmbiguous) << "straddles 1 - tol";
-  EXPECT_EQ(decide({1.05, 1.08, 0.01, 1.0}, DecisionRule{3.0, 0.001, false}), Verdict::kSlow)
-      << "without the significance requirement the interval decides";
+  const DecisionRule rule{3.0, 0.001, kMinProcessesToCall};
+  EXPECT_EQ(decide({1.05, 1.08, 1e-9, 1.0, 3}, rule), Verdict::kSlow);
+  EXPECT_EQ(decide({1.05, 1.08, 0.01, 1.0, 3}, rule), Verdict::kAmbiguous) << "large but not significant";
+  EXPECT_EQ(decide({1.05, 1.08, 0.001, 1.0, 3}, rule), Verdict::kAmbiguous) << "p must be below alpha";
+  EXPECT_EQ(decide({0.90, 0.95, 1.0, 1e-9, 2}, rule), Verdict::kFast);
+  EXPECT_EQ(decide({0.98, 1.02, 0.5, 0.5, 3}, rule), Verdict::kSame);
+  EXPECT_EQ(decide({0.97, 1.03, 0.5, 0.5, 3}, rule), Verdict::kSame) << "the tolerance edges are inside";
+  EXPECT_EQ(decide({1.01, 1.05, 1e-9, 1.0, 3}, rule), Verdict::kAmbiguous) << "straddles 1 + tol";
+  EXPECT_EQ(decide({0.95, 0.99, 1.0, 1e-9, 3}, rule), Verdict::kAmbiguous) << "straddles 1 - tol";
 }
 
-TEST(Verdicts, TenPercentSlowerWithHalfPercentNoiseIsSlow) {
-  const Comparison c = judge(1.10, 0.005, 3.0);
+TEST(DecisionRule, OneProcessCanBeSameButNeverSlowOrFast) {
+  const DecisionRule rule{3.0, 0.001, kMinProcessesToCall};
+  EXPECT_EQ(kMinProcessesToCall, 2);
+  EXPECT_EQ(decide({1.05, 1.08, 1e-9, 1.0, 1}, rule), Verdict::kAmbiguous);
+  EXPECT_EQ(decide({0.90, 0.95, 1.0, 1e-9, 1}, rule), Verdict::kAmbiguous);
+  EXPECT_EQ(decide({0.99, 1.01, 0.5, 0.5, 1}, rule), Verdict::kSame) << "no change needs no second witness";
+  EXPECT_EQ(decide({1.05, 1.08, 1e-9, 1.0, 0}, rule), Verdict::kAmbiguous);
+}
+
+TEST(Verdicts, TenPercentSlowerInThreeProcessesIsSlow) {
+  const Comparison c = judge(1.10, 0.003, 3.0);
   EXPECT_EQ(only_verdict(c), Verdict::kSlow);
   const BenchmarkComparison& row = c.benchmarks.front();
   EXPECT_NEAR(row.ratio, 1.10, 0.01);
   EXPECT_GT(row.ci_low, 1.03);
-  EXPECT_LT(row.p_slower, 1e-6);
+  EXPECT_LT(row.p_slower, c.budget.test_alpha());
+  EXPECT_EQ(row.baseline_processes, 10);
+  EXPECT_EQ(row.current_processes, 3);
+  EXPECT_EQ(row.current_samples, 90);
+  EXPECT_DOUBLE_EQ(row.df, 11.0) << "(10 - 1) + (3 - 1)";
+  EXPECT_GT(row.process_sd_pct, 0.0);
+  EXPECT_LT(row.process_sd_pct, 1.0);
+  EXPECT_EQ(row.note, "");
   EXPECT_EQ(exit_code(c), kExitRegression);
 }
 
-TEST(Verdicts, IdenticalSamplesAreSame) {
+TEST(Verdicts, IdenticalProcessesAreSame) {
+  const std::vector<ResultsFile> results = processes(kName, 100.0, 0.003, 3, 5);
   Baseline baseline = baseline_for(kH200, 3.0);
-  const auto samples = noisy_samples(100.0, 0.005, 30, 5);
-  baseline.benchmarks[kName] = baseline_entry(samples);
-  ResultsFile results = results_for(kH200);
-  results.benchmarks[kName] = time_samples(samples);
-  const Comparison c = compare_with_baseline(baseline, {results}, CompareOptions{});
+  baseline.benchmarks[kName] = baseline_entry(process_medians(results, kName, kMinSamples));
+  const Comparison c = compare_with_baseline(baseline, results, CompareOptions{});
   EXPECT_EQ(only_verdict(c), Verdict::kSame);
   EXPECT_DOUBLE_EQ(c.benchmarks.front().ratio, 1.0);
   EXPECT_EQ(exit_code(c), kExitPass);
 }
 
 TEST(Verdicts, HalfPercentSlowerWithinThreePercentIsSame) {
-  const Comparison c = judge(1.005, 0.005, 3.0);
+  const Comparison c = judge(1.005, 0.003, 3.0);
   EXPECT_EQ(only_verdict(c), Verdict::kSame);
   EXPECT_EQ(exit_code(c), kExitPass);
 }
 
 TEST(Verdicts, IntervalStraddlingTheToleranceIsAmbiguous) {
   // 3% slower with 3% tolerance: the interval holds 1.03.
-  const Comparison c = judge(1.03, 0.01, 3.0);
+  const Comparison c = judge(1.03, 0.005, 3.0);
   EXPECT_EQ(only_verdict(c), Verdict::kAmbiguous);
   const BenchmarkComparison& row = c.benchmarks.front();
   EXPECT_LT(row.ci_low, 1.03);
@@ -90,35 +105,76 @@ TEST(Verdicts, IntervalStraddlingTheToleranceIsAmbiguous) {
 }
 
 TEST(Verdicts, TenPercentFasterIsFastAndPasses) {
-  const Comparison c = judge(0.90, 0.005, 3.0);
+  const Comparison c = judge(0.90, 0.003, 3.0);
   EXPECT_EQ(only_verdict(c), Verdict::kFast);
   EXPECT_EQ(exit_code(c), kExitPass);
 }
 
-TEST(Verdicts, FiveSamplesCannotReachStrictSignificance) {
-  // Completely separated 5 vs 5 gives p = 0.006 > alpha: large but unproven.
-  const Comparison c = judge(1.10, 0.005, 3.0, 5);
-  EXPECT_EQ(only_verdict(c), Verdict::kAmbiguous);
+TEST(Verdicts, OneProcessCannotBeSlowAndTheNoteSaysWhy) {
+  // Far beyond the tolerance, but one process can be an outlier: AMBIGUOUS (re-measure), with a note.
+  const Comparison one = judge(1.10, 0.003, 3.0, 1);
+  EXPECT_EQ(only_verdict(one), Verdict::kAmbiguous);
+  const BenchmarkComparison& row = one.benchmarks.front();
+  EXPECT_GT(row.ci_low, 1.03) << "the interval alone would call it";
+  EXPECT_EQ(row.current_processes, 1);
+  EXPECT_EQ(row.note, "beyond the tolerance in 1 process; 2 are needed to call it (one can be an outlier)");
+  EXPECT_EQ(exit_code(one), kExitPass);
+
+  EXPECT_EQ(only_verdict(judge(1.10, 0.003, 3.0, 2)), Verdict::kSlow) << "a second process can call it";
+  EXPECT_EQ(only_verdict(judge(0.90, 0.003, 3.0, 1)), Verdict::kAmbiguous) << "nor FAST from one process";
 }
 
-TEST(NoiseFloor, WidensATightToleranceToTwiceTheRecordedSpread) {
-  // 4% slower: SLOW with a 3% tolerance, but the baseline's runs spread by 2.5%, so the floor is 5%.
-  Baseline baseline = baseline_for(kH200, 3.0);
-  BaselineEntry entry = baseline_entry(noisy_samples(100.0, 0.002, 30, 1));
-  entry.spread_pct = 2.5;
-  baseline.benchmarks[kName] = entry;
-  ResultsFile results = results_for(kH200);
-  results.benchmarks[kName] = time_samples(noisy_samples(104.0, 0.002, 30, 2));
-  const Comparison c = compare_with_baseline(baseline, {results}, CompareOptions{});
-  const BenchmarkComparison& row = c.benchmarks.front();
-  EXPECT_DOUBLE_EQ(row.tolerance_pct, kNoiseFloorFactor * 2.5);
-  EXPECT_NE(row.tolerance_source.find("noise floor"), std::string::npos);
-  EXPECT_EQ(row.verdict, Verdict::kSame);
+TEST(Verdicts, OneProcessOnEachSideIsNotJudged) {
+  const Comparison c = judge(1.10, 0.003, 3.0, 1, 1);
+  EXPECT_EQ(only_verdict(c), Verdict::kNotJudged);
+  EXPECT_EQ(c.benchmarks.front().reason.rfind("one process on each side: the spread between processes is unknown", 0),
+            0u)
+      << c.benchmarks.front().reason;
+  EXPECT_EQ(exit_code(c), kExitNotJudged);
+}
 
-  baseline.benchmarks[kName].spread_pct = 0.5;  // floor 1% < 3%: the tolerance stands
-  const Comparison tight = compare_with_baseline(baseline, {results}, CompareOptions{});
-  EXPECT_DOUBLE_EQ(tight.benchmarks.front().tolerance_pct, 3.0);
-  EXPECT_EQ(tight.benchmarks.front().verdict, Verdict::kSlow);
+TEST(Verdicts, ABaselineFromFewProcessesGetsANote) {
+  const Comparison few = judge(1.10, 0.003, 3.0, 3, 3);
+  const BenchmarkComparison& row = few.benchmarks.front();
+  EXPECT_EQ(row.verdict, Verdict::kSlow) << "still judged, with the interval 4 degrees of freedom allow";
+  EXPECT_DOUBLE_EQ(row.df, 4.0);
+  EXPECT_EQ(row.baseline_processes, 3);
+  EXPECT_EQ(row.note, "baseline from 3 processes (recommended 10): a wider interval; re-record to narrow it");
+  EXPECT_EQ(judge(1.10, 0.003, 3.0, 3, kRecommendedBaselineProcesses).benchmarks.front().note, "");
+}
+
+TEST(Verdicts, TooFewSamplesInEveryProcessIsNotJudgedNeverSlow) {
+  // 50% slower, but one sample per process: no process gives a median.
+  const Comparison thirty_samples = judge(1.50, 0.003, 3.0, 3, 10);
+  ASSERT_EQ(only_verdict(thirty_samples), Verdict::kSlow) << "the same processes with 30 samples";
+  Baseline baseline = baseline_for(kH200, 3.0);
+  baseline.benchmarks[kName] = baseline_entry(noisy_samples(100.0, 0.003, 10, 1));
+  const Comparison c = compare_with_baseline(baseline, processes(kName, 150.0, 0.003, 3, 2, 1), {});
+  EXPECT_EQ(only_verdict(c), Verdict::kNotJudged);
+  EXPECT_EQ(c.benchmarks.front().reason, "only 3 samples (need 5 valid samples in a process)");
+  EXPECT_EQ(c.benchmarks.front().current_processes, 0);
+  EXPECT_EQ(exit_code(c), kExitNotJudged);
+
+  // 12 samples in all, but 4 a process: still no process median.
+  const Comparison four_each = compare_with_baseline(baseline, processes(kName, 150.0, 0.003, 3, 2, 4), {});
+  EXPECT_EQ(only_verdict(four_each), Verdict::kNotJudged);
+  EXPECT_EQ(four_each.benchmarks.front().current_samples, 12);
+}
+
+TEST(Verdicts, ProcessNoiseWidensTheIntervalInsteadOfTheTolerance) {
+  // 5% slower with a 3% tolerance: SLOW when processes agree within 0.2%; when they scatter by 3%, the
+  // interval (not a noise floor on the tolerance) says the data cannot tell.
+  const Comparison quiet = judge(1.05, 0.002, 3.0);
+  EXPECT_EQ(only_verdict(quiet), Verdict::kSlow);
+  const Comparison noisy = judge(1.05, 0.03, 3.0);
+  EXPECT_EQ(only_verdict(noisy), Verdict::kAmbiguous);
+  for (const Comparison* c : {&quiet, &noisy}) {
+    EXPECT_DOUBLE_EQ(c->benchmarks.front().tolerance_pct, 3.0);
+    EXPECT_EQ(c->benchmarks.front().tolerance_source, "default");
+  }
+  EXPECT_GT(noisy.benchmarks.front().ci_high - noisy.benchmarks.front().ci_low,
+            5 * (quiet.benchmarks.front().ci_high - quiet.benchmarks.front().ci_low));
+  EXPECT_GT(noisy.benchmarks.front().process_sd_pct, 1.0);
 }
 
 TEST(TolerancePrecedence, BenchmarkBeatsFamilyBeatsDefault) {
@@ -178,15 +234,16 @@ TEST(SameGpuTolerance, FamilyAndBenchmarkOverridesStillWin) {
       << "a benchmark override beats the same-GPU default even where it is looser";
 }
 
-TEST(SameGpuTolerance, NoiseFloorStillWins) {
+TEST(SameGpuTolerance, CycleResolutionFloorStillWins) {
   const Baseline baseline = baseline_with_same_gpu_default();
-  BaselineEntry noisy;
-  noisy.spread_pct = 1.5;  // floor 3% > the same-GPU 2%
-  const Tolerance floored = resolve_tolerance(baseline, "reduction/x/n:1", noisy, kSameGpu);
-  EXPECT_DOUBLE_EQ(floored.pct, kNoiseFloorFactor * 1.5);
-  EXPECT_EQ(floored.source.rfind("noise floor", 0), 0u) << floored.source;
-  noisy.spread_pct = 0.5;  // floor 1% < 2%: the same-GPU default stands
-  EXPECT_DOUBLE_EQ(resolve_tolerance(baseline, "reduction/x/n:1", noisy, kSameGpu).pct, 2.0);
+  BaselineEntry latency;
+  latency.unit = kUnitCycles;
+  latency.median = 50.0;  // 2 cycles = 4% > the same-GPU 2%
+  const Tolerance floored = resolve_tolerance(baseline, "smem_latency/x/i:1", latency, kSameGpu);
+  EXPECT_DOUBLE_EQ(floored.pct, 4.0);
+  EXPECT_EQ(floored.source, "resolution floor (2 cycles of 50)");
+  latency.median = 400.0;  // 0.5% < 2%: the same-GPU default stands
+  EXPECT_DOUBLE_EQ(resolve_tolerance(baseline, "smem_latency/x/i:1", latency, kSameGpu).pct, 2.0);
 }
 
 TEST(ResolutionFloor, CycleCountsAreNeverJudgedFinerThanTwoCycles) {
@@ -208,26 +265,43 @@ TEST(ResolutionFloor, CycleCountsAreNeverJudgedFinerThanTwoCycles) {
 TEST(TolerancePrecedence, DecidesTheVerdict) {
   // 2% slower: SAME under the 3% default, SLOW under a 1% family tolerance.
   Baseline baseline = baseline_for(kH200, 3.0);
-  baseline.benchmarks[kName] = baseline_entry(noisy_samples(100.0, 0.002, 30, 1));
-  ResultsFile results = results_for(kH200);
-  results.benchmarks[kName] = time_samples(noisy_samples(102.0, 0.002, 30, 2));
-  EXPECT_EQ(compare_with_baseline(baseline, {results}, {}).benchmarks.front().verdict, Verdict::kSame);
+  baseline.benchmarks[kName] = baseline_entry(noisy_samples(100.0, 0.002, 10, 1));
+  const std::vector<ResultsFile> results = processes(kName, 102.0, 0.002, 3, 2);
+  EXPECT_EQ(compare_with_baseline(baseline, results, {}).benchmarks.front().verdict, Verdict::kSame);
   baseline.family_tolerance_pct["reduction"] = 1.0;
-  EXPECT_EQ(compare_with_baseline(baseline, {results}, {}).benchmarks.front().verdict, Verdict::kSlow);
+  EXPECT_EQ(compare_with_baseline(baseline, results, {}).benchmarks.front().verdict, Verdict::kSlow);
   baseline.benchmarks[kName].tolerance_pct = 5.0;
-  EXPECT_EQ(compare_with_baseline(baseline, {results}, {}).benchmarks.front().verdict, Verdict::kSame);
+  EXPECT_EQ(compare_with_baseline(baseline, results, {}).benchmarks.front().verdict, Verdict::kSame);
 }
 
-TEST(Verdicts, AlphaIsConfigurable) {
-  // 5 vs 5 separated: p = 0.006, SLOW once alpha is 0.01.
-  Baseline baseline = baseline_for(kH200, 3.0);
-  baseline.benchmarks[kName] = baseline_entry(noisy_samples(100.0, 0.002, 5, 1));
-  ResultsFile results = results_for(kH200);
-  results.benchmarks[kName] = time_samples(noisy_samples(110.0, 0.002, 5, 2));
-  CompareOptions loose;
-  loose.alpha = 0.01;
-  EXPECT_EQ(compare_with_baseline(baseline, {results}, {}).benchmarks.front().verdict, Verdict::kAmbiguous);
-  EXPECT_EQ(compare_with_baseline(baseline, {results}, loose).benchmarks.front().verdict, Verdict::kSlow);
+TEST(ErrorControl, RunAlphaAndLooksSetEachTestsLevel) {
+  const ErrorBudget budget{0.01, 108, 3};
+  EXPECT_DOUBLE_EQ(budget.test_alpha(), 0.01 / 324);
+  EXPECT_DOUBLE_EQ(budget.interval_confidence(), 1.0 - 0.01 / 3);
+  EXPECT_DOUBLE_EQ(ErrorBudget{}.test_alpha(), kDefaultRunAlpha);
+  EXPECT_DOUBLE_EQ(ErrorBudget{}.interval_confidence(), kIntervalConfidence);
+}
+
+TEST(ErrorControl, TheBudgetDecidesABorderlineSlowdown) {
+  // The interval clears the tolerance; whether it is SLOW depends on p against run_alpha / looks.
+  const Comparison plain = judge(1.06, 0.004, 3.0, 2, 3);
+  const BenchmarkComparison& row = plain.benchmarks.front();
+  ASSERT_GT(row.ci_low, 1.03);
+  const double p = row.p_slower;
+  ASSERT_GT(p, 1e-10);
+  CompareOptions generous;
+  generous.run_alpha = std::min(0.5, 1.5 * p);
+  CompareOptions strict;
+  strict.run_alpha = p / 1.5;
+  EXPECT_EQ(only_verdict(judge(1.06, 0.004, 3.0, 2, 3, generous)), Verdict::kSlow) << "p = " << p;
+  EXPECT_EQ(only_verdict(judge(1.06, 0.004, 3.0, 2, 3, strict)), Verdict::kAmbiguous) << "p = " << p;
+  CompareOptions many_looks = generous;
+  many_looks.looks = 3;  // each look gets a third of the budget, and a wider interval
+  const Comparison looked = judge(1.06, 0.004, 3.0, 2, 3, many_looks);
+  EXPECT_DOUBLE_EQ(looked.budget.test_alpha(), generous.run_alpha / 3);
+  EXPECT_EQ(only_verdict(looked), Verdict::kAmbiguous) << "p = " << p;
+  EXPECT_LT(looked.benchmarks.front().ci_low, row.ci_low);
+  EXPECT_DOUBLE_EQ(looked.benchmarks.front().p_slower, p) << "p does not depend on the budget";
 }
 
 }  // namespace
