@@ -4,14 +4,14 @@
 # often clean runs raise a false alarm.
 #
 #   calibrate.sh --build-dir DIR --out DIR [--benchmark NAME]... [--slowdowns "1 2 3 5"] [--trials N]
-#                [--repetitions N] [--max-remeasure N] [--rounds N] [--ab-repetitions N]
-#                [--ab-max-remeasure N] [--baseline-runs N] [--modes "stored ab"]
+#                [--repetitions N] [--processes N] [--max-remeasure N] [--rounds N]
+#                [--ab-repetitions N] [--ab-max-remeasure N] [--baseline-runs N] [--modes "stored ab"]
 #
 # Stored-baseline mode, as on a runner checking a baseline recorded on its own GPU: a baseline is
 # recorded here from --baseline-runs clean processes (tolerances from this GPU model's committed
-# baseline, if any); then 1 + max-remeasure processes per slowdown take trials x repetitions samples
-# each. Trial t is judged as perf_test.sh judges: block t of the first process; while the verdict is
-# AMBIGUOUS, block t of the next process is pooled in (a re-measurement is a fresh process there too).
+# baseline, if any); then (1 + max-remeasure) x --processes processes per slowdown take trials x
+# repetitions samples each. Trial t is judged as perf_test.sh judges: block t of the first --processes
+# processes (a look); while the verdict is AMBIGUOUS, block t of the next look's processes is pooled in.
 # A/B mode, as scripts/ab_compare.sh runs it: interleaved pairs of processes (clean A, injected B) per
 # slowdown; trial t judges block t of the first --rounds rounds, paired by round, and while that is
 # AMBIGUOUS adds --rounds more (at most --ab-max-remeasure times).
@@ -24,7 +24,7 @@
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
 
-build_dir="" out="" benchmarks=() slowdowns="1 2 3 5" trials=10 repetitions=30 max_remeasure=3
+build_dir="" out="" benchmarks=() slowdowns="1 2 3 5" trials=10 repetitions=30 processes=3 max_remeasure=3
 rounds=6 ab_repetitions=20 ab_max_remeasure=4 baseline_runs=10 modes="stored ab" lock_wait=1800
 root="$(cd "$(dirname "$0")/.." && pwd)"
 while (($#)); do
@@ -35,6 +35,7 @@ while (($#)); do
     --slowdowns) need_value "$@"; slowdowns=$2; shift 2 ;;
     --trials) need_value "$@"; trials=$2; shift 2 ;;
     --repetitions) need_value "$@"; repetitions=$2; shift 2 ;;
+    --processes) need_value "$@"; processes=$2; shift 2 ;;
     --max-remeasure) need_value "$@"; max_remeasure=$2; shift 2 ;;
     --rounds) need_value "$@"; rounds=$2; shift 2 ;;
     --ab-repetitions) need_value "$@"; ab_repetitions=$2; shift 2 ;;
@@ -122,7 +123,7 @@ calibrate_stored() {
 
   for pct in 0 $slowdowns; do
     note "stored-baseline mode: $trials trials at +$pct%"
-    for ((process = 0; process <= max_remeasure; process++)); do
+    for ((process = 0; process < (max_remeasure + 1) * processes; process++)); do
       sample "$pct" $((trials * repetitions)) "$work/stored$pct.p$process.json"
       split_blocks "$work/stored$pct.p$process.json" "$repetitions" "$trials" "$work/stored$pct.p$process"
     done
@@ -130,8 +131,9 @@ calibrate_stored() {
       one=$(exact_filter <<<"$name")
       for ((t = 0; t < trials; t++)); do
         results=() first="" verdict=""
-        for ((process = 0; process <= max_remeasure; process++)); do
+        for ((process = 0; process < (max_remeasure + 1) * processes; process++)); do
           results+=("$work/stored$pct.p$process.block$t.json")
+          (((process + 1) % processes == 0)) || continue
           judge "$name" compare --baseline "$work/baseline.json" --results "${results[@]}" --filter "$one" \
             --looks $((max_remeasure + 1))
           first=${first:-$verdict}
@@ -196,7 +198,7 @@ jq -R -s --arg gpu "$(jq -r .name <<<"$gpu")" --argjson trials "$trials" --argjs
   for mode in $modes; do
     echo
     if [[ $mode == stored ]]; then
-      echo "### Stored baseline recorded on this GPU ($repetitions samples, up to $max_remeasure re-measurements)"
+      echo "### Stored baseline recorded on this GPU ($processes processes of $repetitions samples, up to $max_remeasure re-measurements)"
       echo
       echo "In brackets where it differs: caught at the first measurement, before re-measuring."
     else

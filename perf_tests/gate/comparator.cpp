@@ -93,7 +93,7 @@ std::string why_not_judgeable(const BenchmarkSamples& samples, int usable_proces
   if (samples.skipped) return "skipped by the perf binary: " + samples.skip_message;
   if (usable_processes > 0) return "";
   const int valid = static_cast<int>(samples.samples.size());
-  const std::string need = " (need " + std::to_string(kMinSamples) + " valid samples in a process)";
+  const std::string need = " (a process needs " + std::to_string(kMinSamples) + " valid samples of its own)";
   if (samples.throttled > 0) {
     std::string causes;
     if (samples.power_capped > 0) causes = std::to_string(samples.power_capped) + " power capped";
@@ -104,7 +104,7 @@ std::string why_not_judgeable(const BenchmarkSamples& samples, int usable_proces
     return std::to_string(samples.throttled) + " of " + std::to_string(samples.repetitions) + " samples throttled (" +
            causes + "), " + std::to_string(valid) + " left" + need;
   }
-  return "only " + std::to_string(valid) + " samples" + need;
+  return "only " + std::to_string(valid) + " valid sample" + (valid == 1 ? "" : "s") + need;
 }
 
 double resolution_sd(const std::string& unit, double median) {
@@ -125,8 +125,8 @@ void apply_evidence(const ProcessEvidence& evidence, int processes, const Decisi
   row.verdict = decide(Evidence{row.ci_low, row.ci_high, row.p_slower, row.p_faster, processes}, rule);
   if (processes < rule.min_processes && (row.ci_low > 1.0 + rule.tolerance_pct / 100.0 ||
                                          row.ci_high < 1.0 - rule.tolerance_pct / 100.0)) {
-    row.note = "beyond the tolerance in " + std::to_string(processes) + " process; " +
-               std::to_string(rule.min_processes) + " are needed to call it (one can be an outlier)";
+    row.note += std::string(row.note.empty() ? "" : "; ") + "beyond the tolerance in " + std::to_string(processes) +
+                " process; " + std::to_string(rule.min_processes) + " are needed to call it (one can be an outlier)";
   }
 }
 

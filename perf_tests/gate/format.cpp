@@ -86,7 +86,7 @@ std::string action_hint(const BenchmarkComparison& row, const std::string& mode)
     case Verdict::kNotJudged:
       return row.reason + ": re-run on an idle GPU";
     case Verdict::kAmbiguous:
-      return "too close to the tolerance to call: re-measure (--remeasure-list)";
+      return "not decided yet: re-measure in more processes (--remeasure-list)";
     case Verdict::kFast:
       return ab ? "improvement in build B" : "improvement: to keep it, " + refresh;
     case Verdict::kNew:

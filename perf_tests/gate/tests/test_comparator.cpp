@@ -122,8 +122,8 @@ TEST(CompareFixtures, ThrottledSamplesAreDiscardedAndTheBenchmarkIsNotJudged) {
   const BenchmarkComparison& row = row_of(c, kReduce9);
   EXPECT_EQ(row.verdict, Verdict::kNotJudged);
   EXPECT_EQ(row.reason,
-            "27 of 30 samples throttled (25 power capped, 2 with another process on the GPU), 3 left (need 5 valid "
-            "samples in a process)");
+            "27 of 30 samples throttled (25 power capped, 2 with another process on the GPU), 3 left (a process needs 5 "
+            "valid samples of its own)");
   EXPECT_EQ(row.current_samples, 3);
   EXPECT_EQ(row.current_processes, 0);
   EXPECT_EQ(exit_code(c), kExitNotJudged);

@@ -72,7 +72,7 @@ TEST(ProcessInference, IdenticalMediansClaimNoMoreThanTheResolution) {
 }
 
 TEST(ProcessInference, PairedRatiosUsePairsMinusOne) {
-  const std::vector<double> ratios = {1.02, 1.03, 1.01, 1.02};
+  const std::vector<double> ratios = {1.020, 1.021, 1.019, 1.020};
   const ProcessEvidence e = compare_paired_ratios(ratios, 0.99, 0.0);
   ASSERT_TRUE(e.judged);
   EXPECT_DOUBLE_EQ(e.df, 3.0);

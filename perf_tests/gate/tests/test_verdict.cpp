@@ -151,7 +151,7 @@ TEST(Verdicts, TooFewSamplesInEveryProcessIsNotJudgedNeverSlow) {
   baseline.benchmarks[kName] = baseline_entry(noisy_samples(100.0, 0.003, 10, 1));
   const Comparison c = compare_with_baseline(baseline, processes(kName, 150.0, 0.003, 3, 2, 1), {});
   EXPECT_EQ(only_verdict(c), Verdict::kNotJudged);
-  EXPECT_EQ(c.benchmarks.front().reason, "only 3 samples (need 5 valid samples in a process)");
+  EXPECT_EQ(c.benchmarks.front().reason, "only 3 valid samples (a process needs 5 valid samples of its own)");
   EXPECT_EQ(c.benchmarks.front().current_processes, 0);
   EXPECT_EQ(exit_code(c), kExitNotJudged);
 
