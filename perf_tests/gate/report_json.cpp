@@ -33,7 +33,8 @@ std::string json_report(const Comparison& comparison) {
                                  {"benchmarks", budget.benchmarks},
                                  {"looks", budget.looks},
                                  {"test_alpha", budget.test_alpha()},
-                                 {"interval_confidence", budget.interval_confidence()}};
+                                 {"interval_coverage", kIntervalConfidence},
+                                 {"interval_level_per_look", budget.interval_confidence()}};
   doc["strict"] = comparison.strict;
   doc["outcome"] = outcome_text(comparison);
   doc["exit_code"] = exit_code(comparison);
@@ -55,7 +56,7 @@ std::string json_report(const Comparison& comparison) {
         {"change_pct", change_pct(row.ratio, judged)},
         {"ci_low_pct", change_pct(row.ci_low, judged)},
         {"ci_high_pct", change_pct(row.ci_high, judged)},
-        {"interval_confidence", budget.interval_confidence()},
+        {"interval_level", budget.interval_confidence()},
         {"p_slower", judged ? number(row.p_slower) : ordered(nullptr)},
         {"p_faster", judged ? number(row.p_faster) : ordered(nullptr)},
         {"tolerance_pct", number(row.tolerance_pct)},

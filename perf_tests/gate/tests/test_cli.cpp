@@ -86,7 +86,7 @@ TEST_F(Cli, CompareExitCodes) {
 TEST_F(Cli, AlphaAndLooksSetTheLevelOfEachTest) {
   const CliRun plain = compare(kSlow, {"--json", out("plain.json")});
   EXPECT_NE(plain.out.find("; family-wise false-alarm rate 1% per run (4 benchmarks x 1 look: each test at p < "
-                           "0.0025; intervals 99% a look)\n"),
+                           "0.0025; intervals 99%)\n"),
             std::string::npos)
       << plain.out;
   const nlohmann::json defaults = nlohmann::json::parse(slurp(out("plain.json")));
@@ -103,15 +103,16 @@ TEST_F(Cli, AlphaAndLooksSetTheLevelOfEachTest) {
   EXPECT_EQ(control["benchmarks"], 4) << "the whole baseline, though --family selects 3";
   EXPECT_EQ(control["looks"], 5);
   EXPECT_DOUBLE_EQ(control["test_alpha"].get<double>(), 0.05 / 20);
-  EXPECT_DOUBLE_EQ(control["interval_confidence"].get<double>(), 0.998);
-  EXPECT_DOUBLE_EQ(doc["benchmarks"][0]["interval_confidence"].get<double>(), 0.998);
-  EXPECT_NE(looked.out.find("(4 benchmarks x 5 looks: each test at p < 0.0025; intervals 99.8% a look)"),
+  EXPECT_DOUBLE_EQ(control["interval_coverage"].get<double>(), 0.99);
+  EXPECT_DOUBLE_EQ(control["interval_level_per_look"].get<double>(), 0.998);
+  EXPECT_DOUBLE_EQ(doc["benchmarks"][0]["interval_level"].get<double>(), 0.998);
+  EXPECT_NE(looked.out.find("(4 benchmarks x 5 looks: each test at p < 0.0025; intervals 99% over all looks, each built at 99.8%)"),
             std::string::npos)
       << looked.out;
 
   const CliRun ab = cli({"ab", "--a", testdata("results_run1.json"), "--b", testdata("results_run2.json"), "--looks",
                          "2", "--alpha", "0.02"});
-  EXPECT_NE(ab.out.find("(3 benchmarks x 2 looks: each test at p < 0.0033; intervals 99.5% a look)"),
+  EXPECT_NE(ab.out.find("(3 benchmarks x 2 looks: each test at p < 0.0033; intervals 99% over all looks, each built at 99.5%)"),
             std::string::npos)
       << ab.out;
 }

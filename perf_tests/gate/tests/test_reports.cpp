@@ -229,10 +229,9 @@ TEST(Format, NoiseAndErrorControl) {
   EXPECT_EQ(format_noise(row, "compare"), "") << "nothing judged, no noise assumed";
   EXPECT_EQ(format_error_control(ErrorBudget{0.01, 108, 3}),
             "family-wise false-alarm rate 1% per run (108 benchmarks x 3 looks: each test at p < 3.1e-05; intervals "
-            "99.67% a look)");
+            "99% over all looks, each built at 99.67%)");
   EXPECT_EQ(format_error_control(ErrorBudget{}),
-            "family-wise false-alarm rate 1% per run (1 benchmarks x 1 look: each test at p < 0.01; intervals 99% a "
-            "look)");
+            "family-wise false-alarm rate 1% per run (1 benchmarks x 1 look: each test at p < 0.01; intervals 99%)");
 }
 
 TEST(JsonReport, SchemaTwoWithItsErrorControlAndNullsWhereNothingWasJudged) {

@@ -289,8 +289,8 @@ class GateSimulation : public ::testing::Test {
           << " processes; stored: " << kStoredProcessesPerLook << " processes a look, up to " << kStoredLooks
           << " looks; A/B: " << kAbPairsPerLook << " pairs a look, up to " << kAbLooks
           << " looks; 1 process in 50 an outlier, 5-30% slow; other machine: 1% offset per benchmark).\n\n";
-    table << "| mode | process sd | false alarms per benchmark | runs failed (clean) | interval coverage "
-             "(stated) |";
+    table << "| mode | process sd | false alarms per benchmark | runs failed (clean) | interval coverage at the "
+             "first look (built at; claimed: 99% over all looks) |";
     for (double s : kSlowdowns) table << " +" << pct(s, 0) << " caught |";
     table << " smallest caught in >= 95% |\n|---|---|---|---|---|";
     for (std::size_t i = 0; i < std::size(kSlowdowns) + 1; ++i) table << "---|";
