@@ -6,9 +6,10 @@
 //
 // --no-reference-check: time without comparing each case with its reference first; for repeat runs of
 // a binary whose first run checked them, as the check is most of the setup. Only compare such a run with
-// runs made the same way: on H200s, unchecked processes timed some 2^25-element memory-bound kernels
-// 7-10% slower than checked ones (no power cap or clock change recorded; the cause is not known). A/B
-// rounds pair the two builds run alike, so it cancels there; stored baselines and their checks never use it.
+// runs made the same way: unchecked processes timed some 2^25-element memory-bound kernels 7-16% slower
+// than checked ones, in the first samples after a 1 GiB case freed its memory (docs/results.md; the
+// sampler now pauses after such frees, not yet measured). A/B rounds pair the two builds run alike, so it
+// cancels there; stored baselines and their checks never use it.
 //
 // Exits 77 when there is no CUDA device, 2 on bad usage; a case whose result is wrong is reported as
 // a benchmark error (the gate fails on it), never timed.
