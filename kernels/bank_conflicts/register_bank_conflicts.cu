@@ -103,7 +103,6 @@ void register_bank_conflicts(Registry& registry) {
   for (const Variant& variant : kVariants) {
     for (const Size& size : kSizes) {
       Case c;
-      c.family = "bank_conflicts";
       c.variant = variant.name;
       c.shape = "n:" + std::to_string(size.n);
       c.roles = size.roles;

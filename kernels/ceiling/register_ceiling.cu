@@ -137,7 +137,6 @@ void register_ceiling(Registry& registry) {
   for (const Variant& variant : kVariants) {
     for (const Size& size : kSizes) {
       Case c;
-      c.family = "ceiling";
       c.variant = variant.name;
       c.shape = "n:" + std::to_string(size.n);
       c.roles = size.roles;

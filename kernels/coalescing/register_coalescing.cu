@@ -84,7 +84,6 @@ void register_coalescing(Registry& registry) {
       if (stride != 1 && !variant.any_stride) continue;
       for (const Size& size : kSizes) {
         Case c;
-        c.family = "coalescing";
         c.variant = variant.name;
         c.shape = "stride:" + std::to_string(stride) + ",n:" + std::to_string(size.n);
         c.roles = size.roles;

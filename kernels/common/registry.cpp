@@ -5,7 +5,37 @@
 
 namespace gpuperf {
 
+void Registry::add_family(const std::string& family, void (*register_family)(Registry&)) {
+  if (family.empty()) throw std::invalid_argument("registry: a family needs a name");
+  const std::size_t first = cases_.size();
+  adding_family_ = family;
+  try {
+    register_family(*this);
+  } catch (...) {
+    adding_family_.clear();
+    throw;
+  }
+  adding_family_.clear();
+  const auto has_role = [&](unsigned role) {
+    return std::any_of(cases_.begin() + static_cast<std::ptrdiff_t>(first), cases_.end(),
+                       [role](const Case& c) { return (c.roles & role) != 0; });
+  };
+  if (!has_role(kCorrectness) || !has_role(kPerf)) {
+    throw std::invalid_argument("registry: family '" + family + "' registered " +
+                                std::to_string(cases_.size() - first) + " case(s) but no " +
+                                (has_role(kCorrectness) ? "perf" : "correctness") +
+                                " case: give it at least one of each role (register_" + family + ")");
+  }
+}
+
 void Registry::add(Case c) {
+  if (!adding_family_.empty()) {
+    if (c.family.empty()) c.family = adding_family_;
+    if (c.family != adding_family_) {
+      throw std::invalid_argument("registry: register_" + adding_family_ + " added '" + c.name() +
+                                  "' of family '" + c.family + "': leave Case::family empty, add_family() sets it");
+    }
+  }
   if (c.family.empty() || c.variant.empty() || c.shape.empty() || !c.make) {
     throw std::invalid_argument("registry: case '" + c.name() + "' needs a family, variant, shape and make()");
   }

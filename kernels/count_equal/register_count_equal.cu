@@ -98,7 +98,6 @@ void register_count_equal(Registry& registry) {
     for (const Size& size : kSizes) {
       for (const MatchFraction& match : kMatchFractions) {
         Case c;
-        c.family = "count_equal";
         c.variant = variant.name;
         c.shape = "n:" + std::to_string(size.n) + ",match:" + match.label;
         c.roles = size.roles;

@@ -138,7 +138,6 @@ void register_fusion(Registry& registry) {
   for (const Variant& variant : kVariants) {
     for (const Size& size : kSizes) {
       Case c;
-      c.family = "fusion";
       c.variant = variant.name;
       c.shape = "n:" + std::to_string(size.n);
       c.roles = size.roles;

@@ -164,7 +164,6 @@ void register_matmul(Registry& registry) {
   for (const Variant& variant : kVariants) {
     for (const Size& size : kSizes) {
       Case c;
-      c.family = "matmul";
       c.variant = variant.name;
       c.shape = "m:" + std::to_string(size.m) + ",n:" + std::to_string(size.n) + ",k:" + std::to_string(size.k);
       c.roles = size.roles;

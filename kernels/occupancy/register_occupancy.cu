@@ -210,7 +210,6 @@ void register_occupancy(Registry& registry) {
     for (const int block : variant.blocks) {
       for (const Size& size : kAxpbSizes) {
         Case c;
-        c.family = "occupancy";
         c.variant = variant.name;
         c.shape = "block:" + std::to_string(block) + ",n:" + std::to_string(size.n);
         c.roles = size.roles;
@@ -225,7 +224,6 @@ void register_occupancy(Registry& registry) {
   const int sm_count = sm_count_if_known();
   for (const Waves& w : kWaves) {
     Case c;
-    c.family = "occupancy";
     c.variant = "wave_sweep";
     c.shape = std::string("waves:") + w.text;
     c.roles = w.roles;

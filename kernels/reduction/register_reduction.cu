@@ -88,7 +88,6 @@ void register_reduction(Registry& registry) {
   for (const Variant& variant : kVariants) {
     for (const Size& size : kSizes) {
       Case c;
-      c.family = "reduction";
       c.variant = variant.name;
       c.shape = "n:" + std::to_string(size.n);
       c.roles = size.roles;

@@ -203,7 +203,6 @@ void register_smem_latency(Registry& registry) {
   for (const Variant& variant : kVariants) {
     for (const Point& point : kPoints) {
       Case c;
-      c.family = "smem_latency";
       c.variant = variant.name;
       c.shape = shape_of(point.config);
       c.roles = point.roles;
@@ -216,7 +215,6 @@ void register_smem_latency(Registry& registry) {
   }
 
   Case fit;
-  fit.family = "smem_latency";
   fit.variant = "latency_model_fit";
   fit.shape = "i:pow2_1..32,w:pow2_1..32,c:pow2_1..32";
   fit.roles = kCorrectness;

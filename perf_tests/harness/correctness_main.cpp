@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <exception>
 #include <string>
 
 #include "common/random_fill.cuh"
@@ -54,7 +55,12 @@ int main(int argc, char** argv) {
     return kExitNotJudged;
   }
   static Registry registry;
-  register_all_families(registry);
+  try {
+    register_all_families(registry);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "error: %s\n", e.what());
+    return kExitInvalidInput;
+  }
   for (const Case& c : registry.cases()) {
     if ((c.roles & kCorrectness) == 0) continue;
     ::testing::RegisterTest(c.family.c_str(), test_name(c).c_str(), nullptr, c.name().c_str(), __FILE__, __LINE__,

@@ -1,0 +1,71 @@
+// The registry's rules, on cases that never touch a GPU (make() is never called).
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+#include <string>
+
+#include "common/registry.h"
+
+namespace gpuperf {
+namespace {
+
+Case make_case(const std::string& variant, unsigned roles, const std::string& family = "") {
+  Case c;
+  c.family = family;
+  c.variant = variant;
+  c.shape = "n:1";
+  c.roles = roles;
+  c.make = []() -> std::unique_ptr<Instance> { return nullptr; };
+  return c;
+}
+
+void both_roles(Registry& r) {
+  r.add(make_case("checked", kCorrectness));
+  r.add(make_case("timed", kPerf));
+}
+void only_perf(Registry& r) { r.add(make_case("timed", kPerf)); }
+void only_correctness(Registry& r) { r.add(make_case("checked", kCorrectness)); }
+void nothing(Registry&) {}
+void names_another_family(Registry& r) { r.add(make_case("timed", kBoth, "reductoin")); }
+
+std::string error_of(const std::string& family, void (*register_family)(Registry&)) {
+  Registry r;
+  try {
+    r.add_family(family, register_family);
+  } catch (const std::invalid_argument& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(Registry, TheDeclaredNameIsEveryCasesFamily) {
+  Registry r;
+  r.add_family("reduction", both_roles);
+  ASSERT_EQ(r.cases().size(), 2u);
+  EXPECT_EQ(r.cases()[0].name(), "reduction/checked/n:1");
+  EXPECT_EQ(r.cases()[1].family, "reduction");
+}
+
+TEST(Registry, ACaseOfAnotherFamilyIsAStartUpError) {
+  const std::string e = error_of("reduction", names_another_family);
+  EXPECT_NE(e.find("register_reduction added 'reductoin/timed/n:1' of family 'reductoin'"), std::string::npos) << e;
+}
+
+TEST(Registry, AFamilyWithoutCorrectnessOrPerfCasesIsAnError) {
+  EXPECT_NE(error_of("fusion", only_perf).find("family 'fusion' registered 1 case(s) but no correctness case"),
+            std::string::npos);
+  EXPECT_NE(error_of("fusion", only_correctness).find("but no perf case"), std::string::npos);
+  EXPECT_NE(error_of("fusion", nothing).find("registered 0 case(s)"), std::string::npos);
+}
+
+TEST(Registry, OutsideAFamilyACaseNeedsItsFamily) {
+  Registry r;
+  EXPECT_THROW(r.add(make_case("timed", kPerf)), std::invalid_argument);
+  r.add(make_case("timed", kPerf, "fusion"));
+  EXPECT_THROW(r.add(make_case("timed", kPerf, "fusion")), std::invalid_argument) << "duplicate name";
+  r.add_family("reduction", both_roles);  // the family set by add_family() ends with it
+  EXPECT_THROW(r.add(make_case("later", kPerf)), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace gpuperf
