@@ -1,6 +1,7 @@
 // The registry's rules, on cases that never touch a GPU (make() is never called).
 #include <gtest/gtest.h>
 
+#include <map>
 #include <stdexcept>
 #include <string>
 
@@ -65,6 +66,16 @@ TEST(Registry, OutsideAFamilyACaseNeedsItsFamily) {
   EXPECT_THROW(r.add(make_case("timed", kPerf, "fusion")), std::invalid_argument) << "duplicate name";
   r.add_family("reduction", both_roles);  // the family set by add_family() ends with it
   EXPECT_THROW(r.add(make_case("later", kPerf)), std::invalid_argument);
+}
+
+// The real families, as both programs register them at start-up (no case is made or run, so no GPU).
+TEST(Registry, EveryFamilyPassesItsRulesAndNamesEveryCase) {
+  Registry r;
+  ASSERT_NO_THROW(register_all_families(r));
+  std::map<std::string, unsigned> roles_of_family;
+  for (const Case& c : r.cases()) roles_of_family[c.family] |= c.roles;
+  EXPECT_GE(roles_of_family.size(), 9u);
+  for (const auto& [family, roles] : roles_of_family) EXPECT_EQ(roles, unsigned{kBoth}) << family;
 }
 
 }  // namespace
