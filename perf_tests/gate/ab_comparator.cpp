@@ -133,6 +133,7 @@ Comparison compare_ab(const std::vector<ResultsFile>& a, const std::vector<Resul
   comparison.against = "build A (" + std::to_string(a.size()) + " runs interleaved with B)";
   comparison.budget = ErrorBudget{options.run_alpha, std::max<int>(1, static_cast<int>(names.size())),
                                   std::max(1, options.looks)};
+  comparison.platform = platform_changes(platform_of(a), platform_of(b));
   for (const std::string& name : names) {
     if (!options.selection.matches(name)) continue;
     const auto in_a = pooled_a.find(name);

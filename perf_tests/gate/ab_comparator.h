@@ -28,7 +28,8 @@ struct AbOptions {
 // degrees of freedom (process_inference.h), and p-values of the same paired t test, judged under the
 // run's budget split over every benchmark of A and B. Fewer than kMinPairs usable pairs: NOT_JUDGED. A
 // cycle-count benchmark's tolerance is at least kCycleResolution of A's median. InputError when the two
-// lists differ in length or the files come from different GPUs.
+// lists differ in length or the files come from different GPUs. The comparison lists how B's platform
+// differs from A's (platform.h): the pairs assume one.
 Comparison compare_ab(const std::vector<ResultsFile>& a, const std::vector<ResultsFile>& b, const AbOptions& options);
 
 }  // namespace gpuperf::gate

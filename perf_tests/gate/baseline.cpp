@@ -197,6 +197,8 @@ Baseline parse_baseline(const std::string& text, const std::string& source) {
   b.gpu.memory_mib = gpu.integer("memory_mib");
   b.gpu.driver = gpu.string("driver", false);
   b.gpu.cuda_runtime = gpu.string("cuda_runtime", false);
+  b.gpu.sm_clock_mhz = gpu.optional_positive("sm_clock_mhz");
+  b.gpu.mem_clock_mhz = gpu.optional_positive("mem_clock_mhz");
 
   if (top.find("recorded") != nullptr) {
     const ObjectReader recorded = top.object("recorded");
@@ -255,6 +257,8 @@ std::string baseline_to_text(const Baseline& b) {
   if (b.gpu.memory_mib) gpu["memory_mib"] = *b.gpu.memory_mib;
   gpu["driver"] = b.gpu.driver;
   gpu["cuda_runtime"] = b.gpu.cuda_runtime;
+  if (b.gpu.sm_clock_mhz) gpu["sm_clock_mhz"] = *b.gpu.sm_clock_mhz;
+  if (b.gpu.mem_clock_mhz) gpu["mem_clock_mhz"] = *b.gpu.mem_clock_mhz;
   doc["recorded"] = ordered{{"date", b.recorded.date},
                             {"commit", b.recorded.commit},
                             {"runs", b.recorded.runs},

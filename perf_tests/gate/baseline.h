@@ -23,6 +23,10 @@ struct BaselineGpu {
   std::optional<long long> memory_mib;  // [MiB]
   std::string driver;
   std::string cuda_runtime;
+  // The median clocks of every valid sample recorded (optional: absent from older files and where NVML
+  // gave none). The reports name a change beyond kClockChangeThresholdPct (platform.h) [MHz]
+  std::optional<double> sm_clock_mhz;
+  std::optional<double> mem_clock_mhz;
 };
 
 struct BaselineRecorded {

@@ -14,6 +14,7 @@
 #include "gate/exit_codes.h"
 #include "gate/input_error.h"
 #include "gate/outcome.h"
+#include "gate/platform.h"
 #include "gate/record.h"
 #include "gate/reports.h"
 
@@ -30,13 +31,16 @@ const char* const kUsage = R"(usage:
       --strict: a benchmark of the baseline missing from the results fails. --alpha: the run's
       family-wise false-alarm rate (default 0.01), split over every benchmark of the baseline and --looks
       (the most times the caller judges one benchmark: 1 + re-measurements; default 1).
-      --remeasure-list: the AMBIGUOUS benchmarks, one a line.
+      --remeasure-list: the AMBIGUOUS benchmarks, one a line. Every report names how the platform
+      (driver, CUDA runtime, SM count, memory, median clocks beyond 2%) differs from the baseline's,
+      and suggests re-recording when a quarter of the judged benchmarks moved with it.
   perf_gate record --results R1.json [R2.json ...] --out FILE [--previous FILE] [--commit SHA]
                    [--default-tolerance-pct X] [--same-gpu-tolerance-pct X]
       Write a baseline (each results file is one process: its median per benchmark is kept; their GPU
       UUIDs are listed); keep defaults, families and hand-written per-benchmark tolerances of
-      --previous; print what moved. The file is replaced atomically. --same-gpu-tolerance-pct (> 0):
-      the default for results from a listed GPU.
+      --previous; print what moved and how the platform differs from --previous. The file keeps the
+      median SM and memory clocks of the samples and is replaced atomically. --same-gpu-tolerance-pct
+      (> 0): the default for results from a listed GPU.
   perf_gate migrate --baseline FILE --out FILE
       Rewrite a baseline of an older schema_version in the current one (the numbers unchanged).
   perf_gate ab --a A1.json [A2.json ...] --b B1.json [B2.json ...] [--tolerance-pct X (default 1.0)]
@@ -44,7 +48,8 @@ const char* const kUsage = R"(usage:
                [--remeasure-list OUT.txt]
       Compare build B with build A measured on one GPU, runs interleaved A1 B1 A2 B2 ...: pair i is
       (A_i, B_i); a benchmark absent from a pair is left out of it. Same verdicts, budget and exit codes
-      as compare; the budget is split over every benchmark of A and B.
+      as compare; the budget is split over every benchmark of A and B. The reports name how B's
+      platform differs from A's.
   perf_gate gpu --results R.json
       Print the GPU slug the results were measured on (names the baseline: baselines/<slug>.json).
 
@@ -220,6 +225,9 @@ int run_record(const Arguments& args, std::ostream& out) {
   if (previous) {
     out << "what moved versus " << args.value("--previous") << " (largest change first):\n";
     write_moves(baseline_moves(*previous, baseline), out);
+    // What may have moved them: the runs against the platform of the previous file.
+    const std::string changed = describe_changes(platform_changes(platform_of(*previous), platform_of(runs)));
+    if (!changed.empty()) out << "platform versus " << args.value("--previous") << ": " << changed << "\n";
   }
   return kExitPass;
 }

@@ -156,6 +156,7 @@ Comparison compare_with_baseline(const Baseline& baseline, const std::vector<Res
   comparison.budget = ErrorBudget{options.run_alpha, std::max<int>(1, static_cast<int>(baseline.benchmarks.size())),
                                   std::max(1, options.looks)};
   comparison.strict = options.strict;
+  comparison.platform = platform_changes(platform_of(baseline), platform_of(results));
 
   for (const auto& [name, current] : pooled) {
     if (!options.selection.matches(name)) continue;

@@ -30,7 +30,8 @@ struct CompareOptions {
 // file names one GPU (gpu_uuid) listed in the baseline's recorded.gpu_uuids, the baseline's
 // same_gpu_tolerance_pct replaces its default, and `against` says so. Each results file is one process.
 // The budget is split over every benchmark of the baseline, selected or not, so that the families of one
-// suite, judged by separate calls, share one run-level rate.
+// suite, judged by separate calls, share one run-level rate. The comparison lists how the results'
+// platform differs from the baseline's (platform.h), without judging by it.
 Comparison compare_with_baseline(const Baseline& baseline, const std::vector<ResultsFile>& results,
                                  const CompareOptions& options);
 

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "gate/error_budget.h"
+#include "gate/platform.h"
 #include "gate/verdict.h"
 
 namespace gpuperf::gate {
@@ -49,6 +50,9 @@ struct Comparison {
   ErrorBudget budget;  // the run's false-alarm budget and how it was split
   bool strict = false;                          // MISSING fails
   std::vector<BenchmarkComparison> benchmarks;  // most severe first (Verdict order), then by name
+  // How the platform (driver, clocks, ...) differs between the sides: baseline -> results, or A -> B.
+  // Informational: it never changes a verdict.
+  std::vector<PlatformChange> platform;
 };
 
 // Orders rows most severe first, then by name.

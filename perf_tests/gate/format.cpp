@@ -1,7 +1,9 @@
 #include "gate/format.h"
 
+#include <algorithm>
 #include <cstdio>
 
+#include "gate/outcome.h"
 #include "gate/results.h"
 
 namespace gpuperf::gate {
@@ -23,6 +25,50 @@ double seconds_now(const BenchmarkComparison& row) {
   if (row.unit != kUnitMicroseconds || !(row.current_median > 0.0)) return 0.0;
   return row.current_median / kMicrosecondsPerSecond;
 }
+
+// What a side is called in the reports' words: the baseline and the results, or builds A and B.
+struct SideNames {
+  const char* before;
+  const char* now;
+};
+SideNames side_names(const std::string& mode) {
+  return mode == "ab" ? SideNames{"A", "B"} : SideNames{"the baseline", "the results"};
+}
+
+// "SM clock, memory clock (not in the baseline); driver (580.159.04 vs CUDA 13.0: ...)"
+std::string not_compared_text(const std::vector<PlatformChange>& changes, const SideNames& sides) {
+  struct Group {
+    std::string why;
+    std::string labels;
+  };
+  std::vector<Group> groups = {{std::string("not in ") + sides.before, ""},
+                               {std::string("not in ") + sides.now, ""},
+                               {"in neither", ""}};
+  std::string incomparable;
+  for (const PlatformChange& c : changes) {
+    if (c.kind != PlatformChange::Kind::kUnknown) continue;
+    if (!c.before.empty() && !c.now.empty()) {
+      incomparable += (incomparable.empty() ? "" : "; ") + c.label + " (" + c.before + " vs " + c.now +
+                      ": one from NVML, one from the CUDA driver API)";
+      continue;
+    }
+    Group& group = groups[c.before.empty() ? (c.now.empty() ? 2 : 0) : 1];
+    group.labels += (group.labels.empty() ? "" : ", ") + c.label;
+  }
+  std::string text;
+  for (const Group& group : groups) {
+    if (!group.labels.empty()) text += (text.empty() ? "" : "; ") + group.labels + " (" + group.why + ")";
+  }
+  if (!incomparable.empty()) text += (text.empty() ? "" : "; ") + incomparable;
+  return text;
+}
+
+bool any_mixed(const std::vector<PlatformChange>& changes) {
+  return std::any_of(changes.begin(), changes.end(),
+                     [](const PlatformChange& c) { return c.kind == PlatformChange::Kind::kMixed; });
+}
+
+constexpr const char* kOnePlatformOnly = "pass results measured on one platform only";
 
 }  // namespace
 
@@ -77,6 +123,53 @@ double achieved_gb_per_s(const BenchmarkComparison& row) {
 double achieved_tflop_per_s(const BenchmarkComparison& row) {
   const double seconds = seconds_now(row);
   return seconds > 0.0 && row.flops > 0.0 ? row.flops / seconds / kFlopsPerTeraflop : 0.0;
+}
+
+std::optional<RunNotice> platform_warning(const Comparison& comparison) {
+  if (!platform_changed(comparison.platform)) return std::nullopt;
+  const bool ab = comparison.mode == "ab";
+  RunNotice notice;
+  notice.summary = ab ? "platform differs between A and B: " : "platform changed since the baseline: ";
+  notice.summary += describe_changes(comparison.platform);
+  const std::string not_compared = not_compared_text(comparison.platform, side_names(comparison.mode));
+  if (!not_compared.empty()) notice.summary += "; not compared: " + not_compared;
+  notice.summary += "; verdicts are judged as usual";
+  notice.action = "a change may be the platform's, not the code's: ";
+  if (any_mixed(comparison.platform)) {
+    notice.action += std::string("the processes ran on different platforms: ") + kOnePlatformOnly;
+  } else if (ab) {
+    notice.action += "run A and B interleaved on one GPU and driver (scripts/ab_compare.sh)";
+  } else {
+    notice.action += "to tell, compare the baseline's commit with this one on this GPU (scripts/ab_compare.sh)";
+  }
+  return notice;
+}
+
+std::optional<RunNotice> moved_with_platform(const Comparison& comparison) {
+  if (!platform_changed(comparison.platform)) return std::nullopt;
+  const VerdictCounts counts = count_verdicts(comparison);
+  const int slow = counts[static_cast<int>(Verdict::kSlow)];
+  const int fast = counts[static_cast<int>(Verdict::kFast)];
+  const int judged = static_cast<int>(std::count_if(comparison.benchmarks.begin(), comparison.benchmarks.end(),
+                                                    [](const BenchmarkComparison& row) { return row.judged(); }));
+  if (!moved_together(slow + fast, judged)) return std::nullopt;
+  RunNotice notice;
+  std::string verdicts;
+  if (slow > 0) verdicts = std::to_string(slow) + " SLOW";
+  if (fast > 0) verdicts += (verdicts.empty() ? "" : ", ") + std::to_string(fast) + " FAST";
+  notice.summary = std::to_string(slow + fast) + " of " + std::to_string(judged) +
+                   " judged benchmarks moved beyond their tolerance with the platform (" + verdicts + ")";
+  if (any_mixed(comparison.platform)) {
+    notice.action = std::string(kOnePlatformOnly) + ", then judge again";
+  } else if (comparison.mode == "ab") {
+    notice.action =
+        "A/B needs one platform for both builds: re-run A and B interleaved on one GPU (scripts/ab_compare.sh)";
+  } else {
+    notice.action = std::string("if the platform moved them (scripts/ab_compare.sh finds the baseline's commit and "
+                                "this one alike on this GPU), re-record the baseline on this platform: ") +
+                    kUpdateBaselineCommand;
+  }
+  return notice;
 }
 
 std::string action_hint(const BenchmarkComparison& row, const std::string& mode) {

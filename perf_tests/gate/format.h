@@ -1,6 +1,7 @@
 #pragma once
 // How numbers are written in every report, so that console, Markdown and JSON agree.
 
+#include <optional>
 #include <string>
 
 #include "gate/comparison.h"
@@ -29,6 +30,21 @@ std::string format_pct(double pct);
 // not applicable. [GB/s], [TFLOP/s]
 double achieved_gb_per_s(const BenchmarkComparison& row);
 double achieved_tflop_per_s(const BenchmarkComparison& row);
+
+// A line of a report about the whole run rather than one benchmark.
+struct RunNotice {
+  std::string summary;  // what happened
+  std::string action;   // what to do, lower case: the console writes "summary  -> action"
+};
+
+// Empty when the platform did not change; else names every change ("driver 580.159.04 -> 590.44.01"),
+// the fields that could not be compared, and says the verdicts stand.
+std::optional<RunNotice> platform_warning(const Comparison& comparison);
+
+// When the platform changed and benchmarks moved with it (moved_together, platform.h): the hint to
+// re-record the baseline (compare) or to re-run both builds on one platform (ab) once the move is
+// confirmed to be the platform's. Empty otherwise.
+std::optional<RunNotice> moved_with_platform(const Comparison& comparison);
 
 // The action a person should take for this row of a comparison in `mode` ("compare" or "ab"; "" for
 // SAME). A/B has no baseline to refresh: there B is the build to fix.

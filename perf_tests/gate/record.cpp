@@ -7,6 +7,7 @@
 #include <set>
 
 #include "gate/input_error.h"
+#include "gate/platform.h"
 #include "gate/statistics.h"
 #include "gate/tolerance.h"
 #include "gate/verdict.h"
@@ -77,6 +78,9 @@ Baseline record_baseline(const std::vector<ResultsFile>& runs, const Baseline* p
 
   Baseline b;
   b.gpu = gpu_from(runs.front().gpu);
+  const PlatformSide platform = platform_of(runs);
+  if (platform.sm_clock.known()) b.gpu.sm_clock_mhz = platform.sm_clock.median_mhz;
+  if (platform.mem_clock.known()) b.gpu.mem_clock_mhz = platform.mem_clock.median_mhz;
   b.recorded.date = options.date.empty() ? utc_now_iso8601() : options.date;
   b.recorded.commit = !options.commit.empty()                ? options.commit
                       : !runs.front().gpu.git_commit.empty() ? runs.front().gpu.git_commit

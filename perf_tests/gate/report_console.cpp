@@ -1,4 +1,6 @@
 #include <cstdio>
+#include <optional>
+#include <utility>
 
 #include "gate/exit_codes.h"
 #include "gate/format.h"
@@ -47,6 +49,15 @@ void write_console_report(const Comparison& comparison, std::ostream& out) {
     if (row.injected_slowdown_pct > 0.0) line += "  [fault injection " + format_pct(row.injected_slowdown_pct) + "]";
     line += "  -> " + action_hint(row, comparison.mode);
     out << line << "\n";
+  }
+  // Above the summary, where a reader of a long log looks: they concern every verdict.
+  const std::pair<const char*, std::optional<RunNotice>> notices[] = {
+      {"WARNING", platform_warning(comparison)}, {"HINT", moved_with_platform(comparison)}};
+  for (const auto& [tag, notice] : notices) {
+    if (!notice) continue;
+    std::string label = tag;
+    label.resize(kVerdictWidth, ' ');
+    out << label << " " << notice->summary << "  -> " << notice->action << "\n";
   }
   out << "perf_gate " << comparison.mode << ": " << outcome_text(comparison) << " - " << comparison.gpu_name << " ("
       << comparison.gpu_slug << ") vs " << comparison.against << ": " << counts_text(count_verdicts(comparison))

@@ -1,4 +1,5 @@
 #include <cmath>
+#include <optional>
 #include <nlohmann/json.hpp>
 
 #include "gate/comparator.h"
@@ -16,6 +17,24 @@ using ordered = nlohmann::ordered_json;
 ordered number(double value) { return std::isfinite(value) ? ordered(value) : ordered(nullptr); }
 
 ordered change_pct(double ratio, bool judged) { return judged ? number((ratio - 1.0) * 100.0) : ordered(nullptr); }
+
+ordered platform_entry(const PlatformChange& change) {
+  const auto side = [](const std::string& value) { return value.empty() ? ordered(nullptr) : ordered(value); };
+  if (change.kind == PlatformChange::Kind::kUnknown) {
+    return ordered{{"field", change.field}, {"before", side(change.before)}, {"now", side(change.now)}};
+  }
+  const char* kind = change.kind == PlatformChange::Kind::kChanged ? "changed" : "mixed";
+  return ordered{{"field", change.field},
+                 {"kind", kind},
+                 {"before", side(change.before)},
+                 {"now", side(change.now)},
+                 {"change_pct", change.change_pct ? number(*change.change_pct) : ordered(nullptr)}};
+}
+
+ordered notice_entry(const std::optional<RunNotice>& notice) {
+  if (!notice) return nullptr;
+  return ordered{{"summary", notice->summary}, {"action", notice->action}};
+}
 
 }  // namespace
 
@@ -42,6 +61,18 @@ std::string json_report(const Comparison& comparison) {
   const VerdictCounts verdict_counts = count_verdicts(comparison);
   for (int v = 0; v < kVerdictCount; ++v) counts[verdict_name(static_cast<Verdict>(v))] = verdict_counts[v];
   doc["counts"] = counts;
+  // Baseline -> results (A -> B): fields that differ ("changed", or "mixed" among a side's processes),
+  // and fields not compared (a side does not say, null; or the driver versions come from different
+  // sources). Informational: no verdict depends on them.
+  ordered changes = ordered::array();
+  ordered not_compared = ordered::array();
+  for (const PlatformChange& change : comparison.platform) {
+    (change.kind == PlatformChange::Kind::kUnknown ? not_compared : changes).push_back(platform_entry(change));
+  }
+  doc["platform_changes"] = std::move(changes);
+  doc["platform_not_compared"] = std::move(not_compared);
+  doc["platform_warning"] = notice_entry(platform_warning(comparison));
+  doc["platform_hint"] = notice_entry(moved_with_platform(comparison));
   ordered rows = ordered::array();
   for (const BenchmarkComparison& row : comparison.benchmarks) {
     const bool judged = row.judged();

@@ -1,4 +1,8 @@
+#include <algorithm>
 #include <cstdio>
+#include <optional>
+#include <string_view>
+#include <utility>
 
 #include "gate/format.h"
 #include "gate/outcome.h"
@@ -35,12 +39,35 @@ std::string note_and_action(const BenchmarkComparison& row, const std::string& m
   return action.empty() ? row.note : row.note + "; " + action;
 }
 
+// `text` with its first letter in upper case and every command (a word starting "scripts/") in a code
+// span, so that the period after it is not taken for part of it.
+std::string sentence(const std::string& text) {
+  constexpr std::string_view kCommandPrefix = "scripts/";
+  std::string out;
+  for (std::size_t i = 0; i < text.size();) {
+    if (text.compare(i, kCommandPrefix.size(), kCommandPrefix) == 0) {
+      const std::size_t end = std::min(text.find_first_of(" ),;", i), text.size());
+      out += "`" + text.substr(i, end - i) + "`";
+      i = end;
+    } else {
+      out += text[i++];
+    }
+  }
+  if (!out.empty() && out[0] >= 'a' && out[0] <= 'z') out[0] = static_cast<char>(out[0] - 'a' + 'A');
+  return out;
+}
+
 }  // namespace
 
 void write_markdown_report(const Comparison& comparison, std::ostream& out) {
   out << "### Perf gate (" << comparison.mode << ") on " << cell(comparison.gpu_name) << " (`"
       << cell(comparison.gpu_slug) << "`): " << outcome_text(comparison) << "\n\n";
   out << counts_text(count_verdicts(comparison)) << "; compared with " << cell(comparison.against) << ".\n\n";
+  const std::pair<const char*, std::optional<RunNotice>> notices[] = {
+      {"Warning", platform_warning(comparison)}, {"Hint", moved_with_platform(comparison)}};
+  for (const auto& [tag, notice] : notices) {
+    if (notice) out << "**" << tag << ":** " << notice->summary << ". " << sentence(notice->action) << ".\n\n";
+  }
   out << "Change = typical process now / before - 1 (process medians), with its interval; "
       << format_error_control(comparison.budget) << ".\n\n";
   out << "| Verdict | Benchmark | Baseline | Now | Change [interval] | Tolerance | Noise assumed | GB/s now | "

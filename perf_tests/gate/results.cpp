@@ -154,7 +154,14 @@ Sample parse_sample(const json& entry, const EntryLocation& where) {
   return {time * *scale, kUnitMicroseconds};
 }
 
-void add_iteration(const json& entry, EntryLocation& where, std::map<std::string, BenchmarkSamples>& out) {
+// A clock counter of one sample, when NVML read it [MHz].
+void add_clock(const json& entry, const char* key, const EntryLocation& where, std::vector<double>& out) {
+  const std::optional<double> value = optional_number(entry, key, where);
+  if (value && std::isfinite(*value) && *value > 0.0) out.push_back(*value);
+}
+
+void add_iteration(const json& entry, EntryLocation& where, ResultsFile& file) {
+  std::map<std::string, BenchmarkSamples>& out = file.benchmarks;
   const std::string run_name =
       required_string(entry, "run_name", where, "use Google Benchmark >= 1.5, which writes run_name");
   const std::string name = benchmark_name_from_run_name(run_name);
@@ -190,6 +197,9 @@ void add_iteration(const json& entry, EntryLocation& where, std::map<std::string
     b.shared_gpu += optional_flag(entry, "other_processes", where) ? 1 : 0;
   } else {
     b.samples.push_back(sample.value);
+    // A throttled sample's clock says what the throttling did, which the verdicts report already.
+    add_clock(entry, "sm_clock_mhz", where, file.sm_clock_mhz);
+    add_clock(entry, "mem_clock_mhz", where, file.mem_clock_mhz);
   }
 }
 
@@ -198,7 +208,8 @@ void add_iteration(const json& entry, EntryLocation& where, std::map<std::string
 constexpr std::string_view kEntryFields[] = {
     "run_name",  "run_type",     "error_occurred", "error_message", "skipped",
     "skip_message", "cycles",    "real_time",      "time_unit",     "bytes",
-    "flops",     "injected_slowdown_pct", "throttled", "power_capped", "other_processes"};
+    "flops",     "injected_slowdown_pct", "throttled", "power_capped", "other_processes",
+    "sm_clock_mhz", "mem_clock_mhz"};
 
 bool is_entry_field(std::string_view key) {
   for (std::string_view field : kEntryFields) {
@@ -364,7 +375,7 @@ ResultsFile parse_results(const std::string& text, const std::string& source) {
     if (run_type == "aggregate") continue;  // mean/median/stddev rows: the gate uses the samples themselves
     if (run_type != "iteration")
       where.fail("run_type '" + run_type + "' is neither iteration nor aggregate", kRerunHint);
-    add_iteration(entry, where, file.benchmarks);
+    add_iteration(entry, where, file);
   }
   if (file.benchmarks.empty()) {
     throw InputError(source +

@@ -48,6 +48,10 @@ struct ResultsFile {
   std::string source;  // the file it came from, for messages
   GpuContext gpu;
   std::map<std::string, BenchmarkSamples> benchmarks;  // by benchmark_name_from_run_name(run_name)
+  // The clocks NVML read at each valid sample of every benchmark (counters sm_clock_mhz, mem_clock_mhz);
+  // empty when the perf binary had no NVML [MHz]
+  std::vector<double> sm_clock_mhz;
+  std::vector<double> mem_clock_mhz;
 };
 
 // The registry name of a benchmark ("reduction/reduce9/n:1024") from the run_name Google Benchmark writes:

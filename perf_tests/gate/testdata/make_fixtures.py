@@ -21,7 +21,12 @@ BENCH = [
   ("smem_latency/pointer_chase/stride:1", "ns", 1500.0, 0.002, {"bytes": 0, "flops": 0}, 31.0),
 ]
 
-def entries(reps, scale=1.0, throttled=0, error=None, gpu_factor=None, family_index=0):
+# Clocks NVML reads at every sample [MHz]: the older fixtures carry the SM clock only.
+SM_CLOCK_MHZ = 1980
+MEM_CLOCK_MHZ = 3201
+
+def entries(reps, scale=1.0, throttled=0, error=None, gpu_factor=None, family_index=0,
+            sm_clock=SM_CLOCK_MHZ, mem_clock=None):
   rows = []
   for fi, (name, unit, med, noise, counters, cycles) in enumerate(BENCH):
     s = scale.get(name, 1.0) if isinstance(scale, dict) else scale
@@ -41,7 +46,9 @@ def entries(reps, scale=1.0, throttled=0, error=None, gpu_factor=None, family_in
       row.update(counters)
       if cycles is not None:
         row["cycles"] = round(cycles * s * (1 + random.gauss(0, noise)), 2)
-      row["sm_clock_mhz"] = 1980
+      row["sm_clock_mhz"] = sm_clock
+      if mem_clock is not None:
+        row["mem_clock_mhz"] = mem_clock
       row["throttle_reasons"] = 4 if r < throttled else 0
       row["power_capped"] = 1 if r < throttled - 2 else 0
       row["other_processes"] = 1 if throttled - 2 <= r < throttled else 0
@@ -174,3 +181,24 @@ bad_baseline("bad_baseline_empty_process_medians.json",
 bad_baseline("bad_baseline_no_defaults.json", lambda b: b.pop("defaults"))
 bad_baseline("bad_baseline_median_string.json", lambda b: b["benchmarks"][BENCH[1][0]].update(median="42"))
 bad_baseline("bad_baseline_no_slug.json", lambda b: b["gpu"].pop("slug"))
+
+# Platform changes (appended last, with a seed of their own, so that the files above stay as they are).
+# 10 repetitions per process keep them small. Their verdicts and reports are asserted in
+# tests/test_platform.cpp and, as golden files, in expected/.
+random.seed(11)
+ctx_590 = dict(CTX, driver_version="590.44.01")
+for i in (1, 2, 3):
+  process("results_driver_590_%d.json" % i, reps=10, ctx=ctx_590, mem_clock=MEM_CLOCK_MHZ)
+# SM and memory clocks 10% lower, and the two time benchmarks 10% slower with them (the cycle count
+# of the pointer chase does not change with the clock).
+slower = {BENCH[0][0]: 1.10, BENCH[1][0]: 1.10}
+for i in (1, 2, 3):
+  process("results_clocks_low_%d.json" % i, reps=10, scale=slower,
+          sm_clock=round(SM_CLOCK_MHZ * 0.9), mem_clock=round(MEM_CLOCK_MHZ * 0.9))
+# Clocks 1% and 0.5% lower: within what boost clocks vary.
+process("results_clocks_noise_1.json", reps=10, sm_clock=1960, mem_clock=3169)
+process("results_clocks_noise_2.json", reps=10, sm_clock=1970, mem_clock=3185)
+# The baseline above, recorded with clocks (median over its samples).
+bl_clocks = json.loads(json.dumps(bl))
+bl_clocks["gpu"].update(sm_clock_mhz=SM_CLOCK_MHZ, mem_clock_mhz=MEM_CLOCK_MHZ)
+write("baseline_h200_clocks.json", bl_clocks)

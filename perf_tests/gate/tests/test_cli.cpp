@@ -251,6 +251,26 @@ TEST_F(Cli, RecordKeepsHandTolerancesAndPrintsWhatMoved) {
   EXPECT_EQ(cli(again).code, kExitPass);
 }
 
+TEST_F(Cli, RecordSaysHowThePlatformDiffersFromThePreviousFile) {
+  std::vector<std::string> args = {"record", "--out", out("b.json"), "--previous", testdata("baseline_h200.json"),
+                                   "--results"};
+  for (const char* name : {"results_driver_590_1.json", "results_driver_590_2.json"}) args.push_back(testdata(name));
+  const CliRun run = cli(args);
+  ASSERT_EQ(run.code, kExitPass) << run.err;
+  EXPECT_NE(run.out.find("platform versus " + testdata("baseline_h200.json") + ": driver 580.159.04 -> 590.44.01\n"),
+            std::string::npos)
+      << run.out;
+  const Baseline written = load_baseline(out("b.json"));
+  EXPECT_EQ(written.gpu.driver, "590.44.01");
+  EXPECT_EQ(written.gpu.sm_clock_mhz, 1980.0);
+  EXPECT_EQ(written.gpu.mem_clock_mhz, 3201.0);
+
+  const CliRun same = cli({"record", "--out", out("c.json"), "--previous", testdata("baseline_h200.json"), "--results",
+                           testdata("results_run1.json")});
+  ASSERT_EQ(same.code, kExitPass) << same.err;
+  EXPECT_EQ(same.out.find("platform versus"), std::string::npos) << "nothing to say: " << same.out;
+}
+
 TEST_F(Cli, RecordSetsTheSameGpuToleranceWhichCompareAppliesOnThatGpu) {
   const CliRun run = cli({"record", "--results", testdata("results_run1.json"), testdata("results_run2.json"), "--out",
                           out("b.json"), "--default-tolerance-pct", "4", "--same-gpu-tolerance-pct", "2"});

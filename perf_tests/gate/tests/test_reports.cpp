@@ -156,6 +156,37 @@ TEST(GoldenReports, AbComparisonConsole) { expect_golden("ab_console.txt", conso
 TEST(GoldenReports, AbComparisonMarkdown) { expect_golden("ab_summary.md", markdown_of(ab_comparison())); }
 TEST(GoldenReports, AbComparisonJson) { expect_golden("ab_report.json", json_report(ab_comparison())); }
 
+// From the fixtures (testdata/README.md): results of an unchanged build on a newer driver, against
+// baseline_h200.json; and with SM and memory clocks 10% lower and the time benchmarks 10% slower,
+// against baseline_h200_clocks.json (the hint to re-record).
+std::vector<ResultsFile> fixture_results(const std::string& stem) {
+  std::vector<ResultsFile> files;
+  for (int i = 1; i <= 3; ++i) files.push_back(load_results(testdata(stem + std::to_string(i) + ".json")));
+  return files;
+}
+
+Comparison driver_change_comparison() {
+  return compare_with_baseline(load_baseline(testdata("baseline_h200.json")), fixture_results("results_driver_590_"),
+                               CompareOptions{});
+}
+
+Comparison clocks_low_comparison() {
+  return compare_with_baseline(load_baseline(testdata("baseline_h200_clocks.json")),
+                               fixture_results("results_clocks_low_"), CompareOptions{});
+}
+
+TEST(GoldenReports, DriverChangeConsole) {
+  expect_golden("driver_change_console.txt", console_of(driver_change_comparison()));
+}
+TEST(GoldenReports, DriverChangeMarkdown) {
+  expect_golden("driver_change_summary.md", markdown_of(driver_change_comparison()));
+}
+TEST(GoldenReports, DriverChangeJson) {
+  expect_golden("driver_change_report.json", json_report(driver_change_comparison()));
+}
+TEST(GoldenReports, ClocksLowConsole) { expect_golden("clocks_low_console.txt", console_of(clocks_low_comparison())); }
+TEST(GoldenReports, ClocksLowMarkdown) { expect_golden("clocks_low_summary.md", markdown_of(clocks_low_comparison())); }
+
 TEST(GoldenReports, TheComparisonsHoldEveryVerdictTheyAreMeantTo) {
   // So that a change of the statistics cannot silently turn the golden files into other cases.
   const auto verdicts = [](const Comparison& c) {
@@ -167,6 +198,8 @@ TEST(GoldenReports, TheComparisonsHoldEveryVerdictTheyAreMeantTo) {
                                                                      "AMBIGUOUS", "NEW", "SAME"}));
   EXPECT_EQ(verdicts(ab_comparison()),
             (std::vector<std::string>{"SLOW", "MISSING", "NOT_JUDGED", "FAST", "NEW", "SAME"}));
+  EXPECT_EQ(verdicts(driver_change_comparison()), (std::vector<std::string>{"MISSING", "SAME", "SAME", "SAME"}));
+  EXPECT_EQ(verdicts(clocks_low_comparison()), (std::vector<std::string>{"SLOW", "SLOW", "MISSING", "SAME"}));
 }
 
 TEST(Format, ChangeWithInterval) {
