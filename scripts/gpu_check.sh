@@ -67,7 +67,7 @@ cat "$out/environment.txt"
 
 family_args=()
 [[ -n $families ]] && family_args=(-DGPUPERF_ONLY_FAMILIES="$families")
-step configure cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
+step configure cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=native \
   "${family_args[@]}" || { tail -n 30 "$logs/configure.log"; exit "$status"; }
 step build cmake --build "$build" -j "$(nproc)" || { grep -E 'error|FAILED' "$logs/build.log" | head -n 30; exit "$status"; }
 
@@ -144,7 +144,7 @@ if [[ -n $planted ]]; then
     "$scratch/kernels/reduction/reduce9_shfl_down_last_warp.cu"
   grep -q 'grid_stride_blocks(n), 128' "$scratch/kernels/reduction/reduce9_shfl_down_last_warp.cu" ||
     die "$EXIT_INVALID" "could not plant the regression: reduce9's launcher has changed"
-  if ! cmake -S "$scratch" -B "$scratch/build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
+  if ! cmake -S "$scratch" -B "$scratch/build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=native \
     -DGPUPERF_ONLY_FAMILIES=reduction >"$logs/planted_configure.log" 2>&1 ||
     ! cmake --build "$scratch/build" -j "$(nproc)" >"$logs/planted_build.log" 2>&1; then
     die "$EXIT_INVALID" "the planted-regression build failed; see $logs/planted_configure.log and $logs/planted_build.log"

@@ -11,6 +11,7 @@
 #include "ceiling/ceiling.cuh"
 #include "common/cuda_check.cuh"
 #include "common/full_gpu_grid.cuh"
+#include "common/warp_sum.cuh"
 
 namespace gpuperf::ceiling {
 namespace {
@@ -42,12 +43,12 @@ __global__ void __launch_bounds__(kThreads)
   if (thread < n - n4 * 4) sum += in[n4 * 4 + thread];  // the last n % 4 elements
 
   __shared__ int warp_sums[kWarps];
-  sum = __reduce_add_sync(0xffffffffu, sum);
+  sum = warp_sum(sum);
   if (threadIdx.x % 32 == 0) warp_sums[threadIdx.x / 32] = sum;
   __syncthreads();
   if (threadIdx.x < 32) {
     sum = threadIdx.x < kWarps ? warp_sums[threadIdx.x] : 0;
-    sum = __reduce_add_sync(0xffffffffu, sum);
+    sum = warp_sum(sum);
     if (threadIdx.x == 0) partials[blockIdx.x] = sum;
   }
 }

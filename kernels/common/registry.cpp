@@ -5,6 +5,20 @@
 
 namespace gpuperf {
 
+std::string not_applicable_reason(const Requirements& needs, const DeviceCapabilities& device) {
+  const auto version = [](int cc) { return std::to_string(cc / 10) + "." + std::to_string(cc % 10); };
+  if (device.compute_capability < needs.min_compute_capability) {
+    return "needs compute capability " + version(needs.min_compute_capability) + " or newer; this GPU has " +
+           version(device.compute_capability);
+  }
+  if (device.shared_memory_per_block_optin_bytes < needs.shared_memory_per_block_bytes) {
+    return "needs " + std::to_string(needs.shared_memory_per_block_bytes / 1024) +
+           " KiB of shared memory per block; this GPU allows " +
+           std::to_string(device.shared_memory_per_block_optin_bytes / 1024) + " KiB";
+  }
+  return "";
+}
+
 void Registry::add_family(const std::string& family, void (*register_family)(Registry&)) {
   if (family.empty()) throw std::invalid_argument("registry: a family needs a name");
   const std::size_t first = cases_.size();

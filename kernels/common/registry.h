@@ -54,6 +54,23 @@ enum class Metric {
 // Which generated suites a case belongs to.
 enum Role : unsigned { kCorrectness = 1u, kPerf = 2u, kBoth = kCorrectness | kPerf };
 
+// What a case needs of the GPU beyond what every architecture the project builds for has. On a GPU
+// without it the case is not applicable: listed by name with the reason, never run, never a failure.
+struct Requirements {
+  int min_compute_capability = 0;         // major x 10 + minor (80: sm_80, Ampere)
+  int shared_memory_per_block_bytes = 0;  // opted-in shared memory one block needs [bytes]
+};
+
+// The figures of a GPU that Requirements are checked against.
+struct DeviceCapabilities {
+  int compute_capability = 0;                // major x 10 + minor
+  int shared_memory_per_block_optin_bytes = 0;  // cudaDevAttrMaxSharedMemoryPerBlockOptin [bytes]
+};
+
+// Empty when a case with these needs runs on the device; else why not, e.g.
+// "needs compute capability 8.0 or newer; this GPU has 7.5".
+std::string not_applicable_reason(const Requirements& needs, const DeviceCapabilities& device);
+
 struct Case {
   std::string family;   // "reduction"; left empty by register_<family>(): add_family() sets it
   std::string variant;  // "reduce9_shfl_down": says what the variant changes
@@ -64,6 +81,7 @@ struct Case {
   double flops = 0.0;   // arithmetic of one run() [floating-point operations]
   // Runs of run() inside one timed sample, for kernels too short to time one launch at a time.
   int runs_per_sample = 1;
+  Requirements needs;
   std::function<std::unique_ptr<Instance>()> make;
 
   std::string name() const { return family + "/" + variant + "/" + shape; }

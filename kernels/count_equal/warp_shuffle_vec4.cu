@@ -3,7 +3,7 @@
 //    the kernel in 32 registers for full occupancy, so it may keep only part of them in flight: still
 //    >= 32 bytes per thread, 64 KiB per SM, above what covers DRAM latency);
 //  - a grid that fills the GPU exactly (occupancy x SMs), each thread striding over the input;
-//  - the block's count by warp reductions (__reduce_add_sync, one shared word per warp, one barrier)
+//  - the block's count by warp reductions (common/warp_sum.cuh, one shared word per warp, one barrier)
 //    instead of a shared-memory tree with a barrier per step; one atomicAdd per block as in the seed.
 // cudaMalloc's 256-byte alignment makes the int4 views legal; the last n % 4 elements are compared as
 // ints by the first n % 4 threads of the grid.
@@ -11,6 +11,7 @@
 
 #include "common/cuda_check.cuh"
 #include "common/full_gpu_grid.cuh"
+#include "common/warp_sum.cuh"
 #include "count_equal/count_equal.cuh"
 
 namespace gpuperf::count_equal {
@@ -50,12 +51,12 @@ __global__ void __launch_bounds__(kThreads) warp_shuffle_vec4_kernel(const int* 
   if (thread < n - n4 * 4) mine += unsigned{a[n4 * 4 + thread] == b[n4 * 4 + thread]};  // last n % 4
 
   __shared__ unsigned warp_counts[kWarps];
-  mine = __reduce_add_sync(0xffffffffu, mine);
+  mine = warp_sum(mine);
   if (threadIdx.x % 32 == 0) warp_counts[threadIdx.x / 32] = mine;
   __syncthreads();
   if (threadIdx.x < 32) {
     mine = threadIdx.x < kWarps ? warp_counts[threadIdx.x] : 0u;
-    mine = __reduce_add_sync(0xffffffffu, mine);
+    mine = warp_sum(mine);
     if (threadIdx.x == 0) atomicAdd(count, static_cast<int>(mine));  // n < 2^31: fits
   }
 }

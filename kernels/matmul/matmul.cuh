@@ -12,6 +12,7 @@
 #include <cuda_runtime.h>
 
 #include "common/device_buffer.cuh"
+#include "common/registry.h"
 
 namespace gpuperf::matmul {
 
@@ -59,6 +60,8 @@ void naive(const Args& args, cudaStream_t stream);
 void tiled16_shared_memory(const Args& args, cudaStream_t stream);
 void blocktile_2d_vec4(const Args& args, cudaStream_t stream);
 void tf32_mma_tensor_core(const Args& args, cudaStream_t stream);
+// What tf32_mma_tensor_core needs of the GPU (its file says why).
+extern const Requirements tf32_mma_tensor_core_needs;
 
 // Double-precision C = A * B on the CPU, rows spread over std::thread workers.
 void cpu_reference(const float* a, const float* b, double* c, int m, int n, int k);

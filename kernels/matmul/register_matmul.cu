@@ -22,6 +22,7 @@ struct Variant {
   bool tf32;  // products in TF32 (10-bit mantissa): looser tolerance
   // Rough throughput on an H100/H200 [TFLOP/s], only to pick runs_per_sample for short runs.
   double rough_tflops;
+  const Requirements* needs = nullptr;  // beyond every built architecture, if anything
 };
 
 // Adding a variant: write its launcher (matmul.cuh) and add one line here.
@@ -31,7 +32,7 @@ const Variant kVariants[] = {
     {"cublas_sgemm", matmul::cublas_sgemm, false, 50.0},
     {"cublas_sgemm_tf32", matmul::cublas_sgemm_tf32, true, 350.0},
     {"blocktile_2d_vec4", matmul::blocktile_2d_vec4, false, 40.0},
-    {"tf32_mma_tensor_core", matmul::tf32_mma_tensor_core, true, 200.0},
+    {"tf32_mma_tensor_core", matmul::tf32_mma_tensor_core, true, 200.0, &matmul::tf32_mma_tensor_core_needs},
 };
 
 enum class Reference {
@@ -173,6 +174,7 @@ void register_matmul(Registry& registry) {
       c.flops = flops_of(size);
       const double rough_us = flops_of(size) / (variant.rough_tflops * 1e6);
       c.runs_per_sample = std::max(1, static_cast<int>(std::ceil(kMinSampleUs / rough_us)));
+      if (variant.needs != nullptr) c.needs = *variant.needs;
       c.make = [&variant, size] { return std::make_unique<MatmulInstance>(variant, size); };
       registry.add(std::move(c));
     }

@@ -37,6 +37,17 @@ constexpr int kAStageFloats = kBM * kAStride;
 constexpr int kBStageFloats = kBK * kBStride;
 constexpr int kSmemBytes = kStages * (kAStageFloats + kBStageFloats) * static_cast<int>(sizeof(float));
 constexpr int kGroupM = 8;  // block-rows per group of the block order
+// What the case declares in the registry (register_matmul.cu): cp.async, ldmatrix and TF32 mma.sync
+// need sm_80; the two resident blocks' tiles need kSmemBytes of shared memory per block, which
+// sm_86/89/120 (99 KiB) do not have.
+#define GPUPERF_TF32_MMA_MIN_ARCH 800  // __CUDA_ARCH__ form of tf32_mma_tensor_core_needs
+// cp.async and TF32 mma.sync exist from sm_80 on. Older architectures of the build still compile this
+// file, with those instructions replaced by a trap: the registry never runs the case there.
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < GPUPERF_TF32_MMA_MIN_ARCH
+#define GPUPERF_SM80_ASM(...) __trap()
+#else
+#define GPUPERF_SM80_ASM(...) asm volatile(__VA_ARGS__)
+#endif
 
 static_assert(kThreads == (kBM / kWarpM) * (kBN / kWarpN) * 32, "one warp per warp tile");
 static_assert((kBM * kBK / 4) % kThreads == 0 && (kBK * kBN / 4) % kThreads == 0, "whole float4 chunks");
@@ -47,23 +58,23 @@ __device__ __forceinline__ std::uint32_t smem_address(const float* p) {
 
 // 16 bytes global -> shared; src_bytes = 0 writes zeros and reads nothing.
 __device__ __forceinline__ void cp_async_16(float* dst, const float* src, bool valid) {
-  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(smem_address(dst)), "l"(src),
-               "r"(valid ? 16 : 0)
-               : "memory");
+  GPUPERF_SM80_ASM("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(smem_address(dst)), "l"(src),
+                   "r"(valid ? 16 : 0)
+                   : "memory");
 }
 
 __device__ __forceinline__ void cp_async_4(float* dst, const float* src, bool valid) {
-  asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(smem_address(dst)), "l"(src),
-               "r"(valid ? 4 : 0)
-               : "memory");
+  GPUPERF_SM80_ASM("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(smem_address(dst)), "l"(src),
+                   "r"(valid ? 4 : 0)
+                   : "memory");
 }
 
-__device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::: "memory"); }
+__device__ __forceinline__ void cp_async_commit() { GPUPERF_SM80_ASM("cp.async.commit_group;\n" ::: "memory"); }
 
 // Waits until at most `pending` of this thread's committed groups are still in flight.
 template <int pending>
 __device__ __forceinline__ void cp_async_wait() {
-  asm volatile("cp.async.wait_group %0;\n" ::"n"(pending) : "memory");
+  GPUPERF_SM80_ASM("cp.async.wait_group %0;\n" ::"n"(pending) : "memory");
 }
 
 // FP32 bits -> TF32 operand, rounded to nearest (ties away from zero): add half a TF32 ulp (bit 12);
@@ -86,7 +97,7 @@ __device__ __forceinline__ void ldmatrix_x4(std::uint32_t (&r)[4], std::uint32_t
 //   a: (g, t) (g + 8, t) (g, t + 4) (g + 8, t + 4);  b: (k t, n g) (k t + 4, n g);
 //   d: (g, 2t) (g, 2t + 1) (g + 8, 2t) (g + 8, 2t + 1).
 __device__ __forceinline__ void mma_tf32(float (&d)[4], const std::uint32_t (&a)[4], const std::uint32_t (&b)[2]) {
-  asm volatile(
+  GPUPERF_SM80_ASM(
       "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
       "{%0,%1,%2,%3};\n"
       : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
@@ -276,6 +287,8 @@ void launch(const Args& args, cudaStream_t stream) {
 }
 
 }  // namespace
+
+const Requirements tf32_mma_tensor_core_needs{GPUPERF_TF32_MMA_MIN_ARCH / 10, kSmemBytes};
 
 void tf32_mma_tensor_core(const Args& args, cudaStream_t stream) {
   check_sizes(args);

@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "common/cuda_check.cuh"
+#include "common/device_info.h"
 #include "common/registry.h"
 #include "gate/exit_codes.h"
 #include "harness/gpu_info.h"
@@ -168,16 +169,28 @@ int main(int argc, char** argv) {
     benchmark::Initialize(&args_count, args.data());
     if (benchmark::ReportUnrecognizedArguments(args_count, args.data())) return kExitInvalidInput;
 
+    if (const std::string missing = missing_kernel_image(); !missing.empty()) {
+      std::fprintf(stderr, "error: %s\n", missing.c_str());
+      return kExitInvalidInput;
+    }
     Registry registry;
     register_all_families(registry);
     CaseBenchmarks benchmarks(sampler);
+    const DeviceCapabilities device = device_capabilities();
+    std::string not_applicable;  // "name (why); ...", in the results' context
     for (const Case& c : registry.cases()) {
       if ((c.roles & kPerf) == 0) continue;
+      if (const std::string why = not_applicable_reason(c.needs, device); !why.empty()) {
+        std::fprintf(stderr, "not applicable on this GPU: %s (%s)\n", c.name().c_str(), why.c_str());
+        not_applicable += (not_applicable.empty() ? "" : "; ") + c.name() + " (" + why + ")";
+        continue;
+      }
       benchmark::RegisterBenchmark(c.name().c_str(), [&benchmarks, &c](benchmark::State& state) {
         benchmarks.run(state, c);
       })->UseManualTime()->Iterations(1)->Unit(benchmark::kMicrosecond);
     }
     add_context(info, sampler, check_reference);
+    if (!not_applicable.empty()) benchmark::AddCustomContext("not_applicable", not_applicable);
     benchmark::RunSpecifiedBenchmarks();
     benchmark::Shutdown();
     return kExitPass;

@@ -8,7 +8,9 @@
 #include <cstdio>
 #include <exception>
 #include <string>
+#include <utility>
 
+#include "common/device_info.h"
 #include "common/random_fill.cuh"
 #include "common/registry.h"
 #include "harness/case_check.h"
@@ -29,8 +31,9 @@ std::string test_name(const Case& c) {
 
 class CaseTest : public ::testing::Test {
  public:
-  explicit CaseTest(const Case& c) : case_(c) {}
+  CaseTest(const Case& c, std::string not_applicable) : case_(c), not_applicable_(std::move(not_applicable)) {}
   void TestBody() override {
+    if (!not_applicable_.empty()) GTEST_SKIP() << "not applicable on this GPU: " << not_applicable_;
     const auto instance = case_.make();
     for (int attempt = 0; attempt < 2; ++attempt) {
       const CheckResult result = run_checked(*instance, fresh_seed(), nullptr);
@@ -40,6 +43,7 @@ class CaseTest : public ::testing::Test {
 
  private:
   const Case& case_;
+  std::string not_applicable_;  // why the case cannot run on this GPU; empty when it can
 };
 
 }  // namespace
@@ -55,7 +59,13 @@ int main(int argc, char** argv) {
     return kExitNotJudged;
   }
   static Registry registry;
+  DeviceCapabilities device;
   try {
+    if (const std::string missing = missing_kernel_image(); !missing.empty()) {
+      std::fprintf(stderr, "error: %s\n", missing.c_str());
+      return kExitInvalidInput;
+    }
+    device = device_capabilities();
     register_all_families(registry);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "error: %s\n", e.what());
@@ -63,8 +73,10 @@ int main(int argc, char** argv) {
   }
   for (const Case& c : registry.cases()) {
     if ((c.roles & kCorrectness) == 0) continue;
+    // A case this GPU cannot run is still a test, reported skipped with the reason: listed, never absent.
+    std::string not_applicable = not_applicable_reason(c.needs, device);
     ::testing::RegisterTest(c.family.c_str(), test_name(c).c_str(), nullptr, c.name().c_str(), __FILE__, __LINE__,
-                            [&c]() -> ::testing::Test* { return new CaseTest(c); });
+                            [&c, not_applicable]() -> ::testing::Test* { return new CaseTest(c, not_applicable); });
   }
   return RUN_ALL_TESTS();
 }

@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "common/device_info.h"
 #include "common/registry.h"
 
 namespace gpuperf {
@@ -66,6 +67,38 @@ TEST(Registry, OutsideAFamilyACaseNeedsItsFamily) {
   EXPECT_THROW(r.add(make_case("timed", kPerf, "fusion")), std::invalid_argument) << "duplicate name";
   r.add_family("reduction", both_roles);  // the family set by add_family() ends with it
   EXPECT_THROW(r.add(make_case("later", kPerf)), std::invalid_argument);
+}
+
+TEST(Requirements, ACaseIsNotApplicableWhereTheGpuLacksWhatItNeeds) {
+  const Requirements tensor_core_tiles{80, 105 * 1024};
+  EXPECT_EQ(not_applicable_reason(tensor_core_tiles, {90, 227 * 1024}), "") << "H100/H200";
+  EXPECT_EQ(not_applicable_reason(tensor_core_tiles, {80, 163 * 1024}), "") << "A100";
+  EXPECT_EQ(not_applicable_reason(tensor_core_tiles, {75, 64 * 1024}),
+            "needs compute capability 8.0 or newer; this GPU has 7.5");
+  EXPECT_EQ(not_applicable_reason(tensor_core_tiles, {89, 99 * 1024}),
+            "needs 105 KiB of shared memory per block; this GPU allows 99 KiB")
+      << "L4/L40S: new enough, but too little shared memory";
+  EXPECT_EQ(not_applicable_reason(Requirements{}, {75, 64 * 1024}), "") << "no needs: runs everywhere";
+}
+
+TEST(Requirements, TheTensorCoreMatmulDeclaresItsNeeds) {
+  Registry r;
+  register_all_families(r);
+  int declared = 0;
+  for (const Case& c : r.cases()) {
+    if (c.variant != "tf32_mma_tensor_core") continue;
+    ++declared;
+    EXPECT_EQ(c.needs.min_compute_capability, 80) << c.name();
+    EXPECT_GT(c.needs.shared_memory_per_block_bytes, 99 * 1024) << c.name();
+  }
+  EXPECT_GT(declared, 0);
+}
+
+TEST(KernelImage, AGpuNoBuiltArchitectureServesIsToldWhatToConfigure) {
+  EXPECT_EQ(no_kernel_image_message(70, "75-real,80-real,90"),
+            "this build has no code for this GPU (compute capability 7.0; built for "
+            "CMAKE_CUDA_ARCHITECTURES=75-real,80-real,90): configure with -DCMAKE_CUDA_ARCHITECTURES=native on this "
+            "host (or add 70) and build again");
 }
 
 // The real families, as both programs register them at start-up (no case is made or run, so no GPU).
