@@ -9,6 +9,8 @@
 #include <vector>
 
 #include "gate/baseline.h"
+#include "gate/comparison.h"
+#include "gate/reports.h"
 #include "gate/results.h"
 #include "gate/statistics.h"
 
@@ -91,6 +93,19 @@ inline std::vector<ResultsFile> processes(const std::string& name, double center
   for (int i = 0; i < count; ++i) files.push_back(results_for(kH200, "process" + std::to_string(i + 1) + ".json"));
   add_processes(files, name, center, process_sd, seed, samples, sample_noise);
   return files;
+}
+
+// What a person reads of a comparison: the console report and the Markdown summary.
+inline std::string console_of(const Comparison& c) {
+  std::ostringstream out;
+  write_console_report(c, out);
+  return out.str();
+}
+
+inline std::string markdown_of(const Comparison& c) {
+  std::ostringstream out;
+  write_markdown_report(c, out);
+  return out.str();
 }
 
 }  // namespace gpuperf::gate::testing

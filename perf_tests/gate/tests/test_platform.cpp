@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
 #include "gate/ab_comparator.h"
 #include "gate/comparator.h"
@@ -16,12 +15,13 @@
 #include "gate/outcome.h"
 #include "gate/platform.h"
 #include "gate/record.h"
-#include "gate/reports.h"
 #include "gate_test_support.h"
 
 namespace gpuperf::gate {
 namespace {
 
+using testing::console_of;
+using testing::markdown_of;
 using testing::testdata;
 using Kind = PlatformChange::Kind;
 
@@ -51,18 +51,6 @@ PlatformSide h200_side() {
 }
 
 ClockReading clock_at(double mhz) { return ClockReading{mhz, mhz, mhz}; }
-
-std::string console_of(const Comparison& c) {
-  std::ostringstream out;
-  write_console_report(c, out);
-  return out.str();
-}
-
-std::string markdown_of(const Comparison& c) {
-  std::ostringstream out;
-  write_markdown_report(c, out);
-  return out.str();
-}
 
 std::vector<Verdict> verdicts_of(const Comparison& c) {
   std::vector<Verdict> verdicts;

@@ -17,6 +17,8 @@
 namespace gpuperf::gate {
 namespace {
 
+using testing::console_of;
+using testing::markdown_of;
 using testing::testdata;
 
 constexpr const char* kReduce9 = "reduction/reduce9_shfl_down_last_warp/n:33554432";
@@ -111,18 +113,6 @@ Comparison ab_comparison() {
     b.push_back(in_b);
   }
   return compare_ab(a, b, AbOptions{});
-}
-
-std::string console_of(const Comparison& c) {
-  std::ostringstream out;
-  write_console_report(c, out);
-  return out.str();
-}
-
-std::string markdown_of(const Comparison& c) {
-  std::ostringstream out;
-  write_markdown_report(c, out);
-  return out.str();
 }
 
 bool updating_golden_files() {
