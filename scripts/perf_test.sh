@@ -52,9 +52,13 @@ lock_gpu "$(jq -r .uuid <<<"$gpu")" "$lock_wait"
 rm -f "$out/$family".run*.json
 
 measure() {  # measure <run number> <filter>
-  local json="$out/$family.run$1.json" log="$out/$family.run$1.log" rc=0
+  local json="$out/$family.run$1.json" log="$out/$family.run$1.log" rc=0 check=()
+  # The first process checks every case against its reference; later ones only time. Unchecked and
+  # checked processes agree since the sampler pauses after a case frees memory (docs/results.md,
+  # "Timings that depended on history"), and the check is most of a process's time.
+  (($1 > 1)) && check=(--no-reference-check)
   GPUPERF_GIT_COMMIT=${GPUPERF_GIT_COMMIT:-$(git -C "$baselines" rev-parse --short HEAD 2>/dev/null || true)} \
-    "$bench" --benchmark_filter="$2" --benchmark_repetitions="$repetitions" \
+    "$bench" "${check[@]}" --benchmark_filter="$2" --benchmark_repetitions="$repetitions" \
     --benchmark_out="$json" --benchmark_out_format=json >"$log" 2>&1 || rc=$?
   if ((rc != 0)); then
     tail -n 20 "$log" >&2
@@ -87,8 +91,6 @@ for ((attempt = 1; attempt <= max_remeasure; attempt++)); do
   ((verdict == EXIT_INVALID)) && break
   [[ -s $out/$family.remeasure.txt ]] || break
   note "re-measuring $(wc -l <"$out/$family.remeasure.txt") ambiguous benchmark(s) in $processes more processes, attempt $attempt of $max_remeasure"
-  # Fresh processes that check their cases again, like the first ones and the baseline's: skipping the
-  # check moves some kernels' times (see gpuperf_bench --no-reference-check).
   measure_look "$(exact_filter <"$out/$family.remeasure.txt")"
   judge
 done

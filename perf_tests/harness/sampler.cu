@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
+#include <stdexcept>
+#include <string>
 #include <thread>
 
 #include "common/cuda_check.cuh"
@@ -17,11 +20,24 @@ constexpr int kInjectionSizingSamples = 9;
 // After a case frees its memory, memory-bound kernels run slower for a while: on an H100 (unchecked
 // processes), the first 6-18 samples of a 2^25-element case that followed a 1 GiB case were 10-16% slower
 // (count_equal 116 vs 101 us, copy_frame 4096 57.5 vs 49.7 us), then stepped back at once, as if the
-// driver were still clearing the freed memory beside them. Run alone, or after a check, the same cases
-// were not slower; checking processes spend >= 0.09 s per freed GiB before timing. So the next case
-// waits that long per GiB freed before its warm-up. (docs/results.md: that this pause alone removes the
-// step is still to be measured.)
+// driver were still clearing the freed memory beside them. Run alone, or in a process that checks the
+// reference (>= 0.09 s on the host between the case's first run and its warm-up), the same cases were
+// not slower. So every process waits at that point, 0.1 s per GiB the previous case freed
+// (docs/results.md, "Timings that depended on history"). GPUPERF_SETTLE_SECONDS_PER_GIB overrides it
+// (0: no pause), to measure whether another GPU needs it.
 constexpr double kSettleSecondsPerFreedGiB = 0.1;
+
+double settle_seconds_per_freed_gib() {
+  const char* text = std::getenv("GPUPERF_SETTLE_SECONDS_PER_GIB");
+  if (text == nullptr || *text == '\0') return kSettleSecondsPerFreedGiB;
+  char* end = nullptr;
+  const double seconds = std::strtod(text, &end);
+  if (*end != '\0' || !(seconds >= 0.0 && seconds <= 10.0)) {
+    throw std::invalid_argument(std::string("GPUPERF_SETTLE_SECONDS_PER_GIB is '") + text +
+                                "': give the pause in seconds per freed GiB, from 0 to 10 (unset: 0.1)");
+  }
+  return seconds;
+}
 
 std::size_t free_device_bytes() {
   std::size_t free_bytes = 0, total_bytes = 0;
@@ -29,15 +45,14 @@ std::size_t free_device_bytes() {
   return free_bytes;
 }
 
-// Frees what the previous case held and waits for the memory to settle (kSettleSecondsPerFreedGiB).
-void release_and_settle(std::unique_ptr<Instance>& instance) {
-  if (!instance) return;
+// Frees what the previous case held; returns how much device memory that gave back [GiB].
+double release(std::unique_ptr<Instance>& instance) {
+  if (!instance) return 0.0;
   const std::size_t before = free_device_bytes();
   instance.reset();
   GPUPERF_CUDA_CHECK(cudaDeviceSynchronize());
   const std::size_t after = free_device_bytes();
-  const double freed_gib = after > before ? static_cast<double>(after - before) / (1u << 30) : 0.0;
-  std::this_thread::sleep_for(std::chrono::duration<double>(kSettleSecondsPerFreedGiB * freed_gib));
+  return after > before ? static_cast<double>(after - before) / (1u << 30) : 0.0;
 }
 
 double median(std::vector<double> values) {
@@ -48,7 +63,10 @@ double median(std::vector<double> values) {
 }  // namespace
 
 Sampler::Sampler(const std::string& pci_bus_id, std::vector<SlowdownRule> rules, bool check_reference)
-    : nvml_(pci_bus_id), rules_(std::move(rules)), check_reference_(check_reference) {
+    : nvml_(pci_bus_id),
+      rules_(std::move(rules)),
+      check_reference_(check_reference),
+      settle_seconds_per_freed_gib_(settle_seconds_per_freed_gib()) {
   GPUPERF_CUDA_CHECK(cudaStreamCreate(&stream_));
   if (!rules_.empty()) spin_.emplace();
 }
@@ -61,7 +79,7 @@ Sampler::~Sampler() {
 CheckResult Sampler::prepare(const Case& c) {
   if (case_ == &c) return CheckResult::pass();
   case_ = nullptr;
-  release_and_settle(instance_);  // free the previous case's memory first
+  const double freed_gib = release(instance_);  // the previous case's memory first
   inject_percent_.reset();
   std::unique_ptr<Instance> instance;
   try {
@@ -74,6 +92,7 @@ CheckResult Sampler::prepare(const Case& c) {
   instance_ = std::move(instance);
   case_ = &c;
 
+  std::this_thread::sleep_for(std::chrono::duration<double>(settle_seconds_per_freed_gib_ * freed_gib));
   for (int i = 0; i < kWarmupSamples; ++i) timed_run(0.0);
   inject_percent_ = slowdown_for(rules_, c.name());
   if (inject_percent_ && c.metric == Metric::kTime) {

@@ -29,7 +29,8 @@ struct Sample {
 class Sampler {
  public:
   // check_reference false: cases are run but not compared with their reference (for repeat runs of a
-  // binary whose first run checked them; the comparison is most of a case's setup time).
+  // binary whose first run checked them; the comparison is most of a case's setup time). Throws
+  // std::invalid_argument on a malformed GPUPERF_SETTLE_SECONDS_PER_GIB.
   Sampler(const std::string& pci_bus_id, std::vector<SlowdownRule> rules, bool check_reference = true);
   ~Sampler();
   Sampler(const Sampler&) = delete;
@@ -59,6 +60,7 @@ class Sampler {
   Nvml nvml_;
   std::vector<SlowdownRule> rules_;
   bool check_reference_ = true;
+  double settle_seconds_per_freed_gib_;  // pause before a case's warm-up [s per GiB the previous case freed]
   std::optional<SpinDelay> spin_;
   const Case* case_ = nullptr;
   std::unique_ptr<Instance> instance_;
