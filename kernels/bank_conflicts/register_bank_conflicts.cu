@@ -8,6 +8,9 @@
 #include <vector>
 
 #include "bank_conflicts/bank_conflicts.cuh"
+#include "common/case_references.h"
+#include "common/case_shape.h"
+#include "common/global_memory_bytes.h"
 #include "common/poison.cuh"
 #include "common/random_fill.cuh"
 #include "common/registry.h"
@@ -22,6 +25,10 @@ struct Variant {
   Launcher launch;
   bool transposes;  // false: copy_frame, whose output is its input
 };
+
+// The seed's naive transpose, which the other transposes' speedups are over (copy_frame is no transpose:
+// it is compared with nothing of its family).
+constexpr const char* kNaiveTranspose = "naive_global_transpose";
 
 // Adding a variant: write its launcher (bank_conflicts.cuh) and add one line here.
 const Variant kVariants[] = {
@@ -104,9 +111,12 @@ void register_bank_conflicts(Registry& registry) {
     for (const Size& size : kSizes) {
       Case c;
       c.variant = variant.name;
-      c.shape = "n:" + std::to_string(size.n);
+      c.shape = shape({{"n", size.n}});
       c.roles = size.roles;
-      c.bytes = 2.0 * sizeof(float) * size.n * size.n;  // every element read once and written once
+      const double elements = static_cast<double>(size.n) * size.n;
+      c.bytes = GlobalMemoryBytes().reads<float>(elements).writes<float>(elements);  // each read once, written once
+      c.compared_with = device_copy_ceiling();
+      if (variant.transposes) c.speedup_over = speedup_over_naive(registry, kNaiveTranspose, c);
       c.make = [&variant, n = size.n] { return std::make_unique<TransposeInstance>(variant, n); };
       registry.add(std::move(c));
     }

@@ -4,7 +4,10 @@
 #include <vector>
 
 #include "ceiling/ceiling.cuh"
+#include "common/case_references.h"
+#include "common/case_shape.h"
 #include "common/compare.h"
+#include "common/global_memory_bytes.h"
 #include "common/poison.cuh"
 #include "common/random_fill.cuh"
 #include "common/registry.h"
@@ -34,18 +37,23 @@ struct Size {
   unsigned roles;
 };
 
-// 2^28 int32 = 1 GiB (the ceilings GPU.md quotes); 1 and the prime 1000003 (not a multiple of 4) check
-// the tails.
+// 2^28 int32 = 1 GiB (the ceilings GPU.md quotes), the size other families' compared_with names
+// (common/case_references.h); 1 and the prime 1000003 (not a multiple of 4) check the tails.
 const Size kSizes[] = {
     {1, kCorrectness},
     {1000003, kCorrectness},
-    {std::int64_t{1} << 28, kBoth},
+    {kCeilingPerfElements, kBoth},
 };
 
-// Fewest bytes one run moves: a copy reads and writes every byte, the others touch each byte once.
+// Fewest bytes one run moves: a copy reads and writes every element, the others touch each once (the
+// read's block sums written: not counted).
 double bytes_moved(Operation op, std::int64_t n) {
-  const double array = static_cast<double>(n) * sizeof(int);
-  return op == Operation::kCopy ? 2.0 * array : array;
+  switch (op) {
+    case Operation::kCopy: return GlobalMemoryBytes().reads<int>(n).writes<int>(n);
+    case Operation::kRead: return GlobalMemoryBytes().reads<int>(n);
+    case Operation::kFill: return GlobalMemoryBytes().writes<int>(n);
+  }
+  return 0.0;
 }
 
 // Copy: the full int range below 2^30, so a misplaced element is caught. Read: [1, 7], all positive so
@@ -138,9 +146,10 @@ void register_ceiling(Registry& registry) {
     for (const Size& size : kSizes) {
       Case c;
       c.variant = variant.name;
-      c.shape = "n:" + std::to_string(size.n);
+      c.shape = shape({{"n", size.n}});
       c.roles = size.roles;
       c.bytes = bytes_moved(variant.op, size.n);
+      // No compared_with or speedup_over: these are what the other families are compared with.
       c.make = [&variant, n = size.n] { return std::make_unique<CeilingInstance>(variant, n); };
       registry.add(std::move(c));
     }

@@ -4,8 +4,11 @@
 #include <vector>
 
 #include "coalescing/coalescing.cuh"
+#include "common/case_references.h"
+#include "common/case_shape.h"
 #include "common/compare.h"
 #include "common/cuda_check.cuh"
+#include "common/global_memory_bytes.h"
 #include "common/poison.cuh"
 #include "common/random_fill.cuh"
 #include "common/registry.h"
@@ -22,7 +25,8 @@ struct Variant {
   bool any_stride;  // false: stride 1 only
 };
 
-// Adding a variant: write its launcher (coalescing.cuh) and add one line here.
+// Adding a variant: write its launcher (coalescing.cuh) and add one line here. The first is the seed's
+// naive variant, which the others' speedups (at the same stride) are over.
 const Variant kVariants[] = {
     {"strided_read", coalescing::strided_read, true},
     {"contiguous_copy_vec4", coalescing::contiguous_copy_vec4, false},
@@ -85,11 +89,13 @@ void register_coalescing(Registry& registry) {
       for (const Size& size : kSizes) {
         Case c;
         c.variant = variant.name;
-        c.shape = "stride:" + std::to_string(stride) + ",n:" + std::to_string(size.n);
+        c.shape = shape({{"stride", stride}, {"n", size.n}});
         c.roles = size.roles;
         // Useful bytes only, the same at every stride: n floats read, n floats written. The sectors
         // wasted by strided reads are what the lower effective GB/s shows.
-        c.bytes = 2.0 * sizeof(float) * static_cast<double>(size.n);
+        c.bytes = GlobalMemoryBytes().reads<float>(size.n).writes<float>(size.n);
+        c.compared_with = device_copy_ceiling();
+        c.speedup_over = speedup_over_naive(registry, kVariants[0].name, c);
         c.make = [launch = variant.launch, n = size.n, stride] {
           return std::make_unique<CoalescingInstance>(launch, n, stride);
         };

@@ -1,6 +1,8 @@
 #include "common/registry.h"
 
 #include <algorithm>
+#include <map>
+#include <set>
 #include <stdexcept>
 
 namespace gpuperf {
@@ -59,6 +61,45 @@ void Registry::add(Case c) {
     throw std::invalid_argument("registry: duplicate case name '" + c.name() + "'");
   }
   cases_.push_back(std::move(c));
+}
+
+std::string Registry::name_in_family(const std::string& variant, const std::string& shape) const {
+  if (adding_family_.empty()) {
+    throw std::logic_error("registry: name_in_family('" + variant + "', '" + shape + "') outside add_family()");
+  }
+  return case_name(adding_family_, variant, shape);
+}
+
+const Case* Registry::find(const std::string& name) const {
+  const auto it = std::find_if(cases_.begin(), cases_.end(), [&name](const Case& c) { return c.name() == name; });
+  return it == cases_.end() ? nullptr : &*it;
+}
+
+void Registry::validate_references() const {
+  std::map<std::string, const Case*> by_name;
+  std::set<std::string> families;
+  for (const Case& c : cases_) {
+    by_name[c.name()] = &c;
+    families.insert(c.family);
+  }
+  const auto check = [&](const Case& c, const char* field, const std::string& target_name) {
+    if (target_name.empty()) return;
+    const std::string where = "registry: case '" + c.name() + "' has " + field + " '" + target_name + "'";
+    if (target_name == c.name()) throw std::invalid_argument(where + ": itself");
+    const auto found = by_name.find(target_name);
+    if (found == by_name.end()) {
+      const std::string target_family = target_name.substr(0, target_name.find('/'));
+      if (families.count(target_family) == 0) return;  // a family this build leaves out
+      throw std::invalid_argument(where + ", which is no registered case: register it, or fix the name");
+    }
+    if ((c.roles & kPerf) != 0 && (found->second->roles & kPerf) == 0) {
+      throw std::invalid_argument(where + ", which is never timed (no perf role): compare with a perf case");
+    }
+  };
+  for (const Case& c : cases_) {
+    check(c, "compared_with", c.compared_with);
+    check(c, "speedup_over", c.speedup_over);
+  }
 }
 
 }  // namespace gpuperf

@@ -3,8 +3,11 @@
 #include <string>
 #include <vector>
 
+#include "common/case_references.h"
+#include "common/case_shape.h"
 #include "common/compare.h"
 #include "common/cuda_check.cuh"
+#include "common/global_memory_bytes.h"
 #include "common/poison.cuh"
 #include "common/random_fill.cuh"
 #include "common/registry.h"
@@ -20,7 +23,8 @@ struct Variant {
   Launcher launch;
 };
 
-// Adding a variant: write its launcher (count_equal.cuh) and add one line here.
+// Adding a variant: write its launcher (count_equal.cuh) and add one line here. The first is the seed's
+// naive variant, which the others' speedups are over.
 const Variant kVariants[] = {
     {"global_atomic_per_element", count_equal::global_atomic_per_element},
     {"grid_stride_shared_tree_one_atomic_per_block", count_equal::grid_stride_shared_tree_one_atomic_per_block},
@@ -99,9 +103,12 @@ void register_count_equal(Registry& registry) {
       for (const MatchFraction& match : kMatchFractions) {
         Case c;
         c.variant = variant.name;
-        c.shape = "n:" + std::to_string(size.n) + ",match:" + match.label;
+        c.shape = shape({{"n", size.n}, {"match", match.label}});
         c.roles = size.roles;
-        c.bytes = 2.0 * sizeof(int) * static_cast<double>(size.n);  // a and b read once; 4 bytes written
+        // a and b read once (the 4-byte count written: not counted).
+        c.bytes = GlobalMemoryBytes().reads<int>(size.n).reads<int>(size.n);
+        c.compared_with = read_only_ceiling();
+        c.speedup_over = speedup_over_naive(registry, kVariants[0].name, c);
         c.make = [launch = variant.launch, n = size.n, fraction = match.value] {
           return std::make_unique<CountEqualInstance>(launch, n, fraction);
         };

@@ -2,7 +2,10 @@
 #include <string>
 #include <vector>
 
+#include "common/case_references.h"
+#include "common/case_shape.h"
 #include "common/compare.h"
+#include "common/global_memory_bytes.h"
 #include "common/poison.cuh"
 #include "common/random_fill.cuh"
 #include "common/registry.h"
@@ -49,8 +52,17 @@ const Size kSizes[] = {
 // more (their temporary is written and read back) but are credited with the same bytes, so they show
 // a lower effective GB/s: that difference is what fusion buys, and it is the lesson of the seed.
 double bytes_moved(Operation op, std::int64_t n) {
-  const int arrays = op == Operation::kAddScale ? 3 : 2;
-  return static_cast<double>(arrays) * sizeof(float) * static_cast<double>(n);
+  const GlobalMemoryBytes x_read_out_written = GlobalMemoryBytes().reads<float>(n).writes<float>(n);
+  return op == Operation::kAddScale ? x_read_out_written.reads<float>(n) : x_read_out_written;
+}
+
+// The seed's naive form of an operation, through a temporary: the speedups of the fused variants of
+// that operation are over it.
+const char* unfused_variant_of(Operation op) {
+  for (const Variant& variant : kVariants) {
+    if (variant.op == op && variant.uses_temporary) return variant.name;
+  }
+  return "";
 }
 
 // One addition and one multiplication per element either way.
@@ -139,10 +151,12 @@ void register_fusion(Registry& registry) {
     for (const Size& size : kSizes) {
       Case c;
       c.variant = variant.name;
-      c.shape = "n:" + std::to_string(size.n);
+      c.shape = shape({{"n", size.n}});
       c.roles = size.roles;
       c.bytes = bytes_moved(variant.op, size.n);
       c.flops = flops(size.n);
+      c.compared_with = device_copy_ceiling();
+      c.speedup_over = speedup_over_naive(registry, unfused_variant_of(variant.op), c);
       c.make = [&variant, n = size.n] { return std::make_unique<FusionInstance>(variant, n); };
       registry.add(std::move(c));
     }

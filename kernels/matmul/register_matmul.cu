@@ -2,10 +2,14 @@
 #include <algorithm>
 #include <cmath>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "common/case_references.h"
+#include "common/case_shape.h"
 #include "common/compare.h"
+#include "common/global_memory_bytes.h"
 #include "common/poison.cuh"
 #include "common/random_fill.cuh"
 #include "common/registry.h"
@@ -25,7 +29,8 @@ struct Variant {
   const Requirements* needs = nullptr;  // beyond every built architecture, if anything
 };
 
-// Adding a variant: write its launcher (matmul.cuh) and add one line here.
+// Adding a variant: write its launcher (matmul.cuh) and add one line here. The first is the seed's
+// naive variant, which the others' speedups are over.
 const Variant kVariants[] = {
     {"naive", matmul::naive, false, 3.0},
     {"tiled16_shared_memory", matmul::tiled16_shared_memory, false, 4.0},
@@ -77,6 +82,16 @@ constexpr float kInputMax = 1.0f;
 constexpr double kMinSampleUs = 20.0;
 
 double flops_of(const Size& s) { return 2.0 * s.m * s.n * s.k; }
+
+// The cuBLAS variant a variant's TFLOP/s are shown as a % of: the one that multiplies alike (TF32
+// products or FP32), as SGEMM_CUDA shows each kernel against cuBLAS.
+const Variant& library_variant_for(const Variant& variant) {
+  const Launcher library = variant.tf32 ? matmul::cublas_sgemm_tf32 : matmul::cublas_sgemm;
+  for (const Variant& candidate : kVariants) {
+    if (candidate.launch == library) return candidate;
+  }
+  throw std::logic_error(std::string("matmul: no cuBLAS variant in the table for ") + variant.name);
+}
 
 // The first few elements far off the reference, as (row, col), to go with compare_relative_norm's
 // verdict: "far" is beyond the allowed relative error times the reference's RMS.
@@ -166,12 +181,17 @@ void register_matmul(Registry& registry) {
     for (const Size& size : kSizes) {
       Case c;
       c.variant = variant.name;
-      c.shape = "m:" + std::to_string(size.m) + ",n:" + std::to_string(size.n) + ",k:" + std::to_string(size.k);
+      c.shape = shape({{"m", size.m}, {"n", size.n}, {"k", size.k}});
       c.roles = size.roles;
       // A and B read once, C written once.
-      c.bytes = 4.0 * (static_cast<double>(size.m) * size.k + static_cast<double>(size.k) * size.n +
-                       static_cast<double>(size.m) * size.n);
+      c.bytes = GlobalMemoryBytes()
+                    .reads<float>(static_cast<double>(size.m) * size.k)
+                    .reads<float>(static_cast<double>(size.k) * size.n)
+                    .writes<float>(static_cast<double>(size.m) * size.n);
       c.flops = flops_of(size);
+      const Variant& library = library_variant_for(variant);
+      if (&library != &variant) c.compared_with = registry.name_in_family(library.name, c.shape);
+      c.speedup_over = speedup_over_naive(registry, kVariants[0].name, c);
       const double rough_us = flops_of(size) / (variant.rough_tflops * 1e6);
       c.runs_per_sample = std::max(1, static_cast<int>(std::ceil(kMinSampleUs / rough_us)));
       if (variant.needs != nullptr) c.needs = *variant.needs;

@@ -8,8 +8,11 @@
 #include <string>
 #include <vector>
 
+#include "common/case_references.h"
+#include "common/case_shape.h"
 #include "common/compare.h"
 #include "common/device_info.h"
+#include "common/global_memory_bytes.h"
 #include "common/poison.cuh"
 #include "common/random_fill.cuh"
 #include "common/registry.h"
@@ -31,7 +34,8 @@ struct AxpbVariant {
   std::vector<int> blocks;  // threads per block, one case each
 };
 
-// Adding a variant: write its prepare/launch pair (occupancy.cuh) and add one line here.
+// Adding a variant: write its prepare/launch pair (occupancy.cuh) and add one line here. The first, the
+// plain kernel, is what the limited ones' speedups (at the same block size) are over.
 const AxpbVariant kAxpbVariants[] = {
     {"block_size_sweep", occupancy::axpb_plain_prepare, occupancy::axpb_plain, {32, 64, 128, 256, 512, 1024}},
     {"register_limited", occupancy::axpb_register_limited_prepare, occupancy::axpb_register_limited,
@@ -211,10 +215,12 @@ void register_occupancy(Registry& registry) {
       for (const Size& size : kAxpbSizes) {
         Case c;
         c.variant = variant.name;
-        c.shape = "block:" + std::to_string(block) + ",n:" + std::to_string(size.n);
+        c.shape = shape({{"block", block}, {"n", size.n}});
         c.roles = size.roles;
-        c.bytes = 2.0 * sizeof(float) * static_cast<double>(size.n);  // x read once, y written once
-        c.flops = 2.0 * static_cast<double>(size.n);                  // one multiply-add per element
+        c.bytes = GlobalMemoryBytes().reads<float>(size.n).writes<float>(size.n);  // x read once, y written once
+        c.flops = 2.0 * static_cast<double>(size.n);                               // one multiply-add per element
+        c.compared_with = device_copy_ceiling();
+        c.speedup_over = speedup_over_naive(registry, kAxpbVariants[0].name, c);
         c.make = [&variant, block, n = size.n] { return std::make_unique<AxpbInstance>(variant, block, n); };
         registry.add(std::move(c));
       }
@@ -225,11 +231,13 @@ void register_occupancy(Registry& registry) {
   for (const Waves& w : kWaves) {
     Case c;
     c.variant = "wave_sweep";
-    c.shape = std::string("waves:") + w.text;
+    c.shape = shape({{"waves", w.text}});
     c.roles = w.roles;
     const double blocks = blocks_for(w.value, sm_count);
-    // Compute-bound; the bytes are the start values read and one float written per thread.
-    c.bytes = sizeof(int) * occupancy::kWaveThreads + sizeof(float) * blocks * occupancy::kWaveThreads;
+    // Compute-bound; the bytes are the start values read and one float written per thread. No
+    // compared_with: no benchmark measures this GPU's arithmetic ceiling, and its GB/s against a copy's
+    // would say nothing.
+    c.bytes = GlobalMemoryBytes().reads<int>(occupancy::kWaveThreads).writes<float>(blocks * occupancy::kWaveThreads);
     c.flops = 2.0 * blocks * occupancy::kWaveThreads * occupancy::kWaveChains * occupancy::kWaveIterations;
     c.make = [waves = w.value] { return std::make_unique<WaveInstance>(waves); };
     registry.add(std::move(c));

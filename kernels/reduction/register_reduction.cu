@@ -2,7 +2,10 @@
 #include <string>
 #include <vector>
 
+#include "common/case_references.h"
+#include "common/case_shape.h"
 #include "common/compare.h"
+#include "common/global_memory_bytes.h"
 #include "common/poison.cuh"
 #include "common/random_fill.cuh"
 #include "common/registry.h"
@@ -18,7 +21,8 @@ struct Variant {
   Launcher launch;
 };
 
-// Adding a variant: write its launcher (reduction.cuh) and add one line here.
+// Adding a variant: write its launcher (reduction.cuh) and add one line here. The first is the seed's
+// naive variant, which the others' speedups are over.
 const Variant kVariants[] = {
     {"reduce1_interleaved_divergent", reduction::reduce1_interleaved_divergent},
     {"reduce2_interleaved_strided_index", reduction::reduce2_interleaved_strided_index},
@@ -89,9 +93,11 @@ void register_reduction(Registry& registry) {
     for (const Size& size : kSizes) {
       Case c;
       c.variant = variant.name;
-      c.shape = "n:" + std::to_string(size.n);
+      c.shape = shape({{"n", size.n}});
       c.roles = size.roles;
-      c.bytes = static_cast<double>(size.n) * sizeof(int);  // each input read once; one int written
+      c.bytes = GlobalMemoryBytes().reads<int>(size.n);  // each input read once (the one int written: not counted)
+      c.compared_with = read_only_ceiling();
+      c.speedup_over = speedup_over_naive(registry, kVariants[0].name, c);
       c.make = [launch = variant.launch, n = size.n] { return std::make_unique<ReductionInstance>(launch, n); };
       registry.add(std::move(c));
     }

@@ -4,7 +4,8 @@
 // last run(). run() only enqueues the launch; cycles() copies the per-warp clocks back (a synchronous
 // cudaMemcpy) and is only called after the harness has synchronised. bytes = flops = 0: the work is
 // on-chip, and one launch's global traffic (a 4 KiB table in, the loaded values out) is outside the
-// measured bracket.
+// measured bracket. No compared_with or speedup_over: a latency has no throughput ceiling to be a % of,
+// and the family has one variant.
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -12,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "common/case_shape.h"
 #include "common/compare.h"
 #include "common/poison.cuh"
 #include "common/random_fill.cuh"
@@ -55,8 +57,7 @@ constexpr double kMinLatencyLow = 10.0;     // [cycles] below: the bracket is no
 constexpr double kMinLatencyHigh = 200.0;   // [cycles] above: not an on-chip access
 
 std::string shape_of(const Config& config) {
-  return "i:" + std::to_string(config.loads) + ",w:" + std::to_string(config.warps) +
-         ",c:" + std::to_string(config.congestion);
+  return shape({{"i", config.loads}, {"w", config.warps}, {"c", config.congestion}});
 }
 
 // Buffers of one launch and its checks, shared by both instance kinds.
@@ -216,7 +217,7 @@ void register_smem_latency(Registry& registry) {
 
   Case fit;
   fit.variant = "latency_model_fit";
-  fit.shape = "i:pow2_1..32,w:pow2_1..32,c:pow2_1..32";
+  fit.shape = shape({{"i", "pow2_1..32"}, {"w", "pow2_1..32"}, {"c", "pow2_1..32"}});
   fit.roles = kCorrectness;
   fit.metric = Metric::kCycles;
   fit.make = [] { return std::make_unique<LatencyModelFitInstance>(smem_latency::ld_volatile_shared_u32); };

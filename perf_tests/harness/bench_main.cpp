@@ -2,27 +2,42 @@
 // one sample (flush L2, time with CUDA events); the JSON written with --benchmark_out keeps every
 // sample with the GPU's clocks beside it, and its context names the GPU, for the gate.
 //
-//   gpuperf_bench [--gpu-info] [--no-reference-check] [Google Benchmark flags, e.g. --benchmark_filter=^reduction/]
+//   gpuperf_bench [--gpu-info] [--no-reference-check] [--reverse-order] [Google Benchmark flags, e.g. --benchmark_filter=^reduction/]
+//   gpuperf_bench --list-cases
 //
-// --no-reference-check: time without comparing each case with its reference first; for repeat runs of
-// a binary whose first run checked them, as the check is most of the setup. Only compare such a run with
-// runs made the same way: unchecked processes timed some 2^25-element memory-bound kernels 7-16% slower
-// than checked ones, in the first samples after a 1 GiB case freed its memory (docs/results.md; the
-// sampler now pauses after such frees, not yet measured). A/B rounds pair the two builds run alike, so it
-// cancels there; stored baselines and their checks never use it.
+// --list-cases: print every registry case (correctness-only ones too, in registry order) as JSON on
+// stdout and exit 0; needs no GPU. One case a line:
+//   {"schema_version": 1, "cases": [
+//     {"name": "f/v/s", "family": "f", "variant": "v", "shape": "s", "unit": "us" or "cycles", "bytes": N,
+//      "flops": N, "roles": ["correctness", "perf"], "compared_with": name or null, "speedup_over": name
+//      or null, "min_compute_capability": 0}
+//   ]}
+// (Case in common/registry.h says what each field means.) A reference into a family this build leaves
+// out (GPUPERF_ONLY_FAMILIES) is listed by name though its case is not. Change the format: bump
+// kCaseListingSchemaVersion.
+// --reverse-order: run the cases last to first, to check that a benchmark's time does not depend on
+// the cases that ran before it (docs/results.md, "Timings that depended on history").
+// --no-reference-check: time without comparing each case with its reference first; for the processes
+// after the first of a perf test, a recording or an A/B round, as the check is most of the setup. They
+// time as checking processes do (on an H100, 46 benchmarks in 3 rounds: medians within 0.6%) since the
+// sampler pauses after a case frees memory (docs/results.md, "Timings that depended on history").
 //
-// Exits 77 when there is no CUDA device, 2 on bad usage; a case whose result is wrong is reported as
-// a benchmark error (the gate fails on it), never timed.
+// Exits 77 when there is no CUDA device (--list-cases needs none), 2 on bad usage; a case whose result
+// is wrong is reported as a benchmark error (the gate fails on it), never timed.
 
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <map>
 #include <string>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "common/cuda_check.cuh"
 #include "common/device_info.h"
@@ -35,6 +50,45 @@ namespace gpuperf {
 namespace {
 
 constexpr const char* kDefaultRepetitions = "--benchmark_repetitions=30";
+constexpr int kCaseListingSchemaVersion = 1;
+
+// The registry as JSON (--list-cases), spaced as the header comment shows: one case a line.
+void print_case_listing(const Registry& registry) {
+  using nlohmann::json;
+  const auto field = [](const char* key, const json& value) { return json(key).dump() + ": " + value.dump(); };
+  const auto name_or_null = [](const std::string& name) { return name.empty() ? json(nullptr) : json(name); };
+  // Byte and flop counts are whole numbers: written as integers, "134217728" rather than "134217728.0".
+  const auto count = [](double value) {
+    constexpr double kExactIntegers = 9007199254740992.0;  // 2^53
+    const bool whole = value >= 0.0 && value < kExactIntegers && value == std::floor(value);
+    return whole ? json(static_cast<std::int64_t>(value)) : json(value);
+  };
+  std::printf("{\"schema_version\": %d, \"cases\": [", kCaseListingSchemaVersion);
+  const char* separator = "\n";
+  for (const Case& c : registry.cases()) {
+    std::string roles;
+    if ((c.roles & kCorrectness) != 0) roles += "\"correctness\"";
+    if ((c.roles & kPerf) != 0) roles += std::string(roles.empty() ? "" : ", ") + "\"perf\"";
+    const std::string fields[] = {
+        field("name", c.name()),
+        field("family", c.family),
+        field("variant", c.variant),
+        field("shape", c.shape),
+        field("unit", c.metric == Metric::kCycles ? "cycles" : "us"),
+        field("bytes", count(c.bytes)),
+        field("flops", count(c.flops)),
+        "\"roles\": [" + roles + "]",
+        field("compared_with", name_or_null(c.compared_with)),
+        field("speedup_over", name_or_null(c.speedup_over)),
+        field("min_compute_capability", c.needs.min_compute_capability),
+    };
+    std::string line;
+    for (const std::string& f : fields) line += (line.empty() ? "" : ", ") + f;
+    std::printf("%s  {%s}", separator, line.c_str());
+    separator = ",\n";
+  }
+  std::printf("\n]}\n");
+}
 
 std::string pci_bus_id() {
   char id[32] = {};
@@ -137,6 +191,18 @@ class CaseBenchmarks {
 int main(int argc, char** argv) {
   using namespace gpuperf;
   using namespace gpuperf::gate;
+  // Before the GPU is looked for: registering cases makes nothing on a device.
+  if (std::any_of(argv + 1, argv + argc, [](const char* arg) { return std::string(arg) == "--list-cases"; })) {
+    try {
+      Registry registry;
+      register_all_families(registry);
+      print_case_listing(registry);
+      return kExitPass;
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "error: %s\n", e.what());
+      return kExitInvalidInput;
+    }
+  }
   std::string why;
   const std::optional<GpuInfo> gpu = query_gpu(why);
   const bool info_only = argc > 1 && std::string(argv[1]) == "--gpu-info";
@@ -147,12 +213,15 @@ int main(int argc, char** argv) {
   try {
     std::vector<SlowdownRule> rules;
     if (const char* spec = std::getenv("GPUPERF_INJECT_SLOWDOWN")) rules = parse_slowdown_rules(spec);
-    // Our own flag, taken out before Google Benchmark sees the rest.
-    char** const args_end = std::remove_if(argv + 1, argv + argc, [](const char* arg) {
-      return std::string(arg) == "--no-reference-check";
-    });
-    const bool check_reference = args_end == argv + argc;
-    argc = static_cast<int>(args_end - argv);
+    // Our own flags, taken out before Google Benchmark sees the rest.
+    const auto take_flag = [&argc, argv](const std::string& flag) {
+      char** const end = std::remove_if(argv + 1, argv + argc, [&flag](const char* arg) { return arg == flag; });
+      const bool given = end != argv + argc;
+      argc = static_cast<int>(end - argv);
+      return given;
+    };
+    const bool check_reference = !take_flag("--no-reference-check");
+    const bool reverse_order = take_flag("--reverse-order");
     Sampler sampler(pci_bus_id(), std::move(rules), check_reference);
     GpuInfo info = *gpu;
     if (const std::string driver = sampler.nvml().driver_version(); !driver.empty()) info.driver_version = driver;
@@ -178,7 +247,11 @@ int main(int argc, char** argv) {
     CaseBenchmarks benchmarks(sampler);
     const DeviceCapabilities device = device_capabilities();
     std::string not_applicable;  // "name (why); ...", in the results' context
-    for (const Case& c : registry.cases()) {
+    std::vector<const Case*> cases;
+    for (const Case& c : registry.cases()) cases.push_back(&c);
+    if (reverse_order) std::reverse(cases.begin(), cases.end());
+    for (const Case* perf_case : cases) {
+      const Case& c = *perf_case;
       if ((c.roles & kPerf) == 0) continue;
       if (const std::string why = not_applicable_reason(c.needs, device); !why.empty()) {
         std::fprintf(stderr, "not applicable on this GPU: %s (%s)\n", c.name().c_str(), why.c_str());
@@ -190,6 +263,7 @@ int main(int argc, char** argv) {
       })->UseManualTime()->Iterations(1)->Unit(benchmark::kMicrosecond);
     }
     add_context(info, sampler, check_reference);
+    if (reverse_order) benchmark::AddCustomContext("case_order", "reverse");
     if (!not_applicable.empty()) benchmark::AddCustomContext("not_applicable", not_applicable);
     benchmark::RunSpecifiedBenchmarks();
     benchmark::Shutdown();

@@ -1,11 +1,15 @@
 // The registry's rules, on cases that never touch a GPU (make() is never called).
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <map>
 #include <stdexcept>
 #include <string>
 
+#include "common/case_references.h"
+#include "common/case_shape.h"
 #include "common/device_info.h"
+#include "common/global_memory_bytes.h"
 #include "common/registry.h"
 
 namespace gpuperf {
@@ -19,6 +23,23 @@ Case make_case(const std::string& variant, unsigned roles, const std::string& fa
   c.roles = roles;
   c.make = []() -> std::unique_ptr<Instance> { return nullptr; };
   return c;
+}
+
+Case referring_case(const std::string& variant, unsigned roles, const std::string& compared_with,
+                    const std::string& speedup_over = "") {
+  Case c = make_case(variant, roles, "fusion");
+  c.compared_with = compared_with;
+  c.speedup_over = speedup_over;
+  return c;
+}
+
+std::string reference_error_of(const Registry& r) {
+  try {
+    r.validate_references();
+  } catch (const std::invalid_argument& e) {
+    return e.what();
+  }
+  return "";
 }
 
 void both_roles(Registry& r) {
@@ -101,6 +122,78 @@ TEST(KernelImage, AGpuNoBuiltArchitectureServesIsToldWhatToConfigure) {
             "host (or add 70) and build again");
 }
 
+TEST(CaseShape, AxesAreWrittenInTheOrderGiven) {
+  EXPECT_EQ(shape({{"m", 1024}, {"n", 1024}, {"k", 1024}}), "m:1024,n:1024,k:1024");
+  EXPECT_EQ(shape({{"n", std::int64_t{1} << 25}, {"match", "0.25"}}), "n:33554432,match:0.25");
+  EXPECT_EQ(shape({{"stride", 100}}), "stride:100");
+  EXPECT_EQ(shape({{"n", 0}}), "n:0") << "0 is a number, not a null text";
+}
+
+TEST(GlobalMemoryBytes, CountsElementsOfTheirTypeInBytes) {
+  EXPECT_EQ(double(GlobalMemoryBytes()), 0.0);
+  EXPECT_EQ(double(GlobalMemoryBytes().reads<int>(1000)), 4000.0);
+  EXPECT_EQ(double(GlobalMemoryBytes().reads<float>(3).writes<double>(2)), 28.0);
+  constexpr std::int64_t kQuarterGi = std::int64_t{1} << 28;
+  EXPECT_EQ(double(GlobalMemoryBytes().reads<int>(kQuarterGi).reads<int>(kQuarterGi)), 2147483648.0) << "2 GiB";
+}
+
+TEST(References, ADanglingReferenceIsAnErrorNamingBothCases) {
+  Registry r;
+  r.add(make_case("naive", kBoth, "fusion"));
+  r.add(referring_case("fused", kBoth, "", "fusion/naiev/n:1"));
+  EXPECT_EQ(reference_error_of(r),
+            "registry: case 'fusion/fused/n:1' has speedup_over 'fusion/naiev/n:1', which is no registered case: "
+            "register it, or fix the name");
+}
+
+TEST(References, ACaseMayNameOneAddedAfterIt) {
+  Registry r;
+  r.add(referring_case("fused", kBoth, "ceiling/device_copy/n:1", "fusion/naive/n:1"));
+  r.add(make_case("naive", kBoth, "fusion"));
+  r.add(make_case("device_copy", kBoth, "ceiling"));
+  EXPECT_EQ(reference_error_of(r), "");
+}
+
+TEST(References, ATimedCaseIsComparedOnlyWithATimedOne) {
+  Registry r;
+  r.add(make_case("device_copy", kCorrectness, "ceiling"));
+  r.add(referring_case("fused", kPerf, "ceiling/device_copy/n:1"));
+  EXPECT_NE(reference_error_of(r).find("has compared_with 'ceiling/device_copy/n:1', which is never timed"),
+            std::string::npos)
+      << reference_error_of(r);
+}
+
+TEST(References, ACaseIsNotComparedWithItself) {
+  Registry r;
+  r.add(referring_case("fused", kBoth, "fusion/fused/n:1"));
+  EXPECT_NE(reference_error_of(r).find("'fusion/fused/n:1' has compared_with 'fusion/fused/n:1': itself"),
+            std::string::npos);
+}
+
+TEST(References, AFamilyThisBuildLeavesOutIsNotLookedFor) {
+  Registry r;  // as built with GPUPERF_ONLY_FAMILIES=fusion: no ceiling family
+  r.add(referring_case("fused", kBoth, "ceiling/device_copy/n:1"));
+  EXPECT_EQ(reference_error_of(r), "");
+}
+
+void refers_within_family(Registry& r) {
+  Case naive = make_case("naive", kBoth);
+  r.add(naive);
+  Case fused = make_case("fused", kBoth);
+  fused.speedup_over = speedup_over_naive(r, "naive", fused);
+  naive.speedup_over = speedup_over_naive(r, "naive", naive);
+  EXPECT_EQ(naive.speedup_over, "") << "the naive variant is not compared with itself";
+  r.add(fused);
+}
+
+TEST(References, AFamilyNamesItsOwnCasesWithoutKnowingItsName) {
+  Registry r;
+  EXPECT_THROW(r.name_in_family("naive", "n:1"), std::logic_error) << "outside add_family()";
+  r.add_family("fusion", refers_within_family);
+  EXPECT_EQ(r.cases()[1].speedup_over, "fusion/naive/n:1");
+  EXPECT_EQ(reference_error_of(r), "");
+}
+
 // The real families, as both programs register them at start-up (no case is made or run, so no GPU).
 TEST(Registry, EveryFamilyPassesItsRulesAndNamesEveryCase) {
   Registry r;
@@ -109,6 +202,52 @@ TEST(Registry, EveryFamilyPassesItsRulesAndNamesEveryCase) {
   for (const Case& c : r.cases()) roles_of_family[c.family] |= c.roles;
   EXPECT_GE(roles_of_family.size(), 9u);
   for (const auto& [family, roles] : roles_of_family) EXPECT_EQ(roles, unsigned{kBoth}) << family;
+}
+
+// What each family's cases are shown against (register_all_families() has validated the names).
+TEST(References, TheRealFamiliesNameTheirCeilingAndNaiveVariant) {
+  Registry r;
+  register_all_families(r);
+  const auto of = [&r](const std::string& name) -> const Case& {
+    const Case* c = r.find(name);
+    if (c == nullptr) throw std::runtime_error(name + " is not registered");
+    return *c;
+  };
+  // In a build of every family, every reference resolves (validation skips families left out).
+  if (r.find(read_only_ceiling()) != nullptr) {
+    for (const Case& c : r.cases()) {
+      if (!c.compared_with.empty()) {
+        EXPECT_NE(r.find(c.compared_with), nullptr) << c.name();
+      }
+      if (!c.speedup_over.empty()) {
+        EXPECT_NE(r.find(c.speedup_over), nullptr) << c.name();
+      }
+    }
+  }
+  for (const Case& c : r.cases()) {
+    if (c.family == "ceiling" || c.metric == Metric::kCycles) {
+      EXPECT_EQ(c.compared_with, "") << c.name();
+    }
+  }
+  if (r.find("reduction/reduce9_shfl_down_last_warp/n:33554432") != nullptr) {
+    const Case& reduce9 = of("reduction/reduce9_shfl_down_last_warp/n:33554432");
+    EXPECT_EQ(reduce9.compared_with, "ceiling/read_only_stream/n:268435456");
+    EXPECT_EQ(reduce9.speedup_over, "reduction/reduce1_interleaved_divergent/n:33554432");
+    EXPECT_EQ(of("reduction/reduce1_interleaved_divergent/n:33554432").speedup_over, "");
+  }
+  if (r.find("matmul/tf32_mma_tensor_core/m:4096,n:4096,k:4096") != nullptr) {
+    const Case& mma = of("matmul/tf32_mma_tensor_core/m:4096,n:4096,k:4096");
+    EXPECT_EQ(mma.compared_with, "matmul/cublas_sgemm_tf32/m:4096,n:4096,k:4096");
+    EXPECT_EQ(mma.speedup_over, "matmul/naive/m:4096,n:4096,k:4096");
+    EXPECT_EQ(of("matmul/blocktile_2d_vec4/m:4096,n:4096,k:4096").compared_with,
+              "matmul/cublas_sgemm/m:4096,n:4096,k:4096");
+    EXPECT_EQ(of("matmul/cublas_sgemm_tf32/m:4096,n:4096,k:4096").compared_with, "");
+  }
+  if (r.find("fusion/axpb_fused/n:268435456") != nullptr) {
+    const Case& axpb = of("fusion/axpb_fused/n:268435456");
+    EXPECT_EQ(axpb.compared_with, "ceiling/device_copy/n:268435456");
+    EXPECT_EQ(axpb.speedup_over, "fusion/axpb_through_temporary/n:268435456") << "the naive form of its own operation";
+  }
 }
 
 }  // namespace

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Stands in for perf_tests/gpuperf_bench in the scripts' tests, on machines without a GPU: answers
-# --gpu-info and writes Google Benchmark JSON for two benchmarks, shaped by environment variables:
+# --gpu-info and --list-cases, and writes Google Benchmark JSON for two benchmarks, shaped by environment variables:
 #   FAKE_GPU=none        no CUDA device (exit 77)
 #   FAKE_SLOWDOWN_PCT=X  every sample X% slower
 #   GPUPERF_INJECT_SLOWDOWN='<regex>=X'  the same, as the real binary's injection (the regex is ignored)
@@ -13,6 +13,14 @@ set -euo pipefail
 if [[ ${1:-} == --gpu-info ]]; then
   [[ ${FAKE_GPU:-} == none ]] && { echo "SKIPPED: no CUDA device" >&2; exit 77; }
   echo '{"name": "Fake GPU", "slug": "fake-gpu", "uuid": "GPU-fake", "compute_capability": "9.0", "sm_count": 132, "memory_mib": 1, "driver": "0", "cuda_runtime": "13.0"}'
+  exit 0
+fi
+if [[ ${1:-} == --list-cases ]]; then  # needs no GPU, as the real one
+  jq -n '{schema_version: 1, cases: [
+    {name: "fake/short/n:1", family: "fake", variant: "short", shape: "n:1", unit: "us", bytes: 1e6, flops: 0,
+     roles: ["correctness", "perf"], compared_with: null, speedup_over: null, min_compute_capability: 0},
+    {name: "fake/long/n:2", family: "fake", variant: "long", shape: "n:2", unit: "us", bytes: 1e6, flops: 0,
+     roles: ["correctness", "perf"], compared_with: null, speedup_over: null, min_compute_capability: 0}]}'
   exit 0
 fi
 out="" filter="." repetitions=30
