@@ -163,7 +163,7 @@ if [[ -n $planted ]]; then
 fi
 
 results=("$build"/perf-results/*.run1.json)
-[[ -e ${results[0]} ]] && "$root/scripts/summarize.sh" "${results[@]}" >"$out/summary.md" 2>"$logs/summarize.log"
+[[ -e ${results[0]} ]] && "$build/perf_tests/gpuperf_bench" --list-cases >"$out/cases.json" 2>"$logs/fleet_report.log" && "$build/perf_tests/gate/perf_gate" report --cases "$out/cases.json" --results "${results[@]}" --markdown "$out/summary.md" >>"$logs/fleet_report.log" 2>&1
 cp -f "$build"/perf-results/*.md "$out/" 2>/dev/null || true
 tar -C "$out" -czf "$out/gpu_check.tar.gz" --exclude=gpu_check.tar.gz . 2>/dev/null
 [[ -f $out/summary.md ]] && cat "$out/summary.md"

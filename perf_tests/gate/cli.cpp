@@ -10,8 +10,12 @@
 
 #include "gate/ab_comparator.h"
 #include "gate/atomic_file.h"
+#include "gate/case_listing.h"
 #include "gate/comparator.h"
 #include "gate/exit_codes.h"
+#include "gate/fleet_measurements.h"
+#include "gate/fleet_report.h"
+#include "gate/fleet_reports.h"
 #include "gate/input_error.h"
 #include "gate/outcome.h"
 #include "gate/platform.h"
@@ -40,7 +44,8 @@ const char* const kUsage = R"(usage:
       UUIDs are listed); keep defaults, families and hand-written per-benchmark tolerances of
       --previous; print what moved and how the platform differs from --previous. The file keeps the
       median SM and memory clocks of the samples and is replaced atomically. --same-gpu-tolerance-pct
-      (> 0): the default for results from a listed GPU.
+      (> 0): the default for results from a listed GPU. Without --previous (a GPU's first baseline) the
+      defaults are 4% and 2% on the recording GPU.
   perf_gate migrate --baseline FILE --out FILE
       Rewrite a baseline of an older schema_version in the current one (the numbers unchanged).
   perf_gate ab --a A1.json [A2.json ...] --b B1.json [B2.json ...] [--tolerance-pct X (default 1.0)]
@@ -52,6 +57,16 @@ const char* const kUsage = R"(usage:
       platform differs from A's.
   perf_gate gpu --results R.json
       Print the GPU slug the results were measured on (names the baseline: baselines/<slug>.json).
+  perf_gate report --cases CASES.json (--baseline FILE ... | --results R.json ...)... [--markdown OUT.md]
+                   [--json OUT.json] [--chart mermaid|none]
+      The fleet report: every perf case of the registry listing (gpuperf_bench --list-cases > CASES.json)
+      on every GPU given, one table per family in registry order. Per GPU: time, GB/s or TFLOP/s, % of
+      that GPU's own ceiling (the case's compared_with measured on the same GPU) and the speedup over the
+      seed's naive variant (its speedup_over); with 2+ GPUs the time on the first GPU over the time on each
+      other one (above 1: faster there). A --baseline is one GPU; --results files (each one process) are
+      grouped by their GPU slug, a benchmark's time being the median of the files' medians. GPUs in the
+      order given. --chart mermaid (default): a Mermaid bar chart per family in the Markdown. Without
+      --markdown and --json the Markdown goes to stdout. Formats and rules: perf_tests/gate/fleet_report.md.
 
 exit codes:
   0   pass: no regression (SAME, FAST, NEW, AMBIGUOUS after re-measuring; MISSING without --strict)
@@ -90,6 +105,7 @@ const std::map<std::string, CommandSpec>& command_specs() {
         {"--a", "--b"},
         {}}},
       {"gpu", {{}, {"--results"}, {}}},
+      {"report", {{"--cases", "--markdown", "--json", "--chart"}, {"--baseline", "--results"}, {}}},
   };
   return specs;
 }
@@ -254,6 +270,67 @@ int run_gpu(const Arguments& args, std::ostream& out) {
   return kExitPass;
 }
 
+// The --baseline and --results files of `args` in the order given, each with its option: the report's GPU
+// columns follow it, which the per-option lists of Arguments do not keep.
+std::vector<std::pair<std::string, std::string>> report_inputs(const std::vector<std::string>& args) {
+  std::vector<std::pair<std::string, std::string>> inputs;
+  std::string option;
+  for (std::size_t i = 1; i < args.size(); ++i) {
+    if (args[i].rfind("--", 0) == 0) {
+      option = args[i] == "--baseline" || args[i] == "--results" ? args[i] : "";
+    } else if (!option.empty()) {
+      inputs.emplace_back(option, args[i]);
+    }
+  }
+  return inputs;
+}
+
+FleetChart chart_from(const Arguments& args) {
+  const std::string chart = args.has("--chart") ? args.value("--chart") : "mermaid";
+  if (chart == "mermaid") return FleetChart::kMermaid;
+  if (chart == "none") return FleetChart::kNone;
+  throw UsageError("--chart '" + chart + "' must be mermaid or none");
+}
+
+int run_report(const std::vector<std::string>& raw, const Arguments& args, std::ostream& out) {
+  const std::string cases = args.required("--cases");
+  const FleetChart chart = chart_from(args);
+  const std::vector<std::pair<std::string, std::string>> inputs = report_inputs(raw);
+  if (inputs.empty()) {
+    throw UsageError("report needs what to tabulate: one --baseline FILE per GPU and/or --results FILES");
+  }
+  const CaseListing listing = load_case_listing(cases);
+  std::vector<FleetInput> loaded;
+  for (const auto& [option, path] : inputs) {
+    if (option == "--baseline") {
+      loaded.emplace_back(BaselineInput{path, load_baseline(path)});
+    } else {
+      loaded.emplace_back(load_results(path));
+    }
+  }
+  const FleetReport report = build_fleet_report(listing, fleet_gpus(std::move(loaded)));
+  // Both renderings first: a failure leaves no file written.
+  std::ostringstream markdown;
+  write_fleet_markdown(report, chart, markdown);
+  const std::string json = fleet_json_report(report);
+  if (!args.has("--markdown") && !args.has("--json")) {
+    out << markdown.str();
+    return kExitPass;
+  }
+  if (args.has("--markdown")) write_file_atomically(args.value("--markdown"), markdown.str());
+  if (args.has("--json")) write_file_atomically(args.value("--json"), json);
+  std::size_t rows = 0;
+  for (const FleetFamily& family : report.families) rows += family.rows.size();
+  out << "fleet report: " << rows << " benchmarks in " << report.families.size()
+      << (report.families.size() == 1 ? " family on " : " families on ")
+      << report.gpus.size() << (report.gpus.size() == 1 ? " GPU" : " GPUs");
+  for (std::size_t i = 0; i < report.gpus.size(); ++i) out << (i == 0 ? " (" : ", ") << report.gpus[i].slug;
+  out << ")";
+  if (!report.unlisted.empty()) out << "; " << report.unlisted.size() << " measured but not in " << cases;
+  out << "\n";
+  return kExitPass;
+}
+
 }  // namespace
 
 int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
@@ -270,6 +347,7 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
     if (args[0] == "ab") return run_ab(arguments, out);
     if (args[0] == "record") return run_record(arguments, out);
     if (args[0] == "migrate") return run_migrate(arguments, out);
+    if (args[0] == "report") return run_report(args, arguments, out);
     return run_gpu(arguments, out);
   } catch (const UsageError& e) {
     err << "perf_gate: " << e.what() << "\n\n" << kUsage;

@@ -13,11 +13,13 @@
 #include "gate/format.h"
 #include "gate/reports.h"
 #include "gate_test_support.h"
+#include "golden_file.h"
 
 namespace gpuperf::gate {
 namespace {
 
 using testing::console_of;
+using testing::expect_golden;
 using testing::markdown_of;
 using testing::testdata;
 
@@ -115,29 +117,6 @@ Comparison ab_comparison() {
   return compare_ab(a, b, AbOptions{});
 }
 
-bool updating_golden_files() {
-  const char* update = std::getenv("GATE_UPDATE_GOLDEN");
-  return update != nullptr && std::string(update) == "1";
-}
-
-// `actual` must equal testdata/expected/<name> byte for byte; GATE_UPDATE_GOLDEN=1 writes it instead.
-void expect_golden(const std::string& name, const std::string& actual) {
-  const std::string path = testdata("expected/" + name);
-  if (updating_golden_files()) {
-    std::ofstream out(path, std::ios::binary);
-    out << actual;
-    ASSERT_TRUE(out.good()) << "cannot write " << path;
-    std::printf("rewrote %s: review its diff\n", path.c_str());
-    return;
-  }
-  std::ifstream in(path, std::ios::binary);
-  ASSERT_TRUE(in.good()) << path << " is missing: write it with GATE_UPDATE_GOLDEN=1 (testdata/README.md)";
-  std::ostringstream expected;
-  expected << in.rdbuf();
-  EXPECT_EQ(actual, expected.str()) << "the report differs from " << path
-                                    << "; if the change is intended, rewrite it with GATE_UPDATE_GOLDEN=1 and "
-                                       "review the diff";
-}
 
 TEST(GoldenReports, StoredComparisonConsole) { expect_golden("compare_console.txt", console_of(stored_comparison())); }
 TEST(GoldenReports, StoredComparisonMarkdown) { expect_golden("compare_summary.md", markdown_of(stored_comparison())); }
