@@ -88,6 +88,7 @@ Baseline record_baseline(const std::vector<ResultsFile>& runs, const Baseline* p
   b.recorded.runs = static_cast<int>(runs.size());
   b.recorded.gpu_uuids = gpu_uuids_of(runs);
   b.default_tolerance_pct = kDefaultTolerancePct;
+  b.same_gpu_tolerance_pct = kDefaultSameGpuTolerancePct;
   if (previous != nullptr) {
     b.default_tolerance_pct = previous->default_tolerance_pct;
     b.same_gpu_tolerance_pct = previous->same_gpu_tolerance_pct;

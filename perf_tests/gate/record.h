@@ -14,6 +14,11 @@ namespace gpuperf::gate {
 
 // The default tolerance of a first baseline, when neither --previous nor --default-tolerance-pct says.
 inline constexpr double kDefaultTolerancePct = 4.0;
+// The same-GPU default of a first baseline (results from the GPU that recorded it). On one H100 and one
+// H200, 10 processes each (docs/results.md, 2026-11-23), a benchmark's process medians varied by 0.10-0.16%
+// (median sd) and at most 1.0%; in the gate's simulation 2% raised no false alarm up to a process sd of 1%
+// and caught 3% at 0.44% in 94% of trials.
+inline constexpr double kDefaultSameGpuTolerancePct = 2.0;
 
 struct RecordOptions {
   std::string commit;                            // empty: the results' git_commit, else "unknown"

@@ -29,7 +29,7 @@ json="$work/out/calibration.json"
 check "every cell has 3 trials" jq -e '.cells | length == 8 and all(.trials == 3)' "$json"
 check "+10% is caught in every trial of both modes" jq -e '[.cells[] | select(.pct == 10) | .slow == 3] | all' "$json"
 check "clean runs raise no alarm" jq -e '[.cells[] | select(.pct == 0) | .slow == 0] | all' "$json"
-check "the report names the tolerance and the smallest slowdown caught" grep -q "| fake/long/n:2 | 4% (default) | 0/3 | 3/3 | +10% |" "$work/out/calibration.md"
+check "the report names the tolerance and the smallest slowdown caught" grep -q "| fake/long/n:2 | 2% (default, same GPU as the baseline) | 0/3 | 3/3 | +10% |" "$work/out/calibration.md"
 check "the report counts false alarms" grep -q "False alarms on clean runs: 0 of 6 verdicts." "$work/out/calibration.md"
 
 rc=0

@@ -130,6 +130,8 @@ TEST(Record, KeepsTheSameGpuToleranceOfThePreviousBaseline) {
   EXPECT_EQ(record_baseline(two_runs(), &previous, options).same_gpu_tolerance_pct, 2.5)
       << "an explicit --same-gpu-tolerance-pct wins";
   EXPECT_EQ(record_baseline(two_runs(), nullptr, options).same_gpu_tolerance_pct, 2.5) << "also for a first baseline";
+  EXPECT_EQ(record_baseline(two_runs(), nullptr, {}).same_gpu_tolerance_pct, kDefaultSameGpuTolerancePct)
+      << "a first baseline starts from the project's same-GPU default";
 }
 
 TEST(Record, RefusesErrorsThrottledRunsMixedGpusAndAnotherGpusPrevious) {
