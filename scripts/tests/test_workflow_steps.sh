@@ -92,6 +92,8 @@ git clean -fdxq
 job perf.yml baseline 0 "Perf gate (compare) on Fake GPU" "a clean run passes with the report in the summary"
 check "the artifact holds the verdict and JUnit" test -f "$artifacts/perf-results-h200/build/ci/perf-results/fake.verdict.json" -a -f "$artifacts/perf-results-h200/build/ci/junit.xml"
 check "the tests ran with a resource spec, one GPU" grep -q -- "--resource-spec-file .*-j 1" "$FAKE_LOG"
+check "the fleet report of the run is in the job summary" grep -q "Fleet report: Fake" "$work/runner-temp/github_step_summary"
+check "and in the artifact" test -f "$artifacts/perf-results-h200/build/ci/fleet-report/fleet.md"
 git clean -fdxq
 job perf.yml baseline 1 "::error title=SLOW fake/long/n%3A2::" "a regression fails with an annotation naming the benchmark" \
   FAKE_SLOWDOWN_PCT=10
