@@ -6,11 +6,13 @@
 #
 #   gpu_check.sh OUTDIR [--build-dir DIR] [--families "a;b"] [--record] [--calibrate]
 #                       [--planted-regression] [--other-process] [--clean-runs N] [--ab-clean-runs N]
-#                       [--clean-family F] [--skip-correctness] [--skip-perf]
+#                       [--clean-family F] [--order-check] [--skip-correctness] [--skip-perf]
 #
 # --clean-runs / --ab-clean-runs: false-alarm checks on unchanged code, each run in fresh processes:
 # perf.<F> against the committed baseline, and scripts/ab_compare.sh of the build against itself
 # (F: a family, default reduction, or "all" for the whole suite).
+# --order-check: scripts/order_check.sh over the whole suite, 3 rounds (does a benchmark's time depend on
+# checks, order, its neighbours, the pause after freed memory?), its table in OUTDIR/order/.
 # --other-process: a second benchmark process shares the GPU while perf.<F> runs; the gate must say
 # "not judged" (CTest: skipped), never pass or fail.
 #
@@ -23,7 +25,7 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 out=$(mkdir -p "$1" && cd "$1" && pwd)
 shift
 build="$root/build-gpu" families="" record="" calibrate="" planted="" clean_runs=0 ab_clean_runs=0
-clean_family=reduction other_process="" skip_perf="" skip_correctness=""
+clean_family=reduction other_process="" skip_perf="" skip_correctness="" order_check=""
 while (($#)); do
   case "$1" in
     --build-dir) need_value "$@"; build=$2; shift 2 ;;
@@ -35,6 +37,7 @@ while (($#)); do
     --ab-clean-runs) need_value "$@"; ab_clean_runs=$2; shift 2 ;;
     --clean-family) need_value "$@"; clean_family=$2; shift 2 ;;
     --other-process) other_process=1; shift ;;
+    --order-check) order_check=1; shift ;;
     --skip-perf) skip_perf=1; shift ;;
     --skip-correctness) skip_correctness=1; shift ;;
     *) die "$EXIT_INVALID" "unknown argument '$1'" ;;
@@ -128,6 +131,12 @@ for ((run = 1; run <= ab_clean_runs; run++)); do
     "$out/ab_clean/run$run/ab.verdict.json" 2>/dev/null
 done
 
+
+if [[ -n $order_check ]]; then
+  step order_check "$root/scripts/order_check.sh" --bench "$build/perf_tests/gpuperf_bench" --out "$out/order" \
+    --rounds 3 --repetitions 10 --ways "unchecked reverse no_pause family"
+  cat "$out/order/order_check.md" 2>/dev/null
+fi
 
 if [[ -n $calibrate ]]; then
   step calibrate "$root/scripts/calibrate.sh" --build-dir "$build" --out "$out/calibration"
