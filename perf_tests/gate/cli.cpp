@@ -38,6 +38,10 @@ const char* const kUsage = R"(usage:
       --remeasure-list: the AMBIGUOUS benchmarks, one a line. Every report names how the platform
       (driver, CUDA runtime, SM count, memory, median clocks beyond 2%) differs from the baseline's,
       and suggests re-recording when a quarter of the judged benchmarks moved with it.
+      Memory canary: the ceiling benchmarks (copy, read, memset) in the results, whatever --family or
+      --filter selects, compared with the baseline's like a verdict; when every one's interval lies
+      beyond 1% in one direction, the reports warn that this machine streams memory slower (faster)
+      and note it beside each memory-bound verdict. It never changes a verdict or the exit code.
   perf_gate record --results R1.json [R2.json ...] --out FILE [--previous FILE] [--commit SHA]
                    [--default-tolerance-pct X] [--same-gpu-tolerance-pct X]
       Write a baseline (each results file is one process: its median per benchmark is kept; their GPU
@@ -54,7 +58,8 @@ const char* const kUsage = R"(usage:
       Compare build B with build A measured on one GPU, runs interleaved A1 B1 A2 B2 ...: pair i is
       (A_i, B_i); a benchmark absent from a pair is left out of it. Same verdicts, budget and exit codes
       as compare; the budget is split over every benchmark of A and B. The reports name how B's
-      platform differs from A's.
+      platform differs from A's. No memory canary: both builds run on one machine in interleaved
+      rounds, so a shift of the machine moves A and B alike.
   perf_gate gpu --results R.json
       Print the GPU slug the results were measured on (names the baseline: baselines/<slug>.json).
   perf_gate report --cases CASES.json (--baseline FILE ... | --results R.json ...)... [--markdown OUT.md]

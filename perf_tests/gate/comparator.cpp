@@ -87,6 +87,24 @@ BenchmarkComparison compare_one(const std::string& name, const BaselineEntry& en
   return row;
 }
 
+// The memory canary of `results` (canary.h), and its note on every judged memory-bound row when it moved.
+void add_canary(const Baseline& baseline, const std::vector<ResultsFile>& results, const Selection& selection,
+                Comparison& comparison) {
+  comparison.canary = memory_canary(baseline, results, comparison.budget.interval_confidence());
+  // "No canary" is said only where the selection leaves the ceiling family out (perf.reduction); where it
+  // takes the family in, the ceiling rows (MISSING, NEW, NOT_JUDGED) already say why.
+  if (!comparison.canary->measured() && selection.matches(std::string(kCanaryFamily) + "/")) {
+    comparison.canary.reset();
+    return;
+  }
+  if (!comparison.canary->moved()) return;
+  for (BenchmarkComparison& row : comparison.benchmarks) {
+    if (row.judged() && memory_bound(row.unit, row.bytes, row.flops)) {
+      row.machine_memory_change_pct = comparison.canary->change_pct;
+    }
+  }
+}
+
 }  // namespace
 
 std::string why_not_judgeable(const BenchmarkSamples& samples, int usable_processes) {
@@ -185,6 +203,7 @@ Comparison compare_with_baseline(const Baseline& baseline, const std::vector<Res
     comparison.benchmarks.push_back(std::move(row));
   }
   sort_by_severity(comparison.benchmarks);
+  add_canary(baseline, results, options.selection, comparison);
   // Said only where it judged something, so that header and JSON agree with the rows' tolerances.
   if (same_gpu_tolerance_applied(comparison)) {
     comparison.against +=

@@ -31,7 +31,8 @@ struct CompareOptions {
 // same_gpu_tolerance_pct replaces its default, and `against` says so. Each results file is one process.
 // The budget is split over every benchmark of the baseline, selected or not, so that the families of one
 // suite, judged by separate calls, share one run-level rate. The comparison lists how the results'
-// platform differs from the baseline's (platform.h), without judging by it.
+// platform differs from the baseline's (platform.h), and the memory canary of the results' ceiling
+// benchmarks, whichever family the selection judges (canary.h), without judging by either.
 Comparison compare_with_baseline(const Baseline& baseline, const std::vector<ResultsFile>& results,
                                  const CompareOptions& options);
 

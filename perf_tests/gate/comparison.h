@@ -2,9 +2,11 @@
 // The outcome of comparing a run with a baseline (or build B with build A): one row per benchmark, with
 // every number a report shows. Filled by the comparators, read by the reports and by exit_code().
 
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "gate/canary.h"
 #include "gate/error_budget.h"
 #include "gate/platform.h"
 #include "gate/verdict.h"
@@ -38,6 +40,9 @@ struct BenchmarkComparison {
   double bytes = 0.0;                  // per run [bytes]
   double flops = 0.0;                  // per run [floating-point operations]
   double injected_slowdown_pct = 0.0;  // fault injection during the run (informational) [percent]
+  // When the memory canary moved and this benchmark is memory-bound (canary.h): the canary's change, which
+  // the reports note beside the verdict (informational) [percent; + is slower]
+  std::optional<double> machine_memory_change_pct;
 
   bool judged() const { return ratio > 0.0; }  // a ratio and interval were computed
 };
@@ -53,6 +58,11 @@ struct Comparison {
   // How the platform (driver, clocks, ...) differs between the sides: baseline -> results, or A -> B.
   // Informational: it never changes a verdict.
   std::vector<PlatformChange> platform;
+  // Stored mode: the ceiling family's change against the baseline (canary.h), or why there is none;
+  // absent in A/B mode (both builds run on one machine, interleaved) and where the selection takes in the
+  // ceiling family without any ceiling benchmark compared (its own rows say why). Informational: it never
+  // changes a verdict or the exit code.
+  std::optional<Canary> canary;
 };
 
 // Orders rows most severe first, then by name.

@@ -115,6 +115,20 @@ std::string format_error_control(const ErrorBudget& budget) {
 
 std::string format_pct(double pct) { return printf_string("%.1f", pct) + "%"; }
 
+std::string markdown_cell(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    if (c == '|') {
+      out += "\\|";
+    } else if (c == '\n' || c == '\r') {
+      out += ' ';
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
 double achieved_gb_per_s(const BenchmarkComparison& row) {
   const double seconds = seconds_now(row);
   return seconds > 0.0 && row.bytes > 0.0 ? row.bytes / seconds / kBytesPerGigabyte : 0.0;

@@ -25,6 +25,8 @@ std::string format_noise(const BenchmarkComparison& row, const std::string& mode
 std::string format_error_control(const ErrorBudget& budget);
 // "3.0%".
 std::string format_pct(double pct);
+// Text as one Markdown table cell: '|' would end the cell, a newline the row.
+std::string markdown_cell(const std::string& text);
 
 // Achieved throughput of the current median: only for time benchmarks with bytes (flops) per run; 0 when
 // not applicable. [GB/s], [TFLOP/s]

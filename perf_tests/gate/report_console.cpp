@@ -43,7 +43,8 @@ void write_console_report(const Comparison& comparison, std::ostream& out) {
   for (const BenchmarkComparison& row : comparison.benchmarks) {
     if (row.verdict == Verdict::kSame) continue;
     std::string line = padded_verdict(row.verdict) + " " + row.name;
-    for (const std::string& part : {measured_part(row), evidence_part(row, comparison.mode), row.note}) {
+    const std::string machine = machine_note(row).empty() ? "" : "(" + machine_note(row) + ")";
+    for (const std::string& part : {measured_part(row), evidence_part(row, comparison.mode), machine, row.note}) {
       if (!part.empty()) line += "  " + part;
     }
     if (row.injected_slowdown_pct > 0.0) line += "  [fault injection " + format_pct(row.injected_slowdown_pct) + "]";
@@ -51,8 +52,9 @@ void write_console_report(const Comparison& comparison, std::ostream& out) {
     out << line << "\n";
   }
   // Above the summary, where a reader of a long log looks: they concern every verdict.
-  const std::pair<const char*, std::optional<RunNotice>> notices[] = {
-      {"WARNING", platform_warning(comparison)}, {"HINT", moved_with_platform(comparison)}};
+  const std::pair<const char*, std::optional<RunNotice>> notices[] = {{"WARNING", platform_warning(comparison)},
+                                                                       {"WARNING", canary_warning(comparison)},
+                                                                       {"HINT", moved_with_platform(comparison)}};
   for (const auto& [tag, notice] : notices) {
     if (!notice) continue;
     std::string label = tag;

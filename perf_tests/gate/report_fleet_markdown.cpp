@@ -8,21 +8,6 @@
 namespace gpuperf::gate {
 namespace {
 
-// A table cell: '|' would end the cell, a newline the row.
-std::string cell(const std::string& text) {
-  std::string out;
-  for (char c : text) {
-    if (c == '|') {
-      out += "\\|";
-    } else if (c == '\n' || c == '\r') {
-      out += ' ';
-    } else {
-      out += c;
-    }
-  }
-  return out;
-}
-
 std::string printf_string(const char* format, double value) {
   char buffer[64];
   std::snprintf(buffer, sizeof buffer, format, value);
@@ -90,7 +75,7 @@ void write_header(const FleetReport& report, const Columns& columns, const std::
   std::string header = "|";
   std::string rule = "|";
   const auto add = [&header, &rule](const std::string& name, const char* alignment) {
-    header += " " + cell(name) + " |";
+    header += " " + markdown_cell(name) + " |";
     rule += alignment;
   };
   for (const std::string& name : leading) add(name, "---|");
@@ -111,9 +96,9 @@ void write_header(const FleetReport& report, const Columns& columns, const std::
 void write_row(const FleetRow& row, const std::vector<std::string>& leading, const Columns& columns,
                std::ostream& out) {
   out << "|";
-  for (const std::string& text : leading) out << " " << cell(text) << " |";
+  for (const std::string& text : leading) out << " " << markdown_cell(text) << " |";
   if (columns.yardstick) {
-    out << " " << cell(row.compared_with.empty() ? "" : relative_name(row.compared_with, row)) << " |";
+    out << " " << markdown_cell(row.compared_with.empty() ? "" : relative_name(row.compared_with, row)) << " |";
   }
   for (const FleetCell& c : row.cells) {
     out << " " << (c.time ? format_value(*c.time, c.unit) : "") << " |";
@@ -149,19 +134,19 @@ std::string naive_variants(const FleetFamily& family) {
 
 void write_intro(const FleetReport& report, std::ostream& out) {
   out << "### Fleet report:";
-  for (std::size_t i = 0; i < report.gpus.size(); ++i) out << (i == 0 ? " " : ", ") << cell(report.gpus[i].label);
+  for (std::size_t i = 0; i < report.gpus.size(); ++i) out << (i == 0 ? " " : ", ") << markdown_cell(report.gpus[i].label);
   out << "\n\n| GPU | numbers |\n|---|---|\n";
   for (const FleetGpu& gpu : report.gpus) {
-    out << "| " << cell(gpu.name.empty() ? gpu.slug : gpu.name) << " (`" << cell(gpu.slug) << "`) | "
-        << cell(gpu.source) << " |\n";
+    out << "| " << markdown_cell(gpu.name.empty() ? gpu.slug : gpu.name) << " (`" << markdown_cell(gpu.slug) << "`) | "
+        << markdown_cell(gpu.source) << " |\n";
   }
   out << "\nPer GPU: the time of a typical process (the median of the processes' medians; a baseline's recorded "
          "value); throughput in GB/s (bytes moved / time) or TFLOP/s (flops / time); % of ceiling = this "
          "throughput / the yardstick's, the GPU's own ceiling for the case (a memory stream, cuBLAS), measured "
          "on the same GPU; speedup = the time of the seed's naive variant at the same shape / this time.";
   if (report.gpus.size() > 1) {
-    out << " " << cell(report.gpus.front().label) << " / " << cell(report.gpus[1].label)
-        << " time: above 1, faster on the " << cell(report.gpus[1].label) << ".";
+    out << " " << markdown_cell(report.gpus.front().label) << " / " << markdown_cell(report.gpus[1].label)
+        << " time: above 1, faster on the " << markdown_cell(report.gpus[1].label) << ".";
   }
   out << "\n\n";
 }
@@ -171,7 +156,7 @@ void write_intro(const FleetReport& report, std::ostream& out) {
 void write_fleet_markdown(const FleetReport& report, FleetChart chart, std::ostream& out) {
   write_intro(report, out);
   for (const FleetFamily& family : report.families) {
-    out << "#### " << cell(family.name) << "\n\n";
+    out << "#### " << markdown_cell(family.name) << "\n\n";
     const Columns columns = columns_of(family.rows);
     write_header(report, columns, {"variant", "shape"}, out);
     for (const FleetRow& row : family.rows) write_row(row, {row.variant, row.shape}, columns, out);

@@ -36,6 +36,40 @@ ordered notice_entry(const std::optional<RunNotice>& notice) {
   return ordered{{"summary", notice->summary}, {"action", notice->action}};
 }
 
+const char* shift_name(CanaryShift shift) {
+  switch (shift) {
+    case CanaryShift::kSlower:
+      return "slower";
+    case CanaryShift::kFaster:
+      return "faster";
+    case CanaryShift::kNone:
+      break;
+  }
+  return "none";
+}
+
+// The memory canary (canary.h); null where there is none (A/B, or no ceiling benchmark compared).
+ordered canary_entry(const std::optional<Canary>& canary, double interval_level) {
+  if (!canary || !canary->measured()) return nullptr;
+  ordered benchmarks = ordered::array();
+  for (const CanaryBenchmark& b : canary->benchmarks) {
+    benchmarks.push_back(ordered{{"name", b.name},
+                                 {"change_pct", number(b.change_pct)},
+                                 {"ci_low_pct", number(b.ci_low_pct)},
+                                 {"ci_high_pct", number(b.ci_high_pct)}});
+  }
+  return ordered{{"family", kCanaryFamily},
+                 {"moved", canary->moved()},
+                 {"shift", shift_name(canary->shift)},
+                 {"change_pct", number(canary->change_pct)},
+                 {"threshold_pct", number(canary->threshold_pct)},
+                 {"interval_level", interval_level},
+                 {"benchmarks", std::move(benchmarks)},
+                 {"left_out", canary->left_out},
+                 {"summary", canary->text},
+                 {"action", canary->action}};
+}
+
 }  // namespace
 
 std::string json_report(const Comparison& comparison) {
@@ -73,6 +107,8 @@ std::string json_report(const Comparison& comparison) {
   doc["platform_not_compared"] = std::move(not_compared);
   doc["platform_warning"] = notice_entry(platform_warning(comparison));
   doc["platform_hint"] = notice_entry(moved_with_platform(comparison));
+  // Informational like the platform's: no verdict or exit code depends on it.
+  doc["canary"] = canary_entry(comparison.canary, budget.interval_confidence());
   ordered rows = ordered::array();
   for (const BenchmarkComparison& row : comparison.benchmarks) {
     const bool judged = row.judged();
@@ -107,6 +143,8 @@ std::string json_report(const Comparison& comparison) {
         {"gb_per_s", achieved_gb_per_s(row) > 0.0 ? number(achieved_gb_per_s(row)) : ordered(nullptr)},
         {"tflop_per_s", achieved_tflop_per_s(row) > 0.0 ? number(achieved_tflop_per_s(row)) : ordered(nullptr)},
         {"injected_slowdown_pct", number(row.injected_slowdown_pct)},
+        {"machine_memory_change_pct",
+         row.machine_memory_change_pct ? number(*row.machine_memory_change_pct) : ordered(nullptr)},
         {"action", action_hint(row, comparison.mode)},
     });
   }

@@ -11,21 +11,6 @@
 namespace gpuperf::gate {
 namespace {
 
-// A table cell: '|' would end the cell, a newline the row.
-std::string cell(const std::string& text) {
-  std::string out;
-  for (char c : text) {
-    if (c == '|') {
-      out += "\\|";
-    } else if (c == '\n' || c == '\r') {
-      out += ' ';
-    } else {
-      out += c;
-    }
-  }
-  return out;
-}
-
 std::string throughput(double value) {
   if (!(value > 0.0)) return "";
   char buffer[32];
@@ -34,9 +19,11 @@ std::string throughput(double value) {
 }
 
 std::string note_and_action(const BenchmarkComparison& row, const std::string& mode) {
-  const std::string action = action_hint(row, mode);
-  if (row.note.empty()) return action;
-  return action.empty() ? row.note : row.note + "; " + action;
+  std::string text;
+  for (const std::string& part : {machine_note(row), row.note, action_hint(row, mode)}) {
+    if (!part.empty()) text += (text.empty() ? "" : "; ") + part;
+  }
+  return text;
 }
 
 // `text` with its first letter in upper case and every command (a word starting "scripts/") in a code
@@ -60,14 +47,17 @@ std::string sentence(const std::string& text) {
 }  // namespace
 
 void write_markdown_report(const Comparison& comparison, std::ostream& out) {
-  out << "### Perf gate (" << comparison.mode << ") on " << cell(comparison.gpu_name) << " (`"
-      << cell(comparison.gpu_slug) << "`): " << outcome_text(comparison) << "\n\n";
-  out << counts_text(count_verdicts(comparison)) << "; compared with " << cell(comparison.against) << ".\n\n";
-  const std::pair<const char*, std::optional<RunNotice>> notices[] = {
-      {"Warning", platform_warning(comparison)}, {"Hint", moved_with_platform(comparison)}};
+  out << "### Perf gate (" << comparison.mode << ") on " << markdown_cell(comparison.gpu_name) << " (`"
+      << markdown_cell(comparison.gpu_slug) << "`): " << outcome_text(comparison) << "\n\n";
+  out << counts_text(count_verdicts(comparison)) << "; compared with " << markdown_cell(comparison.against) << ".\n\n";
+  const std::pair<const char*, std::optional<RunNotice>> notices[] = {{"Warning", platform_warning(comparison)},
+                                                                       {"Warning", canary_warning(comparison)},
+                                                                       {"Hint", moved_with_platform(comparison)}};
   for (const auto& [tag, notice] : notices) {
     if (notice) out << "**" << tag << ":** " << notice->summary << ". " << sentence(notice->action) << ".\n\n";
   }
+  // A canary that did not move, or is missing, gets one quiet line here (the console stays silent).
+  if (comparison.canary && !comparison.canary->moved()) out << sentence(comparison.canary->text) << ".\n\n";
   out << "Change = typical process now / before - 1 (process medians), with its interval; "
       << format_error_control(comparison.budget) << ".\n\n";
   out << "| Verdict | Benchmark | Baseline | Now | Change [interval] | Tolerance | Noise assumed | GB/s now | "
@@ -75,12 +65,12 @@ void write_markdown_report(const Comparison& comparison, std::ostream& out) {
   out << "|---|---|---:|---:|---:|---:|---|---:|---:|---|\n";
   for (const BenchmarkComparison& row : comparison.benchmarks) {
     const bool has_tolerance = row.tolerance_pct > 0.0 || row.judged();
-    out << "| " << verdict_name(row.verdict) << " | `" << cell(row.name) << "` | "
+    out << "| " << verdict_name(row.verdict) << " | `" << markdown_cell(row.name) << "` | "
         << (row.baseline_median > 0.0 ? format_value(row.baseline_median, row.unit) : "") << " | "
         << (row.current_median > 0.0 ? format_value(row.current_median, row.unit) : "") << " | " << format_change(row)
         << " | " << (has_tolerance ? format_pct(row.tolerance_pct) : "") << " | "
-        << cell(format_noise(row, comparison.mode)) << " | " << throughput(achieved_gb_per_s(row)) << " | "
-        << throughput(achieved_tflop_per_s(row)) << " | " << cell(note_and_action(row, comparison.mode)) << " |\n";
+        << markdown_cell(format_noise(row, comparison.mode)) << " | " << throughput(achieved_gb_per_s(row)) << " | "
+        << throughput(achieved_tflop_per_s(row)) << " | " << markdown_cell(note_and_action(row, comparison.mode)) << " |\n";
   }
 }
 

@@ -2,16 +2,31 @@
 // The reports of a comparison: console lines for a person, Markdown for $GITHUB_STEP_SUMMARY, JSON for
 // machines, and the list of benchmarks to re-measure.
 
+#include <optional>
 #include <ostream>
 #include <string>
 
 #include "gate/comparison.h"
+#include "gate/format.h"
 
 namespace gpuperf::gate {
 
 // Bump when a field of the JSON report changes meaning or disappears.
-// 2: error_control replaces alpha; rows carry processes, process_sd_pct, df and note.
+// 2: error_control replaces alpha; rows carry processes, process_sd_pct, df and note. Added since, with no
+// bump (no field changed): canary, and the rows' machine_memory_change_pct.
 inline constexpr int kReportSchemaVersion = 2;
+
+// When the memory canary moved (canary.h): the warning every report prints near the platform's; empty
+// otherwise.
+inline std::optional<RunNotice> canary_warning(const Comparison& comparison) {
+  if (!comparison.canary || !comparison.canary->moved()) return std::nullopt;
+  return RunNotice{comparison.canary->text, comparison.canary->action};
+}
+
+// "machine's memory 3.1% slower" beside a memory-bound verdict when the canary moved; empty otherwise.
+inline std::string machine_note(const BenchmarkComparison& row) {
+  return row.machine_memory_change_pct ? canary_note(*row.machine_memory_change_pct) : "";
+}
 
 // One actionable line per benchmark that is not SAME, most severe first, then a one-line summary.
 void write_console_report(const Comparison& comparison, std::ostream& out);

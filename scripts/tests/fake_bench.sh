@@ -8,6 +8,8 @@
 #   FAKE_CRASH=1         die of SIGSEGV before writing anything
 #   FAKE_SLEEP=S         sleep S seconds first (to hold the GPU lock)
 #   FAKE_ARGS_LOG=FILE   append each run's arguments to FILE
+#   FAKE_CEILING=1       also write ceiling/device_copy/n:1 (the memory canary) where the filter matches it;
+#                        off by default, so that the other scripts' tests see the two benchmarks alone
 set -euo pipefail
 [[ -n ${FAKE_ARGS_LOG:-} ]] && echo "$*" >>"$FAKE_ARGS_LOG"
 if [[ ${1:-} == --gpu-info ]]; then
@@ -36,7 +38,7 @@ slow=${FAKE_SLOWDOWN_PCT:-0}
 sleep "${FAKE_SLEEP:-0}"
 [[ -n ${FAKE_CRASH:-} ]] && kill -SEGV $$
 jq -n --arg filter "$filter" --argjson reps "$repetitions" --argjson slow "$slow" \
-  --argjson throttled "${FAKE_THROTTLED:-0}" '
+  --argjson throttled "${FAKE_THROTTLED:-0}" --argjson ceiling "${FAKE_CEILING:-0}" '
   def samples($name; $base):
     range(0; $reps) as $i
     | {name: "\($name)/iterations:1/manual_time", run_name: "\($name)/iterations:1/manual_time",
@@ -44,6 +46,7 @@ jq -n --arg filter "$filter" --argjson reps "$repetitions" --argjson slow "$slow
        real_time: ($base * (1 + $slow / 100) * (1 + (($i * 7919) % 11 - 5) / 2000)), cpu_time: 1,
        time_unit: "us", bytes: 1e6, flops: 0, throttled: $throttled};
   {context: {gpu_name: "Fake GPU", gpu_slug: "fake-gpu", gpu_uuid: "GPU-fake"},
-   benchmarks: [samples("fake/short/n:1"; 20), samples("fake/long/n:2"; 2000)
+   benchmarks: [samples("fake/short/n:1"; 20), samples("fake/long/n:2"; 2000),
+                (if $ceiling == 1 then samples("ceiling/device_copy/n:1"; 500) else empty end)
                 | select(.run_name | test($filter))]}' >"$out"
 echo "wrote $out"

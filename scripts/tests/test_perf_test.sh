@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Tests of scripts/perf_test.sh on a machine without a GPU, through fake_bench.sh and the real gate:
-# exit codes, messages, the GPU lock, re-measurement, crashes and bad baselines.
+# exit codes, messages, the GPU lock, re-measurement, the memory canary, crashes and bad baselines.
 #   test_perf_test.sh PERF_GATE
 set -uo pipefail
 gate=$1
@@ -50,6 +50,46 @@ else
   echo "FAIL: the first perf_test.sh process checks references, every later one (re-measurements too) does not:"
   sed 's/^/    /' "$work/args.log"
 fi
+# The memory canary: the first look's processes time the ceiling family too; re-measurements time only
+# the ambiguous benchmarks; --no-canary leaves it out.
+if [[ ${timed[0]} == *"--benchmark_filter=^(fake|ceiling)/ "* ]] &&
+  ! printf '%s\n' "${timed[@]:3}" | grep -q ceiling; then
+  passed=$((passed + 1))
+else
+  failed=$((failed + 1))
+  echo "FAIL: the first look's filter includes the ceiling family, the re-measurements' do not:"
+  sed 's/^/    /' "$work/args.log"
+fi
+rm -f "$work/args.log"
+EXTRA_ARGS=--no-canary run 0 "report:" "--no-canary passes" FAKE_ARGS_LOG="$work/args.log"
+if grep -q -- "--benchmark_filter=^fake/ " "$work/args.log" && ! grep -q ceiling "$work/args.log"; then
+  passed=$((passed + 1))
+else
+  failed=$((failed + 1))
+  echo "FAIL: --no-canary times the family alone:"
+  sed 's/^/    /' "$work/args.log"
+fi
+# With a ceiling benchmark in the binary and the baseline: judged in perf.ceiling, not here; a machine 10%
+# slower is named once, and noted beside each memory-bound verdict.
+cp "$work/baselines/fake-gpu.json" "$work/without-ceiling.json"
+for r in 1 2 3; do FAKE_CEILING=1 bash "$here/fake_bench.sh" --benchmark_out="$work/c$r.json" >/dev/null; done
+"$gate" record --results "$work"/c{1,2,3}.json --out "$work/baselines/fake-gpu.json" --default-tolerance-pct 3 \
+  --same-gpu-tolerance-pct 3 >/dev/null
+run 0 "report:" "a clean run with the canary passes" FAKE_CEILING=1
+if jq -e '.canary.moved == false and (.benchmarks | length == 2 and all(.name | startswith("fake/")))' \
+  "$work/out/fake.verdict.json" >/dev/null; then
+  passed=$((passed + 1))
+else
+  failed=$((failed + 1))
+  echo "FAIL: the verdict JSON has an unmoved canary and judges the fake family alone:"
+  jq -c '{canary, names: [.benchmarks[].name]}' "$work/out/fake.verdict.json" | sed 's/^/    /'
+fi
+run 1 "^WARNING  *this machine streams memory 10.0% slower" "a machine 10% slower is named" \
+  FAKE_CEILING=1 FAKE_SLOWDOWN_PCT=10
+run 1 "^SLOW  *fake/long/n:2 .*(machine's memory 10.0% slower)" "its note is beside the memory-bound verdicts" \
+  FAKE_CEILING=1 FAKE_SLOWDOWN_PCT=10
+cp "$work/without-ceiling.json" "$work/baselines/fake-gpu.json"
+
 run 77 "throttled" "throttled samples are not judged" FAKE_THROTTLED=1
 run 2 "crashed (signal 11)" "a crashing benchmark binary is an infrastructure failure" FAKE_CRASH=1
 

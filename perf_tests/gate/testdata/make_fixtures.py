@@ -26,9 +26,9 @@ SM_CLOCK_MHZ = 1980
 MEM_CLOCK_MHZ = 3201
 
 def entries(reps, scale=1.0, throttled=0, error=None, gpu_factor=None, family_index=0,
-            sm_clock=SM_CLOCK_MHZ, mem_clock=None):
+            sm_clock=SM_CLOCK_MHZ, mem_clock=None, bench=BENCH):
   rows = []
-  for fi, (name, unit, med, noise, counters, cycles) in enumerate(BENCH):
+  for fi, (name, unit, med, noise, counters, cycles) in enumerate(bench):
     s = scale.get(name, 1.0) if isinstance(scale, dict) else scale
     if error and name == error[0]:
       rows.append({"name": name + SUFFIX, "family_index": fi,
@@ -72,13 +72,13 @@ def doc(rows, ctx=CTX):
 # Each file is one process. A process lands at its own offset (sd PROCESS_SD of its time),
 # which its own samples cannot show: that is what the gate's per-process inference is about.
 PROCESS_SD = 0.003
-def process(fname, reps=30, scale=1.0, ctx=None, **kw):
-  offsets = {b[0]: 1 + random.gauss(0, PROCESS_SD) for b in BENCH}
+def process(fname, reps=30, scale=1.0, ctx=None, bench=BENCH, **kw):
+  offsets = {b[0]: 1 + random.gauss(0, PROCESS_SD) for b in bench}
   if isinstance(scale, dict):
     s = {name: offsets[name] * scale.get(name, 1.0) for name in offsets}
   else:
     s = {name: offsets[name] * scale for name in offsets}
-  write(fname, doc(entries(reps, scale=s, **kw), ctx or CTX))
+  write(fname, doc(entries(reps, scale=s, bench=bench, **kw), ctx or CTX))
 
 for i in (1, 2, 3):
   process("results_run%d.json" % i)
@@ -128,7 +128,7 @@ def base_entry_v1(name, unit, med, noise, counters, cycles, tol=None):
   if tol is not None: e["tolerance_pct"] = tol
   return e
 
-def baseline(schema, runs, entry):
+def baseline(schema, runs, entry, bench=BENCH):
   bl = {"schema_version": schema,
         "gpu": {"name": "NVIDIA H200", "slug": "nvidia-h200", "compute_capability": "9.0", "sm_count": 132,
                 "memory_mib": 143771, "driver": "580.159.04", "cuda_runtime": "13.0"},
@@ -136,8 +136,8 @@ def baseline(schema, runs, entry):
         "defaults": {"tolerance_pct": 3.0},
         "families": {"smem_latency": {"tolerance_pct": 1.0}},
         "benchmarks": {}}
-  for i, b in enumerate(BENCH):
-    bl["benchmarks"][b[0]] = entry(*b, tol=2.0 if i == 0 else None)
+  for i, b in enumerate(bench):
+    bl["benchmarks"][b[0]] = entry(*b, tol=2.0 if i == 0 and bench is BENCH else None)
   return bl
 
 bl = baseline(2, BASELINE_PROCESSES, base_entry_v2)
@@ -202,3 +202,24 @@ process("results_clocks_noise_2.json", reps=10, sm_clock=1970, mem_clock=3185)
 bl_clocks = json.loads(json.dumps(bl))
 bl_clocks["gpu"].update(sm_clock_mhz=SM_CLOCK_MHZ, mem_clock_mhz=MEM_CLOCK_MHZ)
 write("baseline_h200_clocks.json", bl_clocks)
+
+# The memory canary (appended last, with a seed of its own, so that the files above stay as they are): the
+# ceiling family beside a memory-bound reduction and a compute-bound matmul, as perf_test.sh measures a
+# family's first look. Asserted in tests/test_canary.cpp and, as golden files, in expected/.
+random.seed(13)
+CANARY_BENCH = [
+  ("ceiling/device_copy/n:268435456", "us", 505.4, 0.001, {"bytes": 2147483648, "flops": 0}, None),
+  ("ceiling/memset/n:268435456", "us", 235.4, 0.001, {"bytes": 1073741824, "flops": 0}, None),
+  ("ceiling/read_only_stream/n:268435456", "us", 248.5, 0.001, {"bytes": 1073741824, "flops": 0}, None),
+  BENCH[0],  # reduce9: memory-bound (bytes, no flops)
+  ("matmul/cublas_sgemm/m:4096,n:4096,k:4096", "us", 2685.0, 0.002,
+   {"bytes": 201326592, "flops": 137438953472}, None),  # 683 flops per byte: bound by arithmetic
+]
+bl_canary = baseline(2, BASELINE_PROCESSES, base_entry_v2, bench=CANARY_BENCH)
+write("baseline_h200_canary.json", bl_canary)
+# This machine streams memory 5% slower: the ceilings and reduce9 with it; the matmul unchanged.
+memory_slow = {b[0]: 1.05 for b in CANARY_BENCH[:4]}
+for i in (1, 2, 3):
+  process("results_memory_slow_%d.json" % i, reps=10, scale=memory_slow, bench=CANARY_BENCH)
+for i in (1, 2, 3):
+  process("results_canary_clean_%d.json" % i, reps=10, bench=CANARY_BENCH)
