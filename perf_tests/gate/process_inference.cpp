@@ -23,15 +23,15 @@ double median_of(std::vector<double> values) {
 }
 
 // The absolute deviations of a group from its median (none for a group too small to judge its values).
-void add_deviations(const std::vector<double>& logs, std::vector<double>& deviations) {
-  if (static_cast<int>(logs.size()) < kMinProcessesForOutliers) return;
+void add_deviations(const std::vector<double>& logs, int min_group, std::vector<double>& deviations) {
+  if (static_cast<int>(logs.size()) < min_group) return;
   const double center = median_of(logs);
   for (double x : logs) deviations.push_back(std::fabs(x - center));
 }
 
 // `logs` without the values beyond kOutlierCutoffSd robust sds of their median; counts what it drops.
-std::vector<double> without_outliers(const std::vector<double>& logs, double robust_sd, int& dropped) {
-  if (static_cast<int>(logs.size()) < kMinProcessesForOutliers) return logs;
+std::vector<double> without_outliers(const std::vector<double>& logs, int min_group, double robust_sd, int& dropped) {
+  if (static_cast<int>(logs.size()) < min_group) return logs;
   const double center = median_of(logs);
   std::vector<double> kept;
   for (double x : logs) {
@@ -91,12 +91,12 @@ ProcessEvidence compare_process_medians(const std::vector<double>& before, const
   const std::vector<double> before_logs = logs_of(before);
   const std::vector<double> now_logs = logs_of(now);
   std::vector<double> deviations;
-  add_deviations(before_logs, deviations);
-  add_deviations(now_logs, deviations);
+  add_deviations(before_logs, kMinProcessesForOutliers, deviations);
+  add_deviations(now_logs, kMinProcessesForOutliers, deviations);
   const double robust_sd = robust_sd_of(deviations, sd_floor);
   int outliers = 0;
-  const LogMoments b = moments_of(robust_sd > 0.0 ? without_outliers(before_logs, robust_sd, outliers) : before_logs);
-  const LogMoments n = moments_of(robust_sd > 0.0 ? without_outliers(now_logs, robust_sd, outliers) : now_logs);
+  const LogMoments b = moments_of(robust_sd > 0.0 ? without_outliers(before_logs, kMinProcessesForOutliers, robust_sd, outliers) : before_logs);
+  const LogMoments n = moments_of(robust_sd > 0.0 ? without_outliers(now_logs, kMinProcessesForOutliers, robust_sd, outliers) : now_logs);
   const int df = std::max(b.count - 1, 0) + std::max(n.count - 1, 0);
   if (b.count == 0 || n.count == 0 || df == 0) return {};
   const double sd = std::max(std::sqrt((b.sum_of_squares + n.sum_of_squares) / df), sd_floor);
@@ -109,10 +109,10 @@ ProcessEvidence compare_process_medians(const std::vector<double>& before, const
 ProcessEvidence compare_paired_ratios(const std::vector<double>& ratios, double confidence, double sd_floor) {
   const std::vector<double> logs = logs_of(ratios);
   std::vector<double> deviations;
-  add_deviations(logs, deviations);
+  add_deviations(logs, kMinPairsForOutliers, deviations);
   const double robust_sd = robust_sd_of(deviations, sd_floor);
   int outliers = 0;
-  const LogMoments d = moments_of(robust_sd > 0.0 ? without_outliers(logs, robust_sd, outliers) : logs);
+  const LogMoments d = moments_of(robust_sd > 0.0 ? without_outliers(logs, kMinPairsForOutliers, robust_sd, outliers) : logs);
   if (d.count < 2) return {};
   const double df = d.count - 1;
   const double sd = std::max(std::sqrt(d.sum_of_squares / df), sd_floor);

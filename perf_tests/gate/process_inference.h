@@ -14,14 +14,22 @@ namespace gpuperf::gate {
 // A process median further than this many robust standard deviations (1.4826 x the median absolute
 // deviation) from its group's median is an outlier and left out: one process in 50 lands 5-30% slow
 // (interference), and a single one among 10 recording processes would otherwise widen that benchmark's
-// interval for as long as the baseline lives. Wide enough that normal spread is almost never cut
-// (a normal value is beyond 5 sd once in 1.7 million).
+// interval for as long as the baseline lives. A normal value is beyond 5 true sds once in 1.7 million,
+// but the robust sd of a small group is itself noisy: with 8, 12, 24 values some normal value is cut in
+// 4.7%, 2.8%, 1.0% of groups (simulated), and each cut shrinks the sd the t interval uses.
 inline constexpr double kOutlierCutoffSd = 5.0;
 // Groups smaller than this keep every value: in a small group two outliers can be the majority, and
 // the normal value would be the one cut (simulated: 3 processes gave 0.1% false alarms per benchmark).
 // The baseline's 10 processes qualify; a few current processes rely on their spread widening the
 // interval instead.
 inline constexpr int kMinProcessesForOutliers = 8;
+// A/B pairs keep every value below this many. Their robust sd comes from the pairs alone (stored mode
+// pools the baseline's 10 processes with the current ones), and dropping from 8 pairs made clean A/B runs
+// fail 1.2% and 2.1% of the time at process sd 2% and 3% (10,000 simulated runs each): the cut normal
+// pairs shrank the sd to a fraction of the true one, t reached 8-15. From 24 pairs (the 4th look of 6)
+// 0.3% and 0.7% failed, detection within 1.5 points of before; the price is more rounds where an early
+// outlier pair waits to be dropped (7.3 -> 9.9 pairs per benchmark at sd 0.1%).
+inline constexpr int kMinPairsForOutliers = 24;
 
 struct ProcessEvidence {
   bool judged = false;      // false: no spread can be estimated (one process on each side)
