@@ -2,10 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <set>
 
 #include "gate/comparator.h"
+#include "gate/format.h"
 #include "gate/process_inference.h"
 #include "gate/statistics.h"
 #include "gate/verdict.h"
@@ -13,13 +13,7 @@
 namespace gpuperf::gate {
 namespace {
 
-std::string printf_pct(const char* format, double pct) {
-  char text[32];
-  std::snprintf(text, sizeof text, format, pct);
-  return text;
-}
-
-std::string signed_pct(double pct) { return printf_pct("%+.1f", pct); }
+std::string signed_pct(double pct) { return format_number("%+.1f", pct); }
 
 // "device_copy": the variant, between the family and the shape. The ceiling family registers one shape
 // per variant; the JSON report keeps the full names.
@@ -142,10 +136,10 @@ Canary memory_canary(const Baseline& baseline, const std::vector<ResultsFile>& r
     canary.text = "memory canary: " + signed_pct(canary.change_pct) + "% (median of " +
                   std::to_string(canary.benchmarks.size()) + " ceiling benchmark" +
                   (canary.benchmarks.size() == 1 ? "" : "s") + "), no shift beyond " +
-                  printf_pct("%g", threshold_pct) + "%" + left_out_text(canary.left_out);
+                  format_number("%g", threshold_pct) + "%" + left_out_text(canary.left_out);
     return canary;
   }
-  canary.text = "this machine streams memory " + printf_pct("%.1f", std::fabs(canary.change_pct)) + "% " +
+  canary.text = "this machine streams memory " + format_number("%.1f", std::fabs(canary.change_pct)) + "% " +
                 (canary.shift == CanaryShift::kSlower ? "slower" : "faster") + " than the baseline's (ceiling: " +
                 benchmarks_text(canary.benchmarks) + ")" + left_out_text(canary.left_out);
   canary.action = "memory-bound verdicts (noted \"" + canary_note(canary.change_pct) +
@@ -159,7 +153,7 @@ bool memory_bound(const std::string& unit, double bytes, double flops) {
 }
 
 std::string canary_note(double change_pct) {
-  return "machine's memory " + printf_pct("%.1f", std::fabs(change_pct)) + "% " +
+  return "machine's memory " + format_number("%.1f", std::fabs(change_pct)) + "% " +
          (change_pct >= 0.0 ? "slower" : "faster");
 }
 

@@ -13,13 +13,7 @@ constexpr double kBytesPerGigabyte = 1e9;
 constexpr double kFlopsPerTeraflop = 1e12;
 constexpr double kMicrosecondsPerSecond = 1e6;
 
-std::string printf_string(const char* format, double value) {
-  char buffer[64];
-  std::snprintf(buffer, sizeof buffer, format, value);
-  return buffer;
-}
-
-std::string signed_pct(double ratio) { return printf_string("%+.1f", (ratio - 1.0) * 100.0); }
+std::string signed_pct(double ratio) { return format_number("%+.1f", (ratio - 1.0) * 100.0); }
 
 double seconds_now(const BenchmarkComparison& row) {
   if (row.unit != kUnitMicroseconds || !(row.current_median > 0.0)) return 0.0;
@@ -73,7 +67,7 @@ constexpr const char* kOnePlatformOnly = "pass results measured on one platform 
 }  // namespace
 
 std::string format_value(double value, const std::string& unit) {
-  return printf_string(unit == kUnitCycles ? "%.0f" : "%.2f", value) + " " + unit;
+  return format_number(unit == kUnitCycles ? "%.0f" : "%.2f", value) + " " + unit;
 }
 
 std::string format_change(const BenchmarkComparison& row) {
@@ -81,7 +75,7 @@ std::string format_change(const BenchmarkComparison& row) {
   return signed_pct(row.ratio) + "% [" + signed_pct(row.ci_low) + ", " + signed_pct(row.ci_high) + "]";
 }
 
-std::string format_p(double p) { return printf_string("%.1g", p); }
+std::string format_p(double p) { return format_number("%.1g", p); }
 
 std::string format_noise(const BenchmarkComparison& row, const std::string& mode) {
   if (!row.judged()) return "";
@@ -113,7 +107,13 @@ std::string format_error_control(const ErrorBudget& budget) {
   return text;
 }
 
-std::string format_pct(double pct) { return printf_string("%.1f", pct) + "%"; }
+std::string format_pct(double pct) { return format_number("%.1f", pct) + "%"; }
+
+std::string format_number(const char* format, double value) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, format, value);
+  return buffer;
+}
 
 std::string markdown_cell(const std::string& text) {
   std::string out;

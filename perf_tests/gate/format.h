@@ -25,6 +25,8 @@ std::string format_noise(const BenchmarkComparison& row, const std::string& mode
 std::string format_error_control(const ErrorBudget& budget);
 // "3.0%".
 std::string format_pct(double pct);
+// One number through a printf format: format_number("%+.1f", 3.14) is "+3.1".
+std::string format_number(const char* format, double value);
 // Text as one Markdown table cell: '|' would end the cell, a newline the row.
 std::string markdown_cell(const std::string& text);
 

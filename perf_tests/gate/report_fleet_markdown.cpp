@@ -1,4 +1,3 @@
-#include <cstdio>
 #include <set>
 #include <vector>
 
@@ -8,25 +7,19 @@
 namespace gpuperf::gate {
 namespace {
 
-std::string printf_string(const char* format, double value) {
-  char buffer[64];
-  std::snprintf(buffer, sizeof buffer, format, value);
-  return buffer;
-}
-
 // GB/s to the GB/s (tens to thousands), TFLOP/s to a tenth (units to hundreds); two decimals below that,
 // so that a small figure (a latency-bound kernel) does not print as 0.
 std::string throughput_text(double value, Throughput kind) {
   const double whole_from = kind == Throughput::kTflopPerS ? 1.0 : 10.0;
-  if (value < whole_from) return printf_string("%.2f", value);
-  return printf_string(kind == Throughput::kTflopPerS ? "%.1f" : "%.0f", value);
+  if (value < whole_from) return format_number("%.2f", value);
+  return format_number(kind == Throughput::kTflopPerS ? "%.1f" : "%.0f", value);
 }
 
 // Two digits at least: "83%", "9.5%".
-std::string pct_text(double pct) { return printf_string(pct >= 10.0 ? "%.0f%%" : "%.1f%%", pct); }
+std::string pct_text(double pct) { return format_number(pct >= 10.0 ? "%.0f%%" : "%.1f%%", pct); }
 
 std::string optional_text(const std::optional<double>& value, const char* format) {
-  return value ? printf_string(format, *value) : "";
+  return value ? format_number(format, *value) : "";
 }
 
 // Another benchmark's name as seen from `row`: without the family or shape they share.

@@ -8,11 +8,11 @@
 // into each other, while on the left axis they stand one under the other. That axis takes at most about
 // half the chart's width and drops labels that do not fit (mermaid-js/mermaid#5688): hence the GPUs'
 // short labels ("H100", FleetGpu::label).
-#include <cstdio>
 #include <string>
 #include <vector>
 
 #include "gate/fleet_reports.h"
+#include "gate/format.h"
 
 namespace gpuperf::gate {
 namespace {
@@ -24,11 +24,7 @@ std::string quoted(const std::string& text) {
   return out + "\"";
 }
 
-std::string number(double value) {
-  char buffer[64];
-  std::snprintf(buffer, sizeof buffer, "%.1f", value);
-  return buffer;
-}
+std::string number(double value) { return format_number("%.1f", value); }
 
 }  // namespace
 

@@ -1,5 +1,4 @@
 #include <algorithm>
-#include <cstdio>
 #include <optional>
 #include <string_view>
 #include <utility>
@@ -13,9 +12,7 @@ namespace {
 
 std::string throughput(double value) {
   if (!(value > 0.0)) return "";
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.1f", value);
-  return buffer;
+  return format_number("%.1f", value);
 }
 
 std::string note_and_action(const BenchmarkComparison& row, const std::string& mode) {
