@@ -6,11 +6,15 @@
 #
 #   gpu_check.sh OUTDIR [--build-dir DIR] [--families "a;b"] [--record] [--calibrate]
 #                       [--planted-regression] [--other-process] [--clean-runs N] [--ab-clean-runs N]
-#                       [--clean-family F] [--order-check] [--skip-correctness] [--skip-perf]
+#                       [--clean-family F] [--deadline SECONDS] [--order-check] [--skip-correctness]
+#                       [--skip-perf]
 #
 # --clean-runs / --ab-clean-runs: false-alarm checks on unchanged code, each run in fresh processes:
-# perf.<F> against the committed baseline, and scripts/ab_compare.sh of the build against itself
-# (F: a family, default reduction, or "all" for the whole suite).
+# scripts/perf_test.sh of F against the committed baseline (every family for "all"; odd runs with the
+# memory canary, even runs without, so that its effect on the families' medians can be read), and
+# scripts/ab_compare.sh of the build against itself (F: a family, default reduction, or "all" for the
+# whole suite). They time only (--no-reference-check): the correctness step checks this build.
+# --deadline: start no further clean run when the last one would end after SECONDS since the start.
 # --order-check: scripts/order_check.sh over the whole suite, 3 rounds (does a benchmark's time depend on
 # checks, order, its neighbours, the pause after freed memory?), its table in OUTDIR/order/.
 # --other-process: a second benchmark process shares the GPU while perf.<F> runs; the gate must say
@@ -25,7 +29,7 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 out=$(mkdir -p "$1" && cd "$1" && pwd)
 shift
 build="$root/build-gpu" families="" record="" calibrate="" planted="" clean_runs=0 ab_clean_runs=0
-clean_family=reduction other_process="" skip_perf="" skip_correctness="" order_check=""
+clean_family=reduction other_process="" skip_perf="" skip_correctness="" order_check="" deadline=0
 while (($#)); do
   case "$1" in
     --build-dir) need_value "$@"; build=$2; shift 2 ;;
@@ -36,6 +40,7 @@ while (($#)); do
     --clean-runs) need_value "$@"; clean_runs=$2; shift 2 ;;
     --ab-clean-runs) need_value "$@"; ab_clean_runs=$2; shift 2 ;;
     --clean-family) need_value "$@"; clean_family=$2; shift 2 ;;
+    --deadline) need_value "$@"; deadline=$2; shift 2 ;;
     --other-process) other_process=1; shift ;;
     --order-check) order_check=1; shift ;;
     --skip-perf) skip_perf=1; shift ;;
@@ -117,15 +122,44 @@ if [[ -z $skip_perf ]]; then
   grep -E "Test +#" "$logs/perf.log"  # each family's wall time
 fi
 
+# shellcheck disable=SC2317  # reached through step()
+clean_run() {  # clean_run <run>: perf_test.sh of each clean family; the first failing exit, else 0
+  local family rc=0 family_rc canary=()
+  ((${1} % 2)) || canary=(--no-canary)
+  for family in "${clean_families[@]}"; do
+    family_rc=0
+    "$root/scripts/perf_test.sh" --family "$family" --bench "$build/perf_tests/gpuperf_bench" \
+      --gate "$build/perf_tests/gate/perf_gate" --baselines "$root/baselines" --out "$out/clean/run$1" \
+      --no-reference-check "${canary[@]}" || family_rc=$?
+    ((rc != 0)) || rc=$family_rc
+  done
+  return "$rc"
+}
+time_left() {  # time_left <seconds the next step takes>: true when it ends before --deadline
+  ((deadline == 0 || SECONDS + $1 <= deadline)) ||
+    { steps+=("$(printf '%-28s %s' "$2" "not started: --deadline $deadline s")"); return 1; }
+}
 # --clean-family all: the whole suite.
-clean_tests="^perf\\.${clean_family}$" clean_benchmarks="^${clean_family}/"
-[[ $clean_family == all ]] && clean_tests="^perf\\." clean_benchmarks="."
+clean_families=("$clean_family") clean_benchmarks="^${clean_family}/"
+if [[ $clean_family == all ]]; then
+  mapfile -t clean_families < <(ctest --test-dir "$build" -N -L perf | sed -n 's/.*Test *#[0-9]*: perf\.//p')
+  clean_benchmarks="."
+fi
+last=0
 for ((run = 1; run <= clean_runs; run++)); do
-  step "clean_run_$run" ctest --test-dir "$build" -L perf -R "$clean_tests" --output-on-failure
+  time_left "$last" "clean_run_$run" || break
+  start=$SECONDS
+  step "clean_run_$run" clean_run "$run"
+  last=$((SECONDS - start))
 done
+last=0
 for ((run = 1; run <= ab_clean_runs; run++)); do
+  time_left "$last" "ab_clean_run_$run" || break
+  start=$SECONDS
   step "ab_clean_run_$run" "$root/scripts/ab_compare.sh" --a "$build/perf_tests/gpuperf_bench" \
-    --b "$build/perf_tests/gpuperf_bench" --filter "$clean_benchmarks" --out "$out/ab_clean/run$run"
+    --b "$build/perf_tests/gpuperf_bench" --filter "$clean_benchmarks" --out "$out/ab_clean/run$run" \
+    --no-reference-check
+  last=$((SECONDS - start))
   grep -h "re-measuring" "$logs/ab_clean_run_$run.log"
   jq -r '[.benchmarks[].verdict] | group_by(.) | map("\(.[0]) \(length)") | join(", ")' \
     "$out/ab_clean/run$run/ab.verdict.json" 2>/dev/null
