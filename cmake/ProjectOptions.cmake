@@ -19,6 +19,9 @@ set(GPUPERF_ONLY_FAMILIES "" CACHE STRING
 # the gate's simulation and the README's figures assume.
 set(GPUPERF_REPETITIONS "" CACHE STRING "Timed samples per benchmark per process in a perf test (empty: the default)")
 set(GPUPERF_PERF_MAX_REMEASURE "" CACHE STRING "Re-measurements of ambiguous benchmarks in a perf test (empty: the default)")
+option(GPUPERF_SKIP_UNCHANGED
+  "Perf tests leave untimed the benchmarks whose fingerprint (kernels, machine code, launches, libraries) and platform equal the baseline's; correctness is still checked (pull requests)"
+  OFF)
 
 add_library(gpuperf_warnings INTERFACE)
 target_compile_options(gpuperf_warnings INTERFACE

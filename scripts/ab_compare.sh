@@ -8,15 +8,20 @@
 # 0.16-0.19%), so a small slowdown of a short kernel needs up to 30 rounds; only AMBIGUOUS ones pay.
 #
 #   ab_compare.sh --a BENCH_A --b BENCH_B --out DIR [--rounds N] [--repetitions N] [--filter REGEX]
-#                 [--tolerance-pct X] [--max-remeasure N]
+#                 [--tolerance-pct X] [--max-remeasure N] [--no-reference-check] [--no-diagnosis]
 #
+# --no-reference-check: round 1 only times too, for builds whose correctness tests already passed on
+# this GPU (see scripts/perf_test.sh).
+# On a regression, scripts/ncu_diagnose.sh profiles the 3 slowest SLOW benchmarks in both builds with
+# Nsight Compute and appends the metric tables to ab.md (skipped with the reason where ncu cannot run);
+# --no-diagnosis leaves it out.
 # BENCH_A/B are the two builds' perf_tests/gpuperf_bench; the gate of build B judges.
 # Exit: 0 no regression, 1 regression, 2 invalid input or failure, 77 not judged.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
 
 bench_a="" bench_b="" out="" rounds=6 repetitions=20 filter="." tolerance=1.0
-max_remeasure=4 lock_wait=1800
+max_remeasure=4 lock_wait=1800 check_first=1 diagnosis=1
 while (($#)); do
   case "$1" in
     --a) need_value "$@"; bench_a=$2; shift 2 ;;
@@ -28,6 +33,8 @@ while (($#)); do
     --tolerance-pct) need_value "$@"; tolerance=$2; shift 2 ;;
     --max-remeasure) need_value "$@"; max_remeasure=$2; shift 2 ;;
     --lock-wait) need_value "$@"; lock_wait=$2; shift 2 ;;
+    --no-reference-check) check_first=""; shift ;;
+    --no-diagnosis) diagnosis=""; shift ;;
     *) die "$EXIT_INVALID" "unknown argument '$1' (see the header of $0)" ;;
   esac
 done
@@ -44,7 +51,7 @@ rm -f "$out"/a.round*.json "$out"/b.round*.json
 run_arm() {  # run_arm <a|b> <bench> <round> <filter>
   local json="$out/$1.round$3.json" rc=0 check=()
   # Round 1 checks every case of both builds against its reference; later rounds only time.
-  (($3 > 1)) && check=(--no-reference-check)
+  (($3 > 1)) || [[ -z $check_first ]] && check=(--no-reference-check)
   "$2" "${check[@]}" --benchmark_filter="$4" --benchmark_repetitions="$repetitions" \
     --benchmark_out="$json" --benchmark_out_format=json >"$out/$1.round$3.log" 2>&1 || rc=$?
   ((rc == 0)) || { tail -n 20 "$out/$1.round$3.log" >&2; die "$EXIT_INVALID" "build $1 failed in round $3 (exit $rc)"; }
@@ -78,5 +85,9 @@ for ((attempt = 1; attempt <= max_remeasure; attempt++)); do
   measure "$rounds" "$(exact_filter <"$out/ab.remeasure.txt")"
   judge
 done
+if ((verdict == EXIT_REGRESSION)) && [[ -n $diagnosis ]]; then
+  "$(dirname "$0")/ncu_diagnose.sh" --a "$bench_a" --b "$bench_b" --dir "$out" ||
+    note "the ncu diagnosis failed (exit $?); the verdict stands"
+fi
 echo "report: $out/ab.md"
 exit "$verdict"

@@ -6,7 +6,7 @@
 #
 #   perf_test.sh --family NAME --bench PATH --gate PATH --baselines DIR --out DIR
 #                [--processes N] [--repetitions N] [--max-remeasure N] [--strict] [--lock-wait SECONDS]
-#                [--no-canary]
+#                [--no-canary] [--no-reference-check] [--skip-unchanged]
 #
 # The memory canary: the first look's processes also time the ceiling family (copy, read, memset of
 # 1 GiB each), so that the reports can say when this machine streams memory slower or faster than the
@@ -14,7 +14,20 @@
 # perf.ceiling, not here (the gate keeps --family NAME), and re-measurements time only the ambiguous
 # benchmarks. It costs about 5 s in the first process, which checks each 1 GiB case against its
 # reference on the host, and under 1 s in each later one (set-up, 10 samples; an H100, 2026-11-23:
-# 2.5 + 1.1 + 0.9 s checked, 0.4 s unchecked). --no-canary leaves it out.
+# 2.5 + 1.1 + 0.9 s checked, 0.4 s unchecked); over 17 unchecked whole-suite runs on H100s, 1-2 s a
+# family, 11 s of a 59 s run. It does not pull the family's medians away from the baseline's, which were
+# recorded in whole-suite processes that time the ceilings too: it brought three of them closer, by
+# 0.9-1.4% (docs/results.md, "The gate judged by processes"). --no-canary leaves it out.
+#
+# --no-reference-check: every process only times, the first one too. For a build whose correctness tests
+# already passed on this GPU (ctest -L correctness): the check is most of a checked process's time (an
+# H100, whole suite: 144 s checked, 9 s unchecked), and it does not change the timings (docs/results.md,
+# "Timings that depended on history").
+#
+# --skip-unchanged (pull requests): a first process checks every case against its reference and captures
+# its fingerprint without timing anything (gpuperf_bench --fingerprint-only); benchmarks whose fingerprint,
+# GPU model, driver and CUDA runtime equal the baseline's are not timed and pass as UNCHANGED; the rest
+# are measured as usual. Correctness is never skipped.
 #
 # Exit: 0 pass, 1 regression, 2 invalid input or infrastructure failure, 77 skipped / not judged
 # (no GPU; no baseline for this GPU unless --strict; throttled GPU).
@@ -26,6 +39,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
 # test_simulation.cpp) this catches a 3% slowdown at a process sd of 0.44% in 94% of trials with no
 # false alarm in 32,400 clean judgements; 2 re-measurements caught 90%.
 family="" bench="" gate="" baselines="" out="" processes=3 repetitions=30 max_remeasure=3 strict="" lock_wait=1800
+check_first=1 skip_unchanged=""
 canary=ceiling  # the family timed beside NAME in the first look (kCanaryFamily in perf_tests/gate/canary.h)
 while (($#)); do
   case "$1" in
@@ -40,6 +54,8 @@ while (($#)); do
     --lock-wait) need_value "$@"; lock_wait=$2; shift 2 ;;
     --strict) strict=--strict; shift ;;
     --no-canary) canary=""; shift ;;
+    --no-reference-check) check_first=""; shift ;;
+    --skip-unchanged) skip_unchanged=1; shift ;;
     *) die "$EXIT_INVALID" "unknown argument '$1' (see the header of $0)" ;;
   esac
 done
@@ -60,14 +76,14 @@ fi
 
 mkdir -p "$out"
 lock_gpu "$(jq -r .uuid <<<"$gpu")" "$lock_wait"
-rm -f "$out/$family".run*.json
+rm -f "$out/$family".run*.json "$out/$family.fingerprints.json"
 
 measure() {  # measure <run number> <filter>
   local json="$out/$family.run$1.json" log="$out/$family.run$1.log" rc=0 check=()
   # The first process checks every case against its reference; later ones only time. Unchecked and
   # checked processes agree since the sampler pauses after a case frees memory (docs/results.md,
   # "Timings that depended on history"), and the check is most of a process's time.
-  (($1 > 1)) && check=(--no-reference-check)
+  (($1 > 1)) || [[ -z $check_first ]] && check=(--no-reference-check)
   GPUPERF_GIT_COMMIT=${GPUPERF_GIT_COMMIT:-$(git -C "$baselines" rev-parse --short HEAD 2>/dev/null || true)} \
     "$bench" "${check[@]}" --benchmark_filter="$2" --benchmark_repetitions="$repetitions" \
     --benchmark_out="$json" --benchmark_out_format=json >"$log" 2>&1 || rc=$?
@@ -88,9 +104,11 @@ measure_look() {  # measure_look <filter>: --processes fresh processes, each a r
 }
 
 judge() {  # judge: compare every run so far with the baseline; sets verdict
-  local runs=("$out/$family".run*.json)
+  local runs=("$out/$family".run*.json) skip=()
+  [[ -e ${runs[0]} ]] || runs=()
+  [[ -n $skip_unchanged ]] && runs+=("$out/$family.fingerprints.json") skip=(--skip-unchanged)
   verdict=0
-  "$gate" compare --baseline "$baseline" --results "${runs[@]}" --family "$family" $strict \
+  "$gate" compare --baseline "$baseline" --results "${runs[@]}" --family "$family" $strict "${skip[@]}" \
     --looks $((max_remeasure + 1)) \
     --markdown "$out/$family.md" --json "$out/$family.verdict.json" \
     --remeasure-list "$out/$family.remeasure.txt" || verdict=$?
@@ -98,7 +116,24 @@ judge() {  # judge: compare every run so far with the baseline; sets verdict
 
 first_look="^$family/"
 [[ -n $canary && $family != "$canary" ]] && first_look="^($family|$canary)/"
-measure_look "$first_look"
+if [[ -n $skip_unchanged ]]; then
+  fingerprints="$out/$family.fingerprints.json" rc=0
+  "$bench" --fingerprint-only --benchmark_filter="^$family/" --benchmark_out="$fingerprints" \
+    >"$out/$family.fingerprints.log" 2>&1 || rc=$?
+  if ((rc != 0)); then
+    tail -n 20 "$out/$family.fingerprints.log" >&2
+    die "$EXIT_INVALID" "checking and fingerprinting $family failed (exit $rc); log: $out/$family.fingerprints.log"
+  fi
+  "$gate" unchanged --baseline "$baseline" --results "$fingerprints" --family "$family" --list "$out/$family.unchanged.txt"
+  jq -r '.fingerprints | keys[]' "$fingerprints" | grep -vxF -f "$out/$family.unchanged.txt" >"$out/$family.changed.txt" || true
+  check_first=""  # every case was checked just now
+  first_look=""   # only what changed is timed, with the canary beside it
+  if [[ -s $out/$family.changed.txt ]]; then
+    first_look="$(exact_filter <"$out/$family.changed.txt")"
+    [[ -n $canary && $family != "$canary" ]] && first_look="$first_look|^$canary/"
+  fi
+fi
+[[ -n $first_look ]] && measure_look "$first_look"
 judge
 for ((attempt = 1; attempt <= max_remeasure; attempt++)); do
   ((verdict == EXIT_INVALID)) && break

@@ -5,6 +5,7 @@
 #include <optional>
 #include <set>
 
+#include "gate/code_check.h"
 #include "gate/comparator.h"
 #include "gate/input_error.h"
 #include "gate/process_inference.h"
@@ -143,6 +144,7 @@ Comparison compare_ab(const std::vector<ResultsFile>& a, const std::vector<Resul
                                                 comparison.budget));
   }
   sort_by_severity(comparison.benchmarks);
+  add_code_changes(pool_fingerprints(a), pool_fingerprints(b), "build A's results", "build B's results", comparison);
   return comparison;
 }
 

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <sstream>
+#include <utility>
 
 #include "gate/input_error.h"
 #include "gate/json_input.h"
@@ -166,6 +167,14 @@ BaselineEntry parse_entry(const std::string& source, const std::string& name, co
   entry.bytes = e.non_negative("bytes").value_or(0.0);
   entry.flops = e.non_negative("flops").value_or(0.0);
   entry.tolerance_pct = e.non_negative("tolerance_pct");
+  if (const auto fingerprint = value.find("fingerprint"); fingerprint != value.end()) {
+    try {
+      entry.fingerprint = fingerprint->get<fingerprint::Fingerprint>();
+    } catch (const std::exception& error) {
+      entry.fingerprint = fingerprint::Fingerprint{};
+      entry.fingerprint->capture_status = "unreadable in " + source + ": " + error.what();
+    }
+  }
   return entry;
 }
 
@@ -270,33 +279,38 @@ std::string baseline_to_text(const Baseline& b) {
   doc["families"] = ordered::object();
   for (const auto& [family, tolerance] : b.family_tolerance_pct) doc["families"][family]["tolerance_pct"] = tolerance;
 
-  // Process medians go in as placeholders and are spliced back compact: one line per benchmark.
-  std::vector<std::string> compact_lists;
+  // Process medians and fingerprints go in as placeholders and are spliced back compact: one line each.
+  std::vector<std::pair<std::string, std::string>> compact_values;  // key, its value's one-line JSON
   ordered& benchmarks = doc["benchmarks"] = ordered::object();
   for (const auto& [name, e] : b.benchmarks) {
     ordered entry;
     entry["unit"] = e.unit;
     entry["median"] = rounded_for_writing(e.median);
-    entry["process_medians"] = "@list" + std::to_string(compact_lists.size()) + "@";
+    entry["process_medians"] = "@compact" + std::to_string(compact_values.size()) + "@";
     ordered medians = ordered::array();
     for (double m : e.process_medians) medians.push_back(rounded_for_writing(m));
-    compact_lists.push_back(medians.dump());
+    compact_values.emplace_back("process_medians", medians.dump());
     entry["bytes"] = e.bytes;
     entry["flops"] = e.flops;
     if (e.tolerance_pct) entry["tolerance_pct"] = *e.tolerance_pct;
+    if (e.fingerprint) {
+      entry["fingerprint"] = "@compact" + std::to_string(compact_values.size()) + "@";
+      compact_values.emplace_back("fingerprint", nlohmann::json(*e.fingerprint).dump());
+    }
     benchmarks[name] = std::move(entry);
   }
-  // The placeholders appear in order, and only as a value of "process_medians" (an unescaped quote is
-  // always a delimiter, so no benchmark name can imitate the pattern).
+  // The placeholders appear in order, and only as the value of their key (an unescaped quote is always a
+  // delimiter, so no benchmark name can imitate the pattern).
   const std::string text = doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
   std::string out;
   out.reserve(text.size());
   std::size_t from = 0;
-  for (std::size_t i = 0; i < compact_lists.size(); ++i) {
-    const std::string placeholder = "\"process_medians\": \"@list" + std::to_string(i) + "@\"";
+  for (std::size_t i = 0; i < compact_values.size(); ++i) {
+    const auto& [key, value] = compact_values[i];
+    const std::string placeholder = "\"" + key + "\": \"@compact" + std::to_string(i) + "@\"";
     const std::size_t at = text.find(placeholder, from);
     if (at == std::string::npos) break;
-    out.append(text, from, at - from).append("\"process_medians\": ").append(compact_lists[i]);
+    out.append(text, from, at - from).append("\"" + key + "\": ").append(value);
     from = at + placeholder.size();
   }
   out.append(text, from, std::string::npos);

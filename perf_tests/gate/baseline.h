@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "harness/fingerprint/fingerprint.h"
+
 namespace gpuperf::gate {
 
 // Bump on any incompatible change of the file format, and teach parse_baseline the old one or say why not.
@@ -50,6 +52,10 @@ struct BaselineEntry {
   double bytes = 0.0;                   // per run [bytes]
   double flops = 0.0;                   // per run [floating-point operations]
   std::optional<double> tolerance_pct;  // written by hand; survives a re-record [percent]
+  // What the recording's checking process captured of the benchmark's code (harness/fingerprint/): the
+  // reports compare it with the results' to say what changed. Absent from older files; one that cannot
+  // be read is kept as not captured, its capture_status saying why.
+  std::optional<fingerprint::Fingerprint> fingerprint;
 };
 
 struct Baseline {
@@ -75,8 +81,8 @@ Baseline load_baseline(const std::string& path);
 // The geometric mean of positive values (the centre of process medians); NaN when empty.
 double geometric_mean(const std::vector<double>& values);
 
-// The file's text (schema_version 2): stable key order, one benchmark's process medians on one line, so
-// that a re-record reviews as a readable diff.
+// The file's text (schema_version 2): stable key order, one benchmark's process medians on one line and
+// its fingerprint on another, so that a re-record reviews as a readable diff.
 std::string baseline_to_text(const Baseline& baseline);
 
 }  // namespace gpuperf::gate

@@ -11,12 +11,15 @@
 #include "gate/ab_comparator.h"
 #include "gate/atomic_file.h"
 #include "gate/case_listing.h"
+#include "gate/code_check.h"
 #include "gate/comparator.h"
 #include "gate/exit_codes.h"
 #include "gate/fleet_measurements.h"
 #include "gate/fleet_report.h"
 #include "gate/fleet_reports.h"
 #include "gate/input_error.h"
+#include "gate/json_input.h"
+#include "gate/ncu_profile.h"
 #include "gate/outcome.h"
 #include "gate/platform.h"
 #include "gate/record.h"
@@ -26,8 +29,8 @@ namespace gpuperf::gate {
 
 const char* const kUsage = R"(usage:
   perf_gate compare --baseline FILE --results R1.json [R2.json ...] [--family F | --filter REGEX]
-                    [--strict] [--looks K] [--alpha A] [--markdown OUT.md] [--json OUT.json]
-                    [--remeasure-list OUT.txt]
+                    [--strict] [--skip-unchanged] [--looks K] [--alpha A] [--markdown OUT.md]
+                    [--json OUT.json] [--remeasure-list OUT.txt]
       Judge results (Google Benchmark JSON of one GPU; each file is one process) against the GPU's
       baseline: per benchmark, the processes' medians against the baseline's, with a Student t interval
       on their spread. One line per benchmark that is not SAME, most severe first, then a summary.
@@ -42,6 +45,15 @@ const char* const kUsage = R"(usage:
       --filter selects, compared with the baseline's like a verdict; when every one's interval lies
       beyond 1% in one direction, the reports warn that this machine streams memory slower (faster)
       and note it beside each memory-bound verdict. It never changes a verdict or the exit code.
+      Code: where the results (a checking process of gpuperf_bench) and the baseline hold fingerprints,
+      each verdict says what changed in the code it ran (SASS, registers, spills, launch configuration,
+      library kernels and versions); a SLOW over the same code says the change is not in the code; a
+      pass over new spills or a halved grid is a warning; the verdicts on unchanged code are counted.
+      --skip-unchanged: a benchmark of the baseline not timed in the results, whose fingerprint there is
+      the baseline's on the same platform, is UNCHANGED (a pass), not MISSING.
+  perf_gate unchanged --baseline FILE --results R.json [...] [--family F | --filter REGEX] --list OUT.txt
+      Write the selected benchmarks whose fingerprint in the results (gpuperf_bench --fingerprint-only)
+      equals the baseline's, on the same GPU model, driver and CUDA runtime: what need not be re-timed.
   perf_gate record --results R1.json [R2.json ...] --out FILE [--previous FILE] [--commit SHA]
                    [--default-tolerance-pct X] [--same-gpu-tolerance-pct X]
       Write a baseline (each results file is one process: its median per benchmark is kept; their GPU
@@ -60,6 +72,13 @@ const char* const kUsage = R"(usage:
       as compare; the budget is split over every benchmark of A and B. The reports name how B's
       platform differs from A's. No memory canary: both builds run on one machine in interleaved
       rounds, so a shift of the machine moves A and B alike.
+  perf_gate ncu-metrics
+      Print the Nsight Compute metrics the diagnosis collects, as the argument of ncu --metrics.
+  perf_gate ncu-diff --before A.csv --after B.csv [--title TEXT] [--before-label L] [--after-label L]
+                     [--markdown OUT.md] [--json OUT.json]
+      Set two Nsight Compute profiles of one benchmark side by side (ncu --csv --page raw --print-units
+      base --metrics <ncu-metrics>): duration, DRAM and L2 throughput, achieved occupancy, registers,
+      shared bank conflicts, instructions, the top 3 stall reasons. Markdown to stdout without --markdown.
   perf_gate gpu --results R.json
       Print the GPU slug the results were measured on (names the baseline: baselines/<slug>.json).
   perf_gate report --cases CASES.json (--baseline FILE ... | --results R.json ...)... [--markdown OUT.md]
@@ -101,7 +120,7 @@ const std::map<std::string, CommandSpec>& command_specs() {
       {"compare",
        {{"--baseline", "--family", "--filter", "--markdown", "--json", "--remeasure-list", "--alpha", "--looks"},
         {"--results"},
-        {"--strict"}}},
+        {"--strict", "--skip-unchanged"}}},
       {"record",
        {{"--out", "--previous", "--commit", "--default-tolerance-pct", "--same-gpu-tolerance-pct"}, {"--results"}, {}}},
       {"migrate", {{"--baseline", "--out"}, {}, {}}},
@@ -110,6 +129,9 @@ const std::map<std::string, CommandSpec>& command_specs() {
         {"--a", "--b"},
         {}}},
       {"gpu", {{}, {"--results"}, {}}},
+      {"ncu-metrics", {{}, {}, {}}},
+      {"ncu-diff", {{"--before", "--after", "--title", "--before-label", "--after-label", "--markdown", "--json"}, {}, {}}},
+      {"unchanged", {{"--baseline", "--family", "--filter", "--list"}, {"--results"}, {}}},
       {"report", {{"--cases", "--markdown", "--json", "--chart"}, {"--baseline", "--results"}, {}}},
   };
   return specs;
@@ -210,9 +232,56 @@ int run_compare(const Arguments& args, std::ostream& out) {
   options.run_alpha = args.number("--alpha", kMinAlpha, kMaxAlpha).value_or(kDefaultRunAlpha);
   options.looks = looks_from(args);
   options.strict = args.has("--strict");
+  options.skip_unchanged = args.has("--skip-unchanged");
   const Baseline baseline = load_baseline(args.required("--baseline"));
   const std::vector<ResultsFile> results = load_results_files(args.list("--results"));
   return finish(args, compare_with_baseline(baseline, results, options), out);
+}
+
+NcuProfile load_ncu_profile(const std::string& path) {
+  const std::string text = read_text_file(path, "did ncu write its --csv output there?");
+  try {
+    return parse_ncu_csv(text);
+  } catch (const std::invalid_argument& e) {
+    throw InputError(path + ": " + e.what());
+  }
+}
+
+int run_ncu_diff(const Arguments& args, std::ostream& out) {
+  const NcuProfile before = load_ncu_profile(args.required("--before"));
+  const NcuProfile after = load_ncu_profile(args.required("--after"));
+  const std::string before_label = args.has("--before-label") ? args.value("--before-label") : "before";
+  const std::string after_label = args.has("--after-label") ? args.value("--after-label") : "after";
+  std::string markdown = args.has("--title") ? "#### " + args.value("--title") + "\n\n" : "";
+  markdown += markdown_diff_table(diff_profiles(before, after), before_label, after_label);
+  if (args.has("--json")) {
+    const nlohmann::json doc = {{"before", before}, {"after", after}};
+    write_file_atomically(args.value("--json"), doc.dump(2) + "\n");
+  }
+  if (args.has("--markdown")) {
+    write_file_atomically(args.value("--markdown"), markdown);
+  } else {
+    out << markdown;
+  }
+  return kExitPass;
+}
+
+int run_unchanged(const Arguments& args, std::ostream& out) {
+  const Selection selection = selection_from(args);
+  const std::string list_path = args.required("--list");
+  const Baseline baseline = load_baseline(args.required("--baseline"));
+  const std::vector<ResultsFile> results = load_results_files(args.list("--results"));
+  const std::set<std::string> unchanged = unchanged_benchmarks(baseline, results, selection);
+  std::string list;
+  for (const std::string& name : unchanged) list += name + "\n";
+  write_file_atomically(list_path, list);
+  int selected = 0;
+  for (const auto& entry : pool_fingerprints(results)) selected += selection.matches(entry.first) ? 1 : 0;
+  out << unchanged.size() << " of " << selected
+      << " fingerprinted benchmarks unchanged (the baseline's code, GPU model, driver and CUDA runtime): not re-timed";
+  if (const std::string why = why_platform_prevents_skipping(baseline, results); !why.empty()) out << "; " << why;
+  out << "\n";
+  return kExitPass;
 }
 
 int run_ab(const Arguments& args, std::ostream& out) {
@@ -349,6 +418,12 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
     if (spec == command_specs().end()) throw UsageError("unknown command '" + args[0] + "'");
     const Arguments arguments(args, spec->second);
     if (args[0] == "compare") return run_compare(arguments, out);
+    if (args[0] == "unchanged") return run_unchanged(arguments, out);
+    if (args[0] == "ncu-diff") return run_ncu_diff(arguments, out);
+    if (args[0] == "ncu-metrics") {
+      out << ncu_metrics_argument() << "\n";
+      return kExitPass;
+    }
     if (args[0] == "ab") return run_ab(arguments, out);
     if (args[0] == "record") return run_record(arguments, out);
     if (args[0] == "migrate") return run_migrate(arguments, out);

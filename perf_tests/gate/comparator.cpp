@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <set>
 
+#include "gate/code_check.h"
 #include "gate/format.h"
 #include "gate/input_error.h"
 #include "gate/statistics.h"
@@ -189,12 +191,16 @@ Comparison compare_with_baseline(const Baseline& baseline, const std::vector<Res
     row.reason = current.error ? current.error_message : "not in the baseline";
     comparison.benchmarks.push_back(std::move(row));
   }
+  const std::set<std::string> unchanged =
+      options.skip_unchanged ? unchanged_benchmarks(baseline, results, options.selection) : std::set<std::string>{};
   for (const auto& [name, entry] : baseline.benchmarks) {
     if (!options.selection.matches(name) || pooled.count(name) != 0) continue;
     BenchmarkComparison row;
     row.name = name;
-    row.verdict = Verdict::kMissing;
-    row.reason = "in the baseline, not in the results";
+    const bool skipped = unchanged.count(name) != 0;
+    row.verdict = skipped ? Verdict::kUnchanged : Verdict::kMissing;
+    row.reason = skipped ? "unchanged, not re-timed: the same code as the baseline's on the same platform"
+                         : "in the baseline, not in the results";
     row.unit = entry.unit;
     row.baseline_median = entry.median;
     row.baseline_processes = static_cast<int>(entry.process_medians.size());
@@ -203,6 +209,7 @@ Comparison compare_with_baseline(const Baseline& baseline, const std::vector<Res
     comparison.benchmarks.push_back(std::move(row));
   }
   sort_by_severity(comparison.benchmarks);
+  add_code_changes(baseline_fingerprints(baseline), pool_fingerprints(results), "the baseline", "these results", comparison);
   add_canary(baseline, results, options.selection, comparison);
   // Said only where it judged something, so that header and JSON agree with the rows' tolerances.
   if (same_gpu_tolerance_applied(comparison)) {

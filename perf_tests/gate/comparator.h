@@ -24,6 +24,9 @@ struct CompareOptions {
   double run_alpha = kDefaultRunAlpha;
   int looks = 1;  // the most times the caller judges a benchmark (1 + re-measurements)
   bool strict = false;
+  // Benchmarks of the baseline with no timing in the results, whose fingerprint there equals the
+  // baseline's on the same platform (code_check.h): UNCHANGED, not MISSING.
+  bool skip_unchanged = false;
 };
 
 // InputError when the results carry no gpu_slug or another one than the baseline's. When every results

@@ -10,6 +10,7 @@
 #include "gate/error_budget.h"
 #include "gate/platform.h"
 #include "gate/verdict.h"
+#include "harness/fingerprint/code_change.h"
 
 namespace gpuperf::gate {
 
@@ -43,6 +44,9 @@ struct BenchmarkComparison {
   // When the memory canary moved and this benchmark is memory-bound (canary.h): the canary's change, which
   // the reports note beside the verdict (informational) [percent; + is slower]
   std::optional<double> machine_memory_change_pct;
+  // What changed in the code the benchmark ran, against the baseline's (A/B: build A's), from both sides'
+  // fingerprints (code_check.h); nullopt when neither side holds any fingerprint. Informational.
+  std::optional<fingerprint::CodeChange> code;
 
   bool judged() const { return ratio > 0.0; }  // a ratio and interval were computed
 };
@@ -63,6 +67,8 @@ struct Comparison {
   // ceiling family without any ceiling benchmark compared (its own rows say why). Informational: it never
   // changes a verdict or the exit code.
   std::optional<Canary> canary;
+  // Why no benchmark's code could be compared (neither side holds fingerprints); empty when it could.
+  std::string code_not_checked;
 };
 
 // Orders rows most severe first, then by name.

@@ -206,6 +206,8 @@ std::string action_hint(const BenchmarkComparison& row, const std::string& mode)
       return ab ? "improvement in build B" : "improvement: to keep it, " + refresh;
     case Verdict::kNew:
       return ab ? "only in build B" : "not in the baseline: to gate it, " + refresh;
+    case Verdict::kUnchanged:
+      return "not re-timed: the baseline's code on the same GPU model, driver and CUDA runtime";
     case Verdict::kSame:
       return "";
   }

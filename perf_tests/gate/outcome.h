@@ -8,7 +8,7 @@
 
 namespace gpuperf::gate {
 
-inline constexpr int kVerdictCount = 8;
+inline constexpr int kVerdictCount = 9;
 using VerdictCounts = std::array<int, kVerdictCount>;  // indexed by static_cast<int>(Verdict)
 
 VerdictCounts count_verdicts(const Comparison& comparison);

@@ -111,8 +111,10 @@ Baseline record_baseline(const std::vector<ResultsFile>& runs, const Baseline* p
   refuse_if_any(too_few, "have fewer than " + std::to_string(kMinSamples) + " valid samples in every process",
                 "record on an idle GPU with stable clocks");
 
+  const std::map<std::string, fingerprint::Fingerprint> fingerprints = pool_fingerprints(runs);
   for (const auto& [name, samples] : pooled) {
     BaselineEntry entry;
+    if (const auto captured = fingerprints.find(name); captured != fingerprints.end()) entry.fingerprint = captured->second;
     entry.unit = samples.unit;
     // A process with fewer valid samples (throttled) is left out of this benchmark alone.
     entry.process_medians = process_medians(runs, name, kMinSamples);

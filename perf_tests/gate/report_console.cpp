@@ -1,7 +1,9 @@
+#include <algorithm>
 #include <cstdio>
 #include <optional>
 #include <utility>
 
+#include "gate/code_report.h"
 #include "gate/exit_codes.h"
 #include "gate/format.h"
 #include "gate/outcome.h"
@@ -13,10 +15,10 @@ namespace {
 // Width of the verdict column: the longest verdict name, NOT_JUDGED.
 constexpr int kVerdictWidth = 10;
 
-std::string padded_verdict(Verdict verdict) {
-  std::string name = verdict_name(verdict);
-  name.resize(kVerdictWidth, ' ');
-  return name;
+// A verdict or notice tag in the verdict column.
+std::string padded(std::string label) {
+  label.resize(std::max<std::size_t>(label.size(), kVerdictWidth), ' ');
+  return label;
 }
 
 std::string measured_part(const BenchmarkComparison& row) {
@@ -40,9 +42,12 @@ std::string evidence_part(const BenchmarkComparison& row, const std::string& mod
 }  // namespace
 
 void write_console_report(const Comparison& comparison, std::ostream& out) {
+  const std::string indent(kVerdictWidth + 1, ' ');
+  std::vector<std::string> warnings;
   for (const BenchmarkComparison& row : comparison.benchmarks) {
-    if (row.verdict == Verdict::kSame) continue;
-    std::string line = padded_verdict(row.verdict) + " " + row.name;
+    for (const std::string& warning : code_warnings(row)) warnings.push_back(warning);
+    if (row.verdict == Verdict::kSame || row.verdict == Verdict::kUnchanged) continue;
+    std::string line = padded(verdict_name(row.verdict)) + " " + row.name;
     const std::string machine = machine_note(row).empty() ? "" : "(" + machine_note(row) + ")";
     for (const std::string& part : {measured_part(row), evidence_part(row, comparison.mode), machine, row.note}) {
       if (!part.empty()) line += "  " + part;
@@ -50,6 +55,11 @@ void write_console_report(const Comparison& comparison, std::ostream& out) {
     if (row.injected_slowdown_pct > 0.0) line += "  [fault injection " + format_pct(row.injected_slowdown_pct) + "]";
     line += "  -> " + action_hint(row, comparison.mode);
     out << line << "\n";
+    if (const std::string code = code_line(row, comparison.mode); !code.empty()) out << indent << code << "\n";
+  }
+  for (const std::string& warning : warnings) out << padded("WARNING") << " " << warning << "\n";
+  for (const std::string& line : {code_summary(comparison), same_code_summary(comparison)}) {
+    if (!line.empty()) out << indent << line << "\n";
   }
   // Above the summary, where a reader of a long log looks: they concern every verdict.
   const std::pair<const char*, std::optional<RunNotice>> notices[] = {{"WARNING", platform_warning(comparison)},
@@ -57,9 +67,7 @@ void write_console_report(const Comparison& comparison, std::ostream& out) {
                                                                        {"HINT", moved_with_platform(comparison)}};
   for (const auto& [tag, notice] : notices) {
     if (!notice) continue;
-    std::string label = tag;
-    label.resize(kVerdictWidth, ' ');
-    out << label << " " << notice->summary << "  -> " << notice->action << "\n";
+    out << padded(tag) << " " << notice->summary << "  -> " << notice->action << "\n";
   }
   out << "perf_gate " << comparison.mode << ": " << outcome_text(comparison) << " - " << comparison.gpu_name << " ("
       << comparison.gpu_slug << ") vs " << comparison.against << ": " << counts_text(count_verdicts(comparison))

@@ -2,6 +2,8 @@
 #include <optional>
 #include <nlohmann/json.hpp>
 
+#include "gate/code_check.h"
+#include "gate/code_report.h"
 #include "gate/comparator.h"
 #include "gate/exit_codes.h"
 #include "gate/format.h"
@@ -70,6 +72,24 @@ ordered canary_entry(const std::optional<Canary>& canary, double interval_level)
                  {"action", canary->action}};
 }
 
+const char* comparison_name(fingerprint::CodeComparison comparison) {
+  switch (comparison) {
+    case fingerprint::CodeComparison::kSame: return "same";
+    case fingerprint::CodeComparison::kChanged: return "changed";
+    case fingerprint::CodeComparison::kUnknown: return "unknown";
+  }
+  return "unknown";
+}
+
+// What changed in the benchmark's code (code_check.h); null where neither side had a fingerprint.
+ordered code_entry(const BenchmarkComparison& row) {
+  if (!row.code) return nullptr;
+  return ordered{{"comparison", comparison_name(row.code->comparison)},
+                 {"changes", row.code->changes},
+                 {"warnings", row.code->warnings},
+                 {"unknown_reason", row.code->unknown_reason}};
+}
+
 }  // namespace
 
 std::string json_report(const Comparison& comparison) {
@@ -109,6 +129,14 @@ std::string json_report(const Comparison& comparison) {
   doc["platform_hint"] = notice_entry(moved_with_platform(comparison));
   // Informational like the platform's: no verdict or exit code depends on it.
   doc["canary"] = canary_entry(comparison.canary, budget.interval_confidence());
+  // The code side (code_check.h), informational too; same_code_counts are the verdicts on identical
+  // fingerprints, whose SLOW and FAST are the gate's observed false alarms.
+  ordered same_code = ordered::object();
+  const VerdictCounts same_code_verdicts = same_code_counts(comparison);
+  for (int v = 0; v < kVerdictCount; ++v) same_code[verdict_name(static_cast<Verdict>(v))] = same_code_verdicts[v];
+  doc["code"] = ordered{{"not_checked", comparison.code_not_checked.empty() ? ordered(nullptr) : ordered(comparison.code_not_checked)},
+                        {"summary", code_summary(comparison)},
+                        {"same_code_counts", same_code}};
   ordered rows = ordered::array();
   for (const BenchmarkComparison& row : comparison.benchmarks) {
     const bool judged = row.judged();
@@ -145,6 +173,7 @@ std::string json_report(const Comparison& comparison) {
         {"injected_slowdown_pct", number(row.injected_slowdown_pct)},
         {"machine_memory_change_pct",
          row.machine_memory_change_pct ? number(*row.machine_memory_change_pct) : ordered(nullptr)},
+        {"code", code_entry(row)},
         {"action", action_hint(row, comparison.mode)},
     });
   }

@@ -3,6 +3,7 @@
 #include <string_view>
 #include <utility>
 
+#include "gate/code_report.h"
 #include "gate/format.h"
 #include "gate/outcome.h"
 #include "gate/reports.h"
@@ -17,7 +18,7 @@ std::string throughput(double value) {
 
 std::string note_and_action(const BenchmarkComparison& row, const std::string& mode) {
   std::string text;
-  for (const std::string& part : {machine_note(row), row.note, action_hint(row, mode)}) {
+  for (const std::string& part : {machine_note(row), row.note, code_line(row, mode), action_hint(row, mode)}) {
     if (!part.empty()) text += (text.empty() ? "" : "; ") + part;
   }
   return text;
@@ -55,6 +56,12 @@ void write_markdown_report(const Comparison& comparison, std::ostream& out) {
   }
   // A canary that did not move, or is missing, gets one quiet line here (the console stays silent).
   if (comparison.canary && !comparison.canary->moved()) out << sentence(comparison.canary->text) << ".\n\n";
+  for (const BenchmarkComparison& row : comparison.benchmarks) {
+    for (const std::string& warning : code_warnings(row)) out << "**Warning:** " << markdown_cell(warning) << ".\n\n";
+  }
+  for (const std::string& line : {code_summary(comparison), same_code_summary(comparison)}) {
+    if (!line.empty()) out << sentence(line) << ".\n\n";
+  }
   out << "Change = typical process now / before - 1 (process medians), with its interval; "
       << format_error_control(comparison.budget) << ".\n\n";
   out << "| Verdict | Benchmark | Baseline | Now | Change [interval] | Tolerance | Noise assumed | GB/s now | "

@@ -13,7 +13,8 @@ namespace gpuperf::gate {
 
 // Bump when a field of the JSON report changes meaning or disappears.
 // 2: error_control replaces alpha; rows carry processes, process_sd_pct, df and note. Added since, with no
-// bump (no field changed): canary, and the rows' machine_memory_change_pct.
+// bump (no field changed): canary, the rows' machine_memory_change_pct, code (the run's) and the rows'
+// code, and the verdict UNCHANGED in counts.
 inline constexpr int kReportSchemaVersion = 2;
 
 // When the memory canary moved (canary.h): the warning every report prints near the platform's; empty

@@ -334,6 +334,24 @@ json parse_results_document(const std::string& text, const std::string& source) 
   return parse_json_document(text, source);
 }
 
+// The "fingerprints" object, each entry read on its own: one that cannot be read becomes a fingerprint not
+// captured, whose status says why, so that a damaged fingerprint costs the code comparison, never the timing.
+std::map<std::string, Fingerprint> parse_fingerprints(const json& doc, const std::string& source) {
+  std::map<std::string, Fingerprint> fingerprints;
+  const auto list = doc.find("fingerprints");
+  if (list == doc.end() || !list->is_object()) return fingerprints;
+  for (const auto& [name, value] : list->items()) {
+    try {
+      fingerprints[name] = value.get<Fingerprint>();
+    } catch (const std::exception& e) {
+      Fingerprint unreadable;
+      unreadable.capture_status = "unreadable in " + source + ": " + e.what();
+      fingerprints[name] = std::move(unreadable);
+    }
+  }
+  return fingerprints;
+}
+
 }  // namespace
 
 std::string benchmark_name_from_run_name(const std::string& run_name) {
@@ -362,7 +380,8 @@ ResultsFile parse_results(const std::string& text, const std::string& source) {
   if (!list->is_array()) {
     throw InputError(source + ": 'benchmarks' is " + describe_json_type(*list) + ", expected an array - " + kRerunHint);
   }
-  if (list->empty()) {
+  file.fingerprints = parse_fingerprints(doc, source);
+  if (list->empty() && file.fingerprints.empty()) {
     throw InputError(source +
                      ": the 'benchmarks' array is empty: no samples at all - the perf binary ran no "
                      "benchmark; check its --benchmark_filter and that it found a GPU");
@@ -377,7 +396,7 @@ ResultsFile parse_results(const std::string& text, const std::string& source) {
       where.fail("run_type '" + run_type + "' is neither iteration nor aggregate", kRerunHint);
     add_iteration(entry, where, file);
   }
-  if (file.benchmarks.empty()) {
+  if (file.benchmarks.empty() && !list->empty()) {
     throw InputError(source +
                      ": holds only aggregate rows, no samples at all - run the perf binary with "
                      "--benchmark_repetitions=N and without --benchmark_report_aggregates_only");
@@ -442,6 +461,18 @@ std::vector<double> process_medians(const std::vector<ResultsFile>& files, const
     if (const std::optional<double> m = process_median(file, name, min_samples)) medians.push_back(*m);
   }
   return medians;
+}
+
+std::map<std::string, Fingerprint> pool_fingerprints(const std::vector<ResultsFile>& files) {
+  std::map<std::string, Fingerprint> pooled;
+  for (const ResultsFile& file : files) {
+    for (const auto& [name, fingerprint] : file.fingerprints) {
+      const auto [it, inserted] = pooled.emplace(name, fingerprint);
+      const bool captured = fingerprint.capture_status == fingerprint::kCapturedByCupti;
+      if (!inserted && captured && it->second.capture_status != fingerprint::kCapturedByCupti) it->second = fingerprint;
+    }
+  }
+  return pooled;
 }
 
 std::string common_gpu_slug(const std::vector<ResultsFile>& files) {

@@ -7,7 +7,11 @@
 #include <string>
 #include <vector>
 
+#include "harness/fingerprint/fingerprint.h"
+
 namespace gpuperf::gate {
+
+using fingerprint::Fingerprint;
 
 // Sample units: device time, or SM clock cycles for cycle-metric benchmarks.
 inline constexpr const char* kUnitMicroseconds = "us";
@@ -52,6 +56,10 @@ struct ResultsFile {
   // empty when the perf binary had no NVML [MHz]
   std::vector<double> sm_clock_mhz;
   std::vector<double> mem_clock_mhz;
+  // The top-level "fingerprints" a checking process of the perf binary adds (harness/fingerprint/): what
+  // each benchmark's timed run launched, by benchmark name. One that cannot be read is kept as not captured,
+  // its capture_status saying why: a warning in the reports, never an error. Empty in other files.
+  std::map<std::string, Fingerprint> fingerprints;
 };
 
 // The registry name of a benchmark ("reduction/reduce9/n:1024") from the run_name Google Benchmark writes:
@@ -60,7 +68,7 @@ struct ResultsFile {
 std::string benchmark_name_from_run_name(const std::string& run_name);
 
 // Parses one results document; `source` names it in messages. InputError for anything malformed: corrupt
-// or truncated JSON, no benchmarks, missing or mistyped fields, a time that is NaN, zero or negative.
+// or truncated JSON, no benchmarks (unless it holds fingerprints: gpuperf_bench --fingerprint-only), missing or mistyped fields, a time that is NaN, zero or negative.
 ResultsFile parse_results(const std::string& text, const std::string& source);
 ResultsFile load_results(const std::string& path);
 std::vector<ResultsFile> load_results_files(const std::vector<std::string>& paths);
@@ -81,6 +89,10 @@ std::optional<double> process_median(const ResultsFile& file, const std::string&
 // The median of each file's valid samples of benchmark `name`, in file order (a file is one process);
 // files where it has fewer than `min_samples` valid samples are left out.
 std::vector<double> process_medians(const std::vector<ResultsFile>& files, const std::string& name, int min_samples);
+
+// Each benchmark's fingerprint from the first file that captured it (else the first file that has one
+// at all, for its capture_status).
+std::map<std::string, Fingerprint> pool_fingerprints(const std::vector<ResultsFile>& files);
 
 // The GPU slug shared by all files. InputError when they differ.
 std::string common_gpu_slug(const std::vector<ResultsFile>& files);

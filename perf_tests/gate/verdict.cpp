@@ -20,6 +20,8 @@ const char* verdict_name(Verdict verdict) {
       return "NEW";
     case Verdict::kSame:
       return "SAME";
+    case Verdict::kUnchanged:
+      return "UNCHANGED";
   }
   return "UNKNOWN";
 }

@@ -23,6 +23,7 @@ enum class Verdict {
   kFast,       // improvement beyond the tolerance: passes, refresh the baseline to keep it
   kNew,        // in the results, not in the baseline: passes, add it to the baseline
   kSame,       // within tolerance
+  kUnchanged,  // not re-timed (--skip-unchanged): the same code as the baseline's on the same platform
 };
 
 const char* verdict_name(Verdict verdict);  // "SLOW", "NOT_JUDGED", ...

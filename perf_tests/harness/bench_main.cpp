@@ -2,7 +2,8 @@
 // one sample (flush L2, time with CUDA events); the JSON written with --benchmark_out keeps every
 // sample with the GPU's clocks beside it, and its context names the GPU, for the gate.
 //
-//   gpuperf_bench [--gpu-info] [--no-reference-check] [--reverse-order] [Google Benchmark flags, e.g. --benchmark_filter=^reduction/]
+//   gpuperf_bench [--gpu-info] [--no-reference-check] [--no-fingerprint] [--fingerprint-only] [--reverse-order]
+//                 [Google Benchmark flags, e.g. --benchmark_filter=^reduction/]
 //   gpuperf_bench --list-cases
 //
 // --list-cases: print every registry case (correctness-only ones too, in registry order) as JSON on
@@ -22,10 +23,18 @@
 // time as checking processes do (on an H100, 46 benchmarks in 3 rounds: medians within 0.6%) since the
 // sampler pauses after a case frees memory (docs/results.md, "Timings that depended on history").
 //
+// Fingerprints (harness/fingerprint/fingerprint.h): a process that checks references also captures, with
+// CUPTI, the kernels each case's timed run launches, once per case before its warm-up, and adds them to
+// the --benchmark_out file as "fingerprints": {benchmark name: fingerprint}. --no-fingerprint leaves CUPTI
+// out. --fingerprint-only: check and capture every selected case (--benchmark_filter, a regular
+// expression searched in the name), time none, and write the --benchmark_out file with the context, no
+// benchmarks and the fingerprints; a perf test that skips unchanged benchmarks starts with it.
+//
 // Exits 77 when there is no CUDA device (--list-cases needs none), 2 on bad usage; a case whose result
 // is wrong is reported as a benchmark error (the gate fails on it), never timed.
 
 #include <benchmark/benchmark.h>
+#include <cublas_v2.h>
 
 #include <algorithm>
 #include <chrono>
@@ -34,7 +43,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <map>
+#include <regex>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -42,7 +53,10 @@
 #include "common/cuda_check.cuh"
 #include "common/device_info.h"
 #include "common/registry.h"
+#include "gate/atomic_file.h"
 #include "gate/exit_codes.h"
+#include "gate/json_input.h"
+#include "harness/fingerprint/cupti_capture.h"
 #include "harness/gpu_info.h"
 #include "harness/sampler.cuh"
 
@@ -106,25 +120,63 @@ void print_gpu_json(const GpuInfo& gpu) {
       gpu.memory_mib, gpu.driver_version.c_str(), gpu.cuda_runtime.c_str());
 }
 
-void add_context(const GpuInfo& gpu, const Sampler& sampler, bool check_reference) {
-  benchmark::AddCustomContext("gpu_name", gpu.name);
-  benchmark::AddCustomContext("gpu_slug", gpu.slug);
-  benchmark::AddCustomContext("gpu_uuid", gpu.uuid);
-  benchmark::AddCustomContext("gpu_compute_capability", gpu.compute_capability);
-  benchmark::AddCustomContext("gpu_sm_count", std::to_string(gpu.sm_count));
-  benchmark::AddCustomContext("gpu_memory_mib", std::to_string(gpu.memory_mib));
-  benchmark::AddCustomContext("gpu_l2_bytes", std::to_string(gpu.l2_bytes));
-  benchmark::AddCustomContext("driver_version", gpu.driver_version);
-  benchmark::AddCustomContext("cuda_runtime", gpu.cuda_runtime);
-  benchmark::AddCustomContext("hardware_guard", sampler.nvml().available() ? "nvml"
-                                                                             : "off: " + sampler.nvml().unavailable_reason());
-  benchmark::AddCustomContext("reference_check", check_reference ? "on" : "off");
-  if (const char* commit = std::getenv("GPUPERF_GIT_COMMIT")) benchmark::AddCustomContext("git_commit", commit);
+// The results' context: which GPU, driver and runtime measured them, and how (the gate reads these keys).
+std::vector<std::pair<std::string, std::string>> context_entries(const GpuInfo& gpu, const Sampler& sampler,
+                                                                 bool check_reference) {
+  std::vector<std::pair<std::string, std::string>> entries = {
+      {"gpu_name", gpu.name},
+      {"gpu_slug", gpu.slug},
+      {"gpu_uuid", gpu.uuid},
+      {"gpu_compute_capability", gpu.compute_capability},
+      {"gpu_sm_count", std::to_string(gpu.sm_count)},
+      {"gpu_memory_mib", std::to_string(gpu.memory_mib)},
+      {"gpu_l2_bytes", std::to_string(gpu.l2_bytes)},
+      {"driver_version", gpu.driver_version},
+      {"cuda_runtime", gpu.cuda_runtime},
+      {"hardware_guard", sampler.nvml().available() ? "nvml" : "off: " + sampler.nvml().unavailable_reason()},
+      {"reference_check", check_reference ? "on" : "off"},
+  };
+  if (const char* commit = std::getenv("GPUPERF_GIT_COMMIT")) entries.emplace_back("git_commit", commit);
+  return entries;
+}
+
+// The libraries whose code the benchmarks launch besides ours, by the version loaded in this process
+// (CUB is compiled into our kernels: its code is in their SASS hashes).
+std::map<std::string, std::string> library_versions(const GpuInfo& gpu) {
+  int major = 0, minor = 0, patch = 0;
+  std::map<std::string, std::string> versions = {{"cuda_runtime", gpu.cuda_runtime}};
+  if (cublasGetProperty(MAJOR_VERSION, &major) == CUBLAS_STATUS_SUCCESS &&
+      cublasGetProperty(MINOR_VERSION, &minor) == CUBLAS_STATUS_SUCCESS &&
+      cublasGetProperty(PATCH_LEVEL, &patch) == CUBLAS_STATUS_SUCCESS) {
+    versions["cublas"] = std::to_string(major) + "." + std::to_string(minor) + "." + std::to_string(patch);
+  }
+  return versions;
+}
+
+// The value of a Google Benchmark flag given as --name=value; `fallback` when absent.
+std::string flag_value(const std::vector<char*>& args, const std::string& name, const std::string& fallback) {
+  const std::string prefix = "--" + name + "=";
+  std::string value = fallback;
+  for (const char* arg : args) {
+    if (std::string(arg).rfind(prefix, 0) == 0) value = std::string(arg).substr(prefix.size());  // the last wins
+  }
+  return value;
+}
+
+using Fingerprints = std::map<std::string, fingerprint::Fingerprint>;
+
+// Adds the fingerprints to the results file Google Benchmark wrote, rewritten whole (atomic_file.h).
+void add_fingerprints(const std::string& results_path, const Fingerprints& fingerprints) {
+  using gate::parse_json_document;
+  nlohmann::json doc = parse_json_document(gate::read_text_file(results_path, "rerun the benchmark"), results_path);
+  doc["fingerprints"] = fingerprints;
+  gate::write_file_atomically(results_path, doc.dump(1) + "\n");
 }
 
 class CaseBenchmarks {
  public:
   explicit CaseBenchmarks(Sampler& sampler) : sampler_(sampler) {}
+  const Fingerprints& fingerprints() const { return fingerprints_; }
 
   void run(benchmark::State& state, const Case& c) {
     const auto failed = failures_.find(&c);
@@ -138,6 +190,7 @@ class CaseBenchmarks {
       if (first_sample) {
         const std::chrono::duration<double> setup = std::chrono::steady_clock::now() - setup_start;
         std::fprintf(stderr, "setup %.3f s  %s\n", setup.count(), c.name().c_str());
+        if (sampler_.fingerprint()) fingerprints_[c.name()] = *sampler_.fingerprint();
       }
       Sample sample;
       for (auto _ : state) {
@@ -183,7 +236,37 @@ class CaseBenchmarks {
 
   Sampler& sampler_;
   std::map<const Case*, std::string> failures_;
+  Fingerprints fingerprints_;
 };
+
+// --fingerprint-only: each case checked and captured, none timed; the results file holds the fingerprints
+// of the cases that passed. A case whose check fails is named on stderr and fails the run (exit 1).
+int check_and_fingerprint(Sampler& sampler, const std::vector<const Case*>& cases, const std::string& filter,
+                          const std::vector<std::pair<std::string, std::string>>& context, const std::string& out) {
+  if (out.empty()) {
+    std::fprintf(stderr, "error: --fingerprint-only writes its fingerprints to --benchmark_out=FILE: give one\n");
+    return gate::kExitInvalidInput;
+  }
+  const std::regex selected(filter);
+  Fingerprints fingerprints;
+  int failed = 0;
+  for (const Case* c : cases) {
+    if (!std::regex_search(c->name(), selected)) continue;
+    const CheckResult checked = sampler.prepare(*c);
+    if (checked.ok && sampler.fingerprint()) {
+      fingerprints[c->name()] = *sampler.fingerprint();
+    } else if (!checked.ok) {
+      ++failed;
+      std::fprintf(stderr, "ERROR %s: %s\n", c->name().c_str(), checked.message.c_str());
+    }
+  }
+  nlohmann::json doc = {{"context", nlohmann::json::object()}, {"benchmarks", nlohmann::json::array()}};
+  for (const auto& [key, value] : context) doc["context"][key] = value;
+  doc["fingerprints"] = fingerprints;
+  gate::write_file_atomically(out, doc.dump(1) + "\n");
+  std::fprintf(stderr, "%zu fingerprints written to %s\n", fingerprints.size(), out.c_str());
+  return failed == 0 ? gate::kExitPass : gate::kExitRegression;
+}
 
 }  // namespace
 }  // namespace gpuperf
@@ -203,9 +286,26 @@ int main(int argc, char** argv) {
       return kExitInvalidInput;
     }
   }
+  // Our own flags, taken out before Google Benchmark sees the rest.
+  const auto take_flag = [&argc, argv](const std::string& flag) {
+    char** const end = std::remove_if(argv + 1, argv + argc, [&flag](const char* arg) { return arg == flag; });
+    const bool given = end != argv + argc;
+    argc = static_cast<int>(end - argv);
+    return given;
+  };
+  const bool check_reference = !take_flag("--no-reference-check");
+  const bool reverse_order = take_flag("--reverse-order");
+  const bool fingerprint_only = take_flag("--fingerprint-only");
+  const bool no_fingerprint = take_flag("--no-fingerprint");
+  // Before the first CUDA call, so that CUPTI sees every module load (cupti_capture.h); only in a process
+  // that checks, as the others only time.
+  const bool info_only = argc > 1 && std::string(argv[1]) == "--gpu-info";
+  fingerprint::LaunchCapture* capture = nullptr;
+  if ((check_reference || fingerprint_only) && !no_fingerprint && !info_only) {
+    capture = &fingerprint::LaunchCapture::instance();
+  }
   std::string why;
   const std::optional<GpuInfo> gpu = query_gpu(why);
-  const bool info_only = argc > 1 && std::string(argv[1]) == "--gpu-info";
   if (!gpu) {
     std::fprintf(stderr, "SKIPPED: %s\n", why.c_str());
     return kExitNotJudged;
@@ -213,18 +313,10 @@ int main(int argc, char** argv) {
   try {
     std::vector<SlowdownRule> rules;
     if (const char* spec = std::getenv("GPUPERF_INJECT_SLOWDOWN")) rules = parse_slowdown_rules(spec);
-    // Our own flags, taken out before Google Benchmark sees the rest.
-    const auto take_flag = [&argc, argv](const std::string& flag) {
-      char** const end = std::remove_if(argv + 1, argv + argc, [&flag](const char* arg) { return arg == flag; });
-      const bool given = end != argv + argc;
-      argc = static_cast<int>(end - argv);
-      return given;
-    };
-    const bool check_reference = !take_flag("--no-reference-check");
-    const bool reverse_order = take_flag("--reverse-order");
-    Sampler sampler(pci_bus_id(), std::move(rules), check_reference);
+    Sampler sampler(pci_bus_id(), std::move(rules), check_reference || fingerprint_only, capture);
     GpuInfo info = *gpu;
     if (const std::string driver = sampler.nvml().driver_version(); !driver.empty()) info.driver_version = driver;
+    if (capture != nullptr) capture->set_libraries(library_versions(info));
     if (info_only) {
       print_gpu_json(info);
       return kExitPass;
@@ -234,6 +326,9 @@ int main(int argc, char** argv) {
     std::vector<char*> args{argv[0], const_cast<char*>(kDefaultRepetitions),
                             const_cast<char*>("--benchmark_display_aggregates_only=true")};
     args.insert(args.end(), argv + 1, argv + argc);
+    // Read before benchmark::Initialize, which takes its flags out of the list.
+    const std::string results_path = flag_value(args, "benchmark_out", "");
+    const std::string filter = flag_value(args, "benchmark_filter", ".");
     int args_count = static_cast<int>(args.size());
     benchmark::Initialize(&args_count, args.data());
     if (benchmark::ReportUnrecognizedArguments(args_count, args.data())) return kExitInvalidInput;
@@ -247,7 +342,7 @@ int main(int argc, char** argv) {
     CaseBenchmarks benchmarks(sampler);
     const DeviceCapabilities device = device_capabilities();
     std::string not_applicable;  // "name (why); ...", in the results' context
-    std::vector<const Case*> cases;
+    std::vector<const Case*> cases, perf_cases;
     for (const Case& c : registry.cases()) cases.push_back(&c);
     if (reverse_order) std::reverse(cases.begin(), cases.end());
     for (const Case* perf_case : cases) {
@@ -258,15 +353,19 @@ int main(int argc, char** argv) {
         not_applicable += (not_applicable.empty() ? "" : "; ") + c.name() + " (" + why + ")";
         continue;
       }
+      perf_cases.push_back(&c);
       benchmark::RegisterBenchmark(c.name().c_str(), [&benchmarks, &c](benchmark::State& state) {
         benchmarks.run(state, c);
       })->UseManualTime()->Iterations(1)->Unit(benchmark::kMicrosecond);
     }
-    add_context(info, sampler, check_reference);
-    if (reverse_order) benchmark::AddCustomContext("case_order", "reverse");
-    if (!not_applicable.empty()) benchmark::AddCustomContext("not_applicable", not_applicable);
+    auto context = context_entries(info, sampler, check_reference || fingerprint_only);
+    if (reverse_order) context.emplace_back("case_order", "reverse");
+    if (!not_applicable.empty()) context.emplace_back("not_applicable", not_applicable);
+    if (fingerprint_only) return check_and_fingerprint(sampler, perf_cases, filter, context, results_path);
+    for (const auto& [key, value] : context) benchmark::AddCustomContext(key, value);
     benchmark::RunSpecifiedBenchmarks();
     benchmark::Shutdown();
+    if (!results_path.empty() && !benchmarks.fingerprints().empty()) add_fingerprints(results_path, benchmarks.fingerprints());
     return kExitPass;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "error: %s\n", e.what());

@@ -62,11 +62,13 @@ double median(std::vector<double> values) {
 
 }  // namespace
 
-Sampler::Sampler(const std::string& pci_bus_id, std::vector<SlowdownRule> rules, bool check_reference)
+Sampler::Sampler(const std::string& pci_bus_id, std::vector<SlowdownRule> rules, bool check_reference,
+                 fingerprint::LaunchCapture* capture)
     : nvml_(pci_bus_id),
       rules_(std::move(rules)),
       check_reference_(check_reference),
-      settle_seconds_per_freed_gib_(settle_seconds_per_freed_gib()) {
+      settle_seconds_per_freed_gib_(settle_seconds_per_freed_gib()),
+      capture_(capture) {
   GPUPERF_CUDA_CHECK(cudaStreamCreate(&stream_));
   if (!rules_.empty()) spin_.emplace();
 }
@@ -91,6 +93,8 @@ CheckResult Sampler::prepare(const Case& c) {
   if (!check.ok) return check;
   instance_ = std::move(instance);
   case_ = &c;
+  fingerprint_.reset();
+  if (capture_ != nullptr) fingerprint_ = capture_fingerprint();
 
   std::this_thread::sleep_for(std::chrono::duration<double>(settle_seconds_per_freed_gib_ * freed_gib));
   for (int i = 0; i < kWarmupSamples; ++i) timed_run(0.0);
@@ -116,6 +120,21 @@ double Sampler::timed_run(double spin_us) {
   const double elapsed_us = timer_.elapsed_us();
   launch_gate_.check();
   return elapsed_us / case_->runs_per_sample;
+}
+
+// The kernels of one timed run (runs_per_sample runs; not the L2 flush, the timer or an injected spin,
+// which are the harness's), captured before the settle pause and the warm-up: no sample is ever taken
+// while CUPTI records, which adds work to every launch.
+fingerprint::Fingerprint Sampler::capture_fingerprint() {
+  capture_->begin();
+  try {
+    for (int r = 0; r < case_->runs_per_sample; ++r) instance_->run(stream_);
+    GPUPERF_CHECK_LAUNCH();
+  } catch (...) {
+    capture_->end();  // leaves CUPTI's recording off for the error's report
+    throw;
+  }
+  return capture_->end();
 }
 
 Sample Sampler::measure() {

@@ -13,6 +13,7 @@
 
 #include "common/registry.h"
 #include "harness/event_timer.cuh"
+#include "harness/fingerprint/cupti_capture.h"
 #include "harness/l2_flush.cuh"
 #include "harness/launch_gate.cuh"
 #include "harness/nvml.h"
@@ -30,8 +31,10 @@ class Sampler {
  public:
   // check_reference false: cases are run but not compared with their reference (for repeat runs of a
   // binary whose first run checked them; the comparison is most of a case's setup time). Throws
-  // std::invalid_argument on a malformed GPUPERF_SETTLE_SECONDS_PER_GIB.
-  Sampler(const std::string& pci_bus_id, std::vector<SlowdownRule> rules, bool check_reference = true);
+  // std::invalid_argument on a malformed GPUPERF_SETTLE_SECONDS_PER_GIB. With a capture, prepare() also
+  // records each case's fingerprint: the kernels of one timed run, never while a sample is taken.
+  Sampler(const std::string& pci_bus_id, std::vector<SlowdownRule> rules, bool check_reference = true,
+          fingerprint::LaunchCapture* capture = nullptr);
   ~Sampler();
   Sampler(const Sampler&) = delete;
   Sampler& operator=(const Sampler&) = delete;
@@ -49,9 +52,12 @@ class Sampler {
   // The slowdown injected into the current case [percent of its own time], if a rule matched.
   std::optional<double> injected_percent() const { return inject_percent_; }
   Counters counters() const { return instance_ ? instance_->counters() : Counters{}; }
+  // The current case's fingerprint; nullopt without a capture.
+  const std::optional<fingerprint::Fingerprint>& fingerprint() const { return fingerprint_; }
 
  private:
   double timed_run(double spin_us);
+  fingerprint::Fingerprint capture_fingerprint();
 
   cudaStream_t stream_ = nullptr;
   L2Flush flush_;
@@ -66,6 +72,8 @@ class Sampler {
   std::unique_ptr<Instance> instance_;
   std::optional<double> inject_percent_;
   double inject_us_ = 0.0;  // [microseconds] per sample
+  fingerprint::LaunchCapture* capture_ = nullptr;
+  std::optional<fingerprint::Fingerprint> fingerprint_;
 };
 
 }  // namespace gpuperf

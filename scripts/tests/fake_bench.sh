@@ -8,6 +8,9 @@
 #   FAKE_CRASH=1         die of SIGSEGV before writing anything
 #   FAKE_SLEEP=S         sleep S seconds first (to hold the GPU lock)
 #   FAKE_ARGS_LOG=FILE   append each run's arguments to FILE
+#   FAKE_FINGERPRINTS=1  a checking run (no --no-reference-check) adds fingerprints, as the real one does;
+#                        --fingerprint-only writes them alone (no benchmarks)
+#   FAKE_CODE_CHANGE=1   fake/long's fingerprint has other machine code
 #   FAKE_CEILING=1       also write ceiling/device_copy/n:1 (the memory canary) where the filter matches it;
 #                        off by default, so that the other scripts' tests see the two benchmarks alone
 set -euo pipefail
@@ -25,9 +28,11 @@ if [[ ${1:-} == --list-cases ]]; then  # needs no GPU, as the real one
      roles: ["correctness", "perf"], compared_with: null, speedup_over: null, min_compute_capability: 0}]}'
   exit 0
 fi
-out="" filter="." repetitions=30
+out="" filter="." repetitions=30 checking=1 fingerprint_only=0
 for arg in "$@"; do
   case "$arg" in
+    --no-reference-check) checking=0 ;;
+    --fingerprint-only) fingerprint_only=1 ;;
     --benchmark_out=*) out=${arg#*=} ;;
     --benchmark_filter=*) filter=${arg#*=} ;;
     --benchmark_repetitions=*) repetitions=${arg#*=} ;;
@@ -37,16 +42,32 @@ slow=${FAKE_SLOWDOWN_PCT:-0}
 [[ -n ${GPUPERF_INJECT_SLOWDOWN:-} ]] && slow=${GPUPERF_INJECT_SLOWDOWN##*=}
 sleep "${FAKE_SLEEP:-0}"
 [[ -n ${FAKE_CRASH:-} ]] && kill -SEGV $$
+fingerprints=0
+[[ -n ${FAKE_FINGERPRINTS:-} ]] && ((checking || fingerprint_only)) && fingerprints=1
 jq -n --arg filter "$filter" --argjson reps "$repetitions" --argjson slow "$slow" \
-  --argjson throttled "${FAKE_THROTTLED:-0}" --argjson ceiling "${FAKE_CEILING:-0}" '
+  --argjson throttled "${FAKE_THROTTLED:-0}" --argjson ceiling "${FAKE_CEILING:-0}" \
+  --argjson fingerprints "$fingerprints" --argjson only "$fingerprint_only" \
+  --arg long_sass "$([[ -n ${FAKE_CODE_CHANGE:-} ]] && echo 00000000000000ff || echo 00000000000000aa)" '
   def samples($name; $base):
     range(0; $reps) as $i
     | {name: "\($name)/iterations:1/manual_time", run_name: "\($name)/iterations:1/manual_time",
        run_type: "iteration", repetitions: $reps, repetition_index: $i, iterations: 1,
        real_time: ($base * (1 + $slow / 100) * (1 + (($i * 7919) % 11 - 5) / 2000)), cpu_time: 1,
        time_unit: "us", bytes: 1e6, flops: 0, throttled: $throttled};
-  {context: {gpu_name: "Fake GPU", gpu_slug: "fake-gpu", gpu_uuid: "GPU-fake"},
-   benchmarks: [samples("fake/short/n:1"; 20), samples("fake/long/n:2"; 2000),
-                (if $ceiling == 1 then samples("ceiling/device_copy/n:1"; 500) else empty end)
-                | select(.run_name | test($filter))]}' >"$out"
+  def fingerprint($mangled; $sass):
+    {schema: 1, capture_status: "cupti", libraries: {}, kernels: [
+      {name: $mangled, mangled_name: $mangled, grid: [8, 1, 1], block: [256, 1, 1], dynamic_shared_memory_bytes: 0,
+       registers_per_thread: 32, static_shared_memory_bytes: 0, local_memory_per_thread_bytes: 0, sass_hash: $sass,
+       launches: 1}]};
+  {context: {gpu_name: "Fake GPU", gpu_slug: "fake-gpu", gpu_uuid: "GPU-fake", driver_version: "1.0",
+             cuda_runtime: "13.0"},
+   benchmarks: (if $only == 1 then [] else
+                [samples("fake/short/n:1"; 20), samples("fake/long/n:2"; 2000),
+                 (if $ceiling == 1 then samples("ceiling/device_copy/n:1"; 500) else empty end)
+                 | select(.run_name | test($filter))] end)}
+  + (if $fingerprints == 1 then
+       {fingerprints: ({"fake/short/n:1": fingerprint("short_kernel"; "00000000000000bb"),
+                        "fake/long/n:2": fingerprint("long_kernel"; $long_sass)}
+                       | with_entries(select(.key | test($filter))))}
+     else {} end)' >"$out"
 echo "wrote $out"

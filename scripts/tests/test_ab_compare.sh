@@ -32,6 +32,34 @@ a="$work/a/perf_tests/gpuperf_bench" b="$work/b/perf_tests/gpuperf_bench"
 expect 0 "report: $work/out/ab.md" "a build compared with itself passes" --a "$a" --b "$a"
 expect 1 "^SLOW  *fake/long/n:2" "a 10% slower build fails with a SLOW line" --a "$a" --b "$b"
 [[ -s $work/out/ab.md ]] || { failed=1; echo "FAIL: no Markdown report"; }
+# Round 1 checks both builds against their references, later rounds only time; --no-reference-check
+# makes round 1 time only too.
+FAKE_ARGS_LOG="$work/args.log" expect 0 "report:" "a checked A/B run passes" --a "$a" --b "$a" --max-remeasure 0
+checked=$(grep -c -- "--benchmark_out" "$work/args.log") unchecked=$(grep -c -- "--no-reference-check" "$work/args.log")
+((checked == 4 && unchecked == 2)) ||
+  { failed=1; echo "FAIL: round 1 of 2 checks both builds: $checked processes, $unchecked unchecked (want 4, 2)"; }
+rm -f "$work/args.log"
+FAKE_ARGS_LOG="$work/args.log" expect 0 "report:" "an unchecked A/B run passes" --a "$a" --b "$a" --max-remeasure 0 --no-reference-check
+unchecked=$(grep -c -- "--no-reference-check" "$work/args.log")
+((unchecked == 4)) || { failed=1; echo "FAIL: --no-reference-check: $unchecked of 4 processes unchecked (want 4)"; }
+# A regression gets its Nsight Compute diagnosis: without ncu, one line says why not; with it (a stand-in
+# printing the fixtures' CSV), the metric table of build A against build B is in ab.md.
+PATH="$work/no-ncu:$PATH" FAKE_FINGERPRINTS=1 expect 1 "ncu diagnosis skipped: ncu not found" \
+  "without ncu the diagnosis is skipped with its reason" --a "$a" --b "$b"
+grep -q "^Ncu diagnosis skipped: ncu not found" "$work/out/ab.md" || { failed=1; echo "FAIL: ab.md does not say why there is no diagnosis"; }
+mkdir -p "$work/fake-ncu"
+printf '#!/usr/bin/env bash\nif [[ "$*" == *%q* ]]; then cat %q; else cat %q; fi\n' "$work/b/" \
+  "$here/../../perf_tests/gate/testdata/ncu_after.csv" "$here/../../perf_tests/gate/testdata/ncu_before.csv" \
+  >"$work/fake-ncu/ncu"
+chmod +x "$work/fake-ncu/ncu"
+PATH="$work/fake-ncu:$PATH" FAKE_FINGERPRINTS=1 expect 1 "ncu diagnosis of fake/long/n:2" \
+  "a regression is diagnosed with ncu" --a "$a" --b "$b" --max-remeasure 0
+if ! grep -q "^#### Nsight Compute: fake/long/n:2" "$work/out/ab.md" ||
+  ! grep -q "| duration | 41.60 us | 48.10 us |" "$work/out/ab.md"; then
+  failed=1
+  echo "FAIL: ab.md has no ncu table for the SLOW benchmark:"
+  sed 's/^/    /' "$work/out/ab.md"
+fi
 expect 2 "no perf_gate next to" "a build without its gate is refused" --a "$a" --b "$work/nowhere/gpuperf_bench"
 ((failed == 0)) && echo "ab_compare.sh: all checks passed"
 exit "$failed"

@@ -61,6 +61,16 @@ else
   sed 's/^/    /' "$work/args.log"
 fi
 rm -f "$work/args.log"
+rm -f "$work/args.log"
+EXTRA_ARGS=--no-reference-check run 0 "report:" "--no-reference-check passes" FAKE_ARGS_LOG="$work/args.log"
+if (($(grep -c -- "--benchmark_out" "$work/args.log") == 3)) && (($(grep -c -- "--no-reference-check" "$work/args.log") == 3)); then
+  passed=$((passed + 1))
+else
+  failed=$((failed + 1))
+  echo "FAIL: with --no-reference-check every process, the first too, only times:"
+  sed 's/^/    /' "$work/args.log"
+fi
+rm -f "$work/args.log"
 EXTRA_ARGS=--no-canary run 0 "report:" "--no-canary passes" FAKE_ARGS_LOG="$work/args.log"
 if grep -q -- "--benchmark_filter=^fake/ " "$work/args.log" && ! grep -q ceiling "$work/args.log"; then
   passed=$((passed + 1))
@@ -89,6 +99,36 @@ run 1 "^WARNING  *this machine streams memory 10.0% slower" "a machine 10% slowe
 run 1 "^SLOW  *fake/long/n:2 .*(machine's memory 10.0% slower)" "its note is beside the memory-bound verdicts" \
   FAKE_CEILING=1 FAKE_SLOWDOWN_PCT=10
 cp "$work/without-ceiling.json" "$work/baselines/fake-gpu.json"
+
+# --skip-unchanged: a baseline with fingerprints; what kept its code is not timed, the rest is judged.
+cp "$work/baselines/fake-gpu.json" "$work/without-fingerprints.json"
+for r in 1 2 3; do FAKE_FINGERPRINTS=1 bash "$here/fake_bench.sh" --benchmark_out="$work/f$r.json" >/dev/null; done
+"$gate" record --results "$work"/f{1,2,3}.json --out "$work/baselines/fake-gpu.json" --default-tolerance-pct 3 \
+  --same-gpu-tolerance-pct 3 >/dev/null
+rm -f "$work/args.log"
+EXTRA_ARGS=--skip-unchanged run 0 "2 of 2 fingerprinted benchmarks unchanged" "unchanged code is not timed" \
+  FAKE_FINGERPRINTS=1 FAKE_ARGS_LOG="$work/args.log"
+if grep -q -- "--fingerprint-only" "$work/args.log" && ! grep -q -- "--benchmark_repetitions" "$work/args.log" &&
+  jq -e '.counts.UNCHANGED == 2' "$work/out/fake.verdict.json" >/dev/null; then
+  passed=$((passed + 1))
+else
+  failed=$((failed + 1))
+  echo "FAIL: with --skip-unchanged and no code change, one checking process and nothing timed, 2 UNCHANGED:"
+  sed 's/^/    /' "$work/args.log"
+fi
+rm -f "$work/args.log"
+EXTRA_ARGS=--skip-unchanged run 1 "^SLOW  *fake/long/n:2" "changed code is timed and judged" \
+  FAKE_FINGERPRINTS=1 FAKE_CODE_CHANGE=1 FAKE_SLOWDOWN_PCT=10 FAKE_ARGS_LOG="$work/args.log"
+if (($(grep -cF -- '--no-reference-check --benchmark_filter=^(fake/long/n:2)(/|$)|^ceiling/ ' "$work/args.log") == 3)) &&
+  jq -e '.counts.UNCHANGED == 1 and .counts.SLOW == 1' "$work/out/fake.verdict.json" >/dev/null &&
+  grep -q "long_kernel: SASS changed" "$work/log"; then
+  passed=$((passed + 1))
+else
+  failed=$((failed + 1))
+  echo "FAIL: with --skip-unchanged, only the changed benchmark (and the canary) is timed, unchecked, and its code change named:"
+  sed 's/^/    /' "$work/args.log" "$work/log"
+fi
+cp "$work/without-fingerprints.json" "$work/baselines/fake-gpu.json"
 
 run 77 "throttled" "throttled samples are not judged" FAKE_THROTTLED=1
 run 2 "crashed (signal 11)" "a crashing benchmark binary is an infrastructure failure" FAKE_CRASH=1

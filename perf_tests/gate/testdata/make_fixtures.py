@@ -223,3 +223,60 @@ for i in (1, 2, 3):
   process("results_memory_slow_%d.json" % i, reps=10, scale=memory_slow, bench=CANARY_BENCH)
 for i in (1, 2, 3):
   process("results_canary_clean_%d.json" % i, reps=10, bench=CANARY_BENCH)
+
+# Fingerprints (harness/fingerprint/; appended last, seed of its own): the kernels each benchmark's timed
+# run launched, in the baseline and in results whose first (checking) process captured them. Asserted in
+# tests/test_code_check.cpp and, as golden files, in expected/.
+random.seed(17)
+LIBRARIES = {"cublas": "13.0.2", "cuda_runtime": "13.0"}
+def kernel(name, mangled, grid, block, regs, sass, smem=0, dyn=0, lmem=0, launches=1):
+  return {"name": name, "mangled_name": mangled, "grid": grid, "block": block,
+          "dynamic_shared_memory_bytes": dyn, "registers_per_thread": regs, "static_shared_memory_bytes": smem,
+          "local_memory_per_thread_bytes": lmem, "sass_hash": sass, "launches": launches}
+def fingerprint(*kernels):
+  return {"schema": 1, "capture_status": "cupti", "libraries": LIBRARIES, "kernels": list(kernels)}
+REDUCE9 = "void gpuperf::reduction::reduce9_shfl_down_last_warp<256>(const int*, long, int*)"
+REDUCE9_MANGLED = "_ZN7gpuperf9reduction27reduce9_shfl_down_last_warpILi256EEEvPKilPi"
+FP_BASE = {
+  BENCH[0][0]: fingerprint(kernel(REDUCE9, REDUCE9_MANGLED, [528, 1, 1], [256, 1, 1], 32, "3f9a0c2d5e7b1a48", smem=32),
+                           kernel(REDUCE9, REDUCE9_MANGLED, [1, 1, 1], [256, 1, 1], 32, "3f9a0c2d5e7b1a48", smem=32)),
+  BENCH[1][0]: fingerprint(kernel("void gpuperf::reduction::reduce1_interleaved_divergent(const int*, long, int*)",
+                                  "_ZN7gpuperf9reduction29reduce1_interleaved_divergentEPKilPi",
+                                  [4096, 1, 1], [256, 1, 1], 16, "a1b2c3d4e5f60718", smem=1024, launches=2)),
+  BENCH[2][0]: fingerprint(kernel("void gpuperf::smem_latency::pointer_chase(unsigned int*, int, long long*)",
+                                  "_ZN7gpuperf12smem_latency13pointer_chaseEPjiPx", [1, 1, 1], [32, 1, 1], 24,
+                                  "0badc0ffee123456", smem=4096)),
+}
+bl_fp = json.loads(json.dumps(bl))
+for name, fp in FP_BASE.items():
+  bl_fp["benchmarks"][name]["fingerprint"] = fp
+write("baseline_h200_fingerprints.json", bl_fp)
+
+def with_fingerprints(fname, fingerprints):
+  with open(os.path.join(out, fname)) as f:
+    d = json.load(f)
+  d["fingerprints"] = fingerprints
+  write(fname, d)
+
+# A code change: reduce9 launched with 128 blocks (the grid no longer fills the GPU) and 10% slower;
+# reduce1 recompiled with spills, its time unchanged; pointer_chase the same code.
+FP_CHANGED = json.loads(json.dumps(FP_BASE))
+for k in FP_CHANGED[BENCH[0][0]]["kernels"][:1]:
+  k["grid"] = [128, 1, 1]
+FP_CHANGED[BENCH[1][0]]["kernels"][0].update(sass_hash="a1b2c3d4e5f60799", registers_per_thread=255,
+                                             local_memory_per_thread_bytes=48)
+for i in (1, 2, 3):
+  process("results_code_change_%d.json" % i, scale={BENCH[0][0]: 1.10})
+with_fingerprints("results_code_change_1.json", FP_CHANGED)
+# The same code 10% slower: the cause is not in the code.
+for i in (1, 2, 3):
+  process("results_same_code_slow_%d.json" % i, scale={BENCH[0][0]: 1.10})
+with_fingerprints("results_same_code_slow_1.json", FP_BASE)
+# gpuperf_bench --fingerprint-only: checked and captured, nothing timed; then the changed ones (reduce9,
+# reduce1) timed, pointer_chase left out.
+write("results_fingerprint_only.json", {"context": CTX, "benchmarks": [], "fingerprints": FP_CHANGED})
+for i in (1, 2, 3):
+  process("results_changed_only_%d.json" % i, scale={BENCH[0][0]: 1.10}, bench=BENCH[:2])
+# The same, on another driver: nothing may be skipped.
+write("results_fingerprint_only_driver_590.json",
+      {"context": dict(CTX, driver_version="590.44.01"), "benchmarks": [], "fingerprints": FP_CHANGED})
