@@ -22,6 +22,10 @@ set(GPUPERF_PERF_MAX_REMEASURE "" CACHE STRING "Re-measurements of ambiguous ben
 option(GPUPERF_SKIP_UNCHANGED
   "Perf tests leave untimed the benchmarks whose fingerprint (kernels, machine code, launches, libraries) and platform equal the baseline's; correctness is still checked (pull requests)"
   OFF)
+# A file the machine keeps between runs (a CI runner: a folder outside the checkout): the perf tests add
+# their verdicts on unchanged code to it, and every report states the gate's false-alarm rate seen there.
+set(GPUPERF_SAME_CODE_LEDGER "${CMAKE_BINARY_DIR}/same-code-ledger.json" CACHE FILEPATH
+    "The running count of verdicts on unchanged code the perf tests add to (empty: none)")
 
 add_library(gpuperf_warnings INTERFACE)
 target_compile_options(gpuperf_warnings INTERFACE

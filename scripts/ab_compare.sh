@@ -9,19 +9,21 @@
 #
 #   ab_compare.sh --a BENCH_A --b BENCH_B --out DIR [--rounds N] [--repetitions N] [--filter REGEX]
 #                 [--tolerance-pct X] [--max-remeasure N] [--no-reference-check] [--no-diagnosis]
+#                 [--same-code-ledger FILE]
 #
 # --no-reference-check: round 1 only times too, for builds whose correctness tests already passed on
 # this GPU (see scripts/perf_test.sh).
 # On a regression, scripts/ncu_diagnose.sh profiles the 3 slowest SLOW benchmarks in both builds with
 # Nsight Compute and appends the metric tables to ab.md (skipped with the reason where ncu cannot run);
-# --no-diagnosis leaves it out.
+# --no-diagnosis leaves it out. --same-code-ledger: as in scripts/perf_test.sh, for the benchmarks whose
+# code is the same in both builds.
 # BENCH_A/B are the two builds' perf_tests/gpuperf_bench; the gate of build B judges.
 # Exit: 0 no regression, 1 regression, 2 invalid input or failure, 77 not judged.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
 
 bench_a="" bench_b="" out="" rounds=6 repetitions=20 filter="." tolerance=1.0
-max_remeasure=4 lock_wait=1800 check_first=1 diagnosis=1
+max_remeasure=4 lock_wait=1800 check_first=1 diagnosis=1 ledger=""
 while (($#)); do
   case "$1" in
     --a) need_value "$@"; bench_a=$2; shift 2 ;;
@@ -35,6 +37,7 @@ while (($#)); do
     --lock-wait) need_value "$@"; lock_wait=$2; shift 2 ;;
     --no-reference-check) check_first=""; shift ;;
     --no-diagnosis) diagnosis=""; shift ;;
+    --same-code-ledger) need_value "$@"; ledger=$2; shift 2 ;;
     *) die "$EXIT_INVALID" "unknown argument '$1' (see the header of $0)" ;;
   esac
 done
@@ -85,6 +88,10 @@ for ((attempt = 1; attempt <= max_remeasure; attempt++)); do
   measure "$rounds" "$(exact_filter <"$out/ab.remeasure.txt")"
   judge
 done
+if [[ -n $ledger ]] && ((verdict != EXIT_INVALID)); then
+  "$gate" ledger --ledger "$ledger" --report "$out/ab.verdict.json" --markdown "$out/ab.md" ||
+    note "the same-code ledger $ledger was not updated (the verdict stands)"
+fi
 if ((verdict == EXIT_REGRESSION)) && [[ -n $diagnosis ]]; then
   "$(dirname "$0")/ncu_diagnose.sh" --a "$bench_a" --b "$bench_b" --dir "$out" ||
     note "the ncu diagnosis failed (exit $?); the verdict stands"

@@ -13,7 +13,8 @@
 # scripts/perf_test.sh of F against the committed baseline (every family for "all"; odd runs with the
 # memory canary, even runs without, so that its effect on the families' medians can be read), and
 # scripts/ab_compare.sh of the build against itself (F: a family, default reduction, or "all" for the
-# whole suite). They time only (--no-reference-check): the correctness step checks this build.
+# whole suite). They time only (--no-reference-check): the correctness step checks this build. Their
+# verdicts on unchanged code are counted in OUTDIR/same-code-ledger.json.
 # --deadline: start no further clean run when the last one would end after SECONDS since the start.
 # --order-check: scripts/order_check.sh over the whole suite, 3 rounds (does a benchmark's time depend on
 # checks, order, its neighbours, the pause after freed memory?), its table in OUTDIR/order/.
@@ -130,7 +131,7 @@ clean_run() {  # clean_run <run>: perf_test.sh of each clean family; the first f
     family_rc=0
     "$root/scripts/perf_test.sh" --family "$family" --bench "$build/perf_tests/gpuperf_bench" \
       --gate "$build/perf_tests/gate/perf_gate" --baselines "$root/baselines" --out "$out/clean/run$1" \
-      --no-reference-check "${canary[@]}" || family_rc=$?
+      --no-reference-check "${canary[@]}" --same-code-ledger "$out/same-code-ledger.json" || family_rc=$?
     ((rc != 0)) || rc=$family_rc
   done
   return "$rc"
@@ -158,7 +159,7 @@ for ((run = 1; run <= ab_clean_runs; run++)); do
   start=$SECONDS
   step "ab_clean_run_$run" "$root/scripts/ab_compare.sh" --a "$build/perf_tests/gpuperf_bench" \
     --b "$build/perf_tests/gpuperf_bench" --filter "$clean_benchmarks" --out "$out/ab_clean/run$run" \
-    --no-reference-check
+    --no-reference-check --same-code-ledger "$out/same-code-ledger.json"
   last=$((SECONDS - start))
   grep -h "re-measuring" "$logs/ab_clean_run_$run.log"
   jq -r '[.benchmarks[].verdict] | group_by(.) | map("\(.[0]) \(length)") | join(", ")' \

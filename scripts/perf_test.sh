@@ -6,7 +6,7 @@
 #
 #   perf_test.sh --family NAME --bench PATH --gate PATH --baselines DIR --out DIR
 #                [--processes N] [--repetitions N] [--max-remeasure N] [--strict] [--lock-wait SECONDS]
-#                [--no-canary] [--no-reference-check] [--skip-unchanged]
+#                [--no-canary] [--no-reference-check] [--skip-unchanged] [--same-code-ledger FILE]
 #
 # The memory canary: the first look's processes also time the ceiling family (copy, read, memset of
 # 1 GiB each), so that the reports can say when this machine streams memory slower or faster than the
@@ -29,6 +29,10 @@
 # GPU model, driver and CUDA runtime equal the baseline's are not timed and pass as UNCHANGED; the rest
 # are measured as usual. Correctness is never skipped.
 #
+# --same-code-ledger FILE: add the final verdicts on unchanged code (identical fingerprints) to the running
+# count FILE keeps for this GPU model (perf_gate ledger): the reports then state the gate's observed
+# false-alarm rate here. A ledger that cannot be updated is a warning; it never changes the verdict.
+#
 # Exit: 0 pass, 1 regression, 2 invalid input or infrastructure failure, 77 skipped / not judged
 # (no GPU; no baseline for this GPU unless --strict; throttled GPU).
 # Writes into --out: <family>.runN.json (raw samples), <family>.md and <family>.verdict.json (reports).
@@ -39,7 +43,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
 # test_simulation.cpp) this catches a 3% slowdown at a process sd of 0.44% in 94% of trials with no
 # false alarm in 32,400 clean judgements; 2 re-measurements caught 90%.
 family="" bench="" gate="" baselines="" out="" processes=3 repetitions=30 max_remeasure=3 strict="" lock_wait=1800
-check_first=1 skip_unchanged=""
+check_first=1 skip_unchanged="" ledger=""
 canary=ceiling  # the family timed beside NAME in the first look (kCanaryFamily in perf_tests/gate/canary.h)
 while (($#)); do
   case "$1" in
@@ -56,6 +60,7 @@ while (($#)); do
     --no-canary) canary=""; shift ;;
     --no-reference-check) check_first=""; shift ;;
     --skip-unchanged) skip_unchanged=1; shift ;;
+    --same-code-ledger) need_value "$@"; ledger=$2; shift 2 ;;
     *) die "$EXIT_INVALID" "unknown argument '$1' (see the header of $0)" ;;
   esac
 done
@@ -142,5 +147,9 @@ for ((attempt = 1; attempt <= max_remeasure; attempt++)); do
   measure_look "$(exact_filter <"$out/$family.remeasure.txt")"
   judge
 done
+if [[ -n $ledger ]] && ((verdict != EXIT_INVALID)); then
+  "$gate" ledger --ledger "$ledger" --report "$out/$family.verdict.json" --markdown "$out/$family.md" ||
+    note "the same-code ledger $ledger was not updated (the verdict stands)"
+fi
 echo "report: $out/$family.md"
 exit "$verdict"

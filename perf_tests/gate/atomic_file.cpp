@@ -5,6 +5,10 @@
 #include <cstring>
 #include <fstream>
 
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
 #include "gate/input_error.h"
 
 namespace gpuperf::gate {
@@ -34,5 +38,22 @@ void write_file_atomically(const std::string& path, const std::string& content) 
                      "' was left unchanged");
   }
 }
+
+FileLock::FileLock(const std::string& path) {
+  const std::string lock_path = path + ".lock";
+  fd_ = ::open(lock_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  if (fd_ < 0) {
+    throw InputError("cannot open the lock file '" + lock_path + "': " + std::strerror(errno) +
+                     " - check that the folder exists and is writable");
+  }
+  while (::flock(fd_, LOCK_EX) != 0) {
+    if (errno == EINTR) continue;
+    const std::string why = std::strerror(errno);
+    ::close(fd_);
+    throw InputError("cannot lock '" + lock_path + "': " + why);
+  }
+}
+
+FileLock::~FileLock() { ::close(fd_); }  // closing releases the lock
 
 }  // namespace gpuperf::gate

@@ -1,6 +1,7 @@
 #include "gate/cli.h"
 
 #include <cmath>
+#include <fstream>
 #include <iostream>
 #include <map>
 #include <optional>
@@ -24,6 +25,7 @@
 #include "gate/platform.h"
 #include "gate/record.h"
 #include "gate/reports.h"
+#include "gate/same_code_ledger.h"
 
 namespace gpuperf::gate {
 
@@ -72,6 +74,12 @@ const char* const kUsage = R"(usage:
       as compare; the budget is split over every benchmark of A and B. The reports name how B's
       platform differs from A's. No memory canary: both builds run on one machine in interleaved
       rounds, so a shift of the machine moves A and B alike.
+  perf_gate ledger --ledger FILE --report VERDICT.json [--markdown REPORT.md]
+      Add the report's timed verdicts on unchanged code (identical fingerprints) to the running count
+      of its GPU model and mode in FILE (created if missing; updated under a lock, atomically): any SLOW
+      or FAST among them is a false alarm of the gate. Prints the count with the observed false-alarm
+      rate and its 95% upper bound, appends that line to REPORT.md and writes the count into
+      VERDICT.json ("same_code_ledger"). Give each final report once: every call counts.
   perf_gate ncu-metrics
       Print the Nsight Compute metrics the diagnosis collects, as the argument of ncu --metrics.
   perf_gate ncu-diff --before A.csv --after B.csv [--title TEXT] [--before-label L] [--after-label L]
@@ -129,6 +137,7 @@ const std::map<std::string, CommandSpec>& command_specs() {
         {"--a", "--b"},
         {}}},
       {"gpu", {{}, {"--results"}, {}}},
+      {"ledger", {{"--ledger", "--report", "--markdown"}, {}, {}}},
       {"ncu-metrics", {{}, {}, {}}},
       {"ncu-diff", {{"--before", "--after", "--title", "--before-label", "--after-label", "--markdown", "--json"}, {}, {}}},
       {"unchanged", {{"--baseline", "--family", "--filter", "--list"}, {"--results"}, {}}},
@@ -263,6 +272,44 @@ int run_ncu_diff(const Arguments& args, std::ostream& out) {
   } else {
     out << markdown;
   }
+  return kExitPass;
+}
+
+int run_ledger(const Arguments& args, std::ostream& out) {
+  const std::string ledger_path = args.required("--ledger");
+  const std::string report_path = args.required("--report");
+  const std::string hint = "give the --json report of perf_gate compare or ab";
+  nlohmann::ordered_json report;  // rewritten below with its keys in their order
+  try {
+    report = nlohmann::ordered_json::parse(read_text_file(report_path, hint));
+  } catch (const nlohmann::json::exception& e) {
+    throw InputError(report_path + ": not valid JSON (" + e.what() + ") - " + hint);
+  }
+  const SameCodeVerdicts verdicts = same_code_verdicts(nlohmann::json::parse(report.dump()), report_path);
+  SameCodeLedger ledger;
+  {
+    const FileLock lock(ledger_path);
+    if (std::ifstream(ledger_path).good()) {
+      ledger = ledger_from_text(read_text_file(ledger_path, "is it readable?"), ledger_path);
+    }
+    add_to_ledger(ledger, verdicts, utc_now_iso8601());
+    write_file_atomically(ledger_path, ledger_to_text(ledger));
+  }
+  const auto gpu = ledger.tallies.find(verdicts.gpu_slug);
+  if (gpu == ledger.tallies.end() || gpu->second.count(verdicts.mode) == 0) {
+    out << "same code: nothing counted yet for " << verdicts.gpu_name << " (" << verdicts.mode << "): " << report_path
+        << " holds no timed verdict on unchanged code\n";
+    return kExitPass;
+  }
+  const SameCodeTally& tally = gpu->second.at(verdicts.mode);
+  const std::string line = ledger_line(tally, verdicts.mode);
+  report["same_code_ledger"] = tally_json(tally);
+  write_file_atomically(report_path, report.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
+  if (args.has("--markdown")) {
+    const std::string markdown = args.value("--markdown");
+    write_file_atomically(markdown, read_text_file(markdown, "write it with perf_gate --markdown first") + "\n" + line + "\n");
+  }
+  out << line << "\n";
   return kExitPass;
 }
 
@@ -420,6 +467,7 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
     if (args[0] == "compare") return run_compare(arguments, out);
     if (args[0] == "unchanged") return run_unchanged(arguments, out);
     if (args[0] == "ncu-diff") return run_ncu_diff(arguments, out);
+    if (args[0] == "ledger") return run_ledger(arguments, out);
     if (args[0] == "ncu-metrics") {
       out << ncu_metrics_argument() << "\n";
       return kExitPass;

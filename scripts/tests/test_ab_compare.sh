@@ -42,6 +42,11 @@ rm -f "$work/args.log"
 FAKE_ARGS_LOG="$work/args.log" expect 0 "report:" "an unchecked A/B run passes" --a "$a" --b "$a" --max-remeasure 0 --no-reference-check
 unchecked=$(grep -c -- "--no-reference-check" "$work/args.log")
 ((unchecked == 4)) || { failed=1; echo "FAIL: --no-reference-check: $unchecked of 4 processes unchecked (want 4)"; }
+# --same-code-ledger: a build against itself, round 1 checking (and so fingerprinting), is counted.
+FAKE_FINGERPRINTS=1 expect 0 "same code on this GPU (Fake GPU, A/B), 1 report since" \
+  "the verdicts on the same code are counted in the ledger" --a "$a" --b "$a" --same-code-ledger "$work/ledger.json"
+jq -e '.gpus["fake-gpu"].ab.verdicts.SAME == 2' "$work/ledger.json" >/dev/null ||
+  { failed=1; echo "FAIL: the ledger does not hold the 2 SAME verdicts"; }
 # A regression gets its Nsight Compute diagnosis: without ncu, one line says why not; with it (a stand-in
 # printing the fixtures' CSV), the metric table of build A against build B is in ab.md.
 PATH="$work/no-ncu:$PATH" FAKE_FINGERPRINTS=1 expect 1 "ncu diagnosis skipped: ncu not found" \

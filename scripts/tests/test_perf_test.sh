@@ -128,6 +128,26 @@ else
   echo "FAIL: with --skip-unchanged, only the changed benchmark (and the canary) is timed, unchecked, and its code change named:"
   sed 's/^/    /' "$work/args.log" "$work/log"
 fi
+# --same-code-ledger: each run's verdicts on unchanged code are counted; SLOW over the same code is a
+# false alarm there; a ledger that cannot be read is a warning, never a change of verdict.
+ledger="$work/ledger/same-code.json"
+mkdir -p "$work/ledger"
+EXTRA_ARGS="--same-code-ledger $ledger" run 0 "1 report since" "a clean run starts the same-code ledger" \
+  FAKE_FINGERPRINTS=1
+EXTRA_ARGS="--same-code-ledger $ledger" run 1 "2 reports since .*: 4 timed verdicts, [12] SLOW, 0 FAST" \
+  "a SLOW over unchanged code is counted as a false alarm" FAKE_FINGERPRINTS=1 FAKE_SLOWDOWN_PCT=10
+if jq -e '.gpus["fake-gpu"].compare.false_alarms["fake/long/n:2"] == 1' "$ledger" >/dev/null &&
+  jq -e '.same_code_ledger.reports == 2' "$work/out/fake.verdict.json" >/dev/null &&
+  grep -q "same code on this GPU" "$work/out/fake.md"; then
+  passed=$((passed + 1))
+else
+  failed=$((failed + 1))
+  echo "FAIL: the ledger file, the JSON report and the Markdown report hold the running count:"
+  sed 's/^/    /' "$ledger"
+fi
+echo "not json" >"$ledger"
+EXTRA_ARGS="--same-code-ledger $ledger" run 0 "was not updated (the verdict stands)" \
+  "a corrupt ledger is a warning, the verdict stands" FAKE_FINGERPRINTS=1
 cp "$work/without-fingerprints.json" "$work/baselines/fake-gpu.json"
 
 run 77 "throttled" "throttled samples are not judged" FAKE_THROTTLED=1

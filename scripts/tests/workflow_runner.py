@@ -121,7 +121,7 @@ def main():
         output_file = os.path.join(temp, f"output-{index}")
         open(output_file, "w").close()
         env.update(GITHUB_ENV=files["GITHUB_ENV"], GITHUB_STEP_SUMMARY=files["GITHUB_STEP_SUMMARY"],
-                   GITHUB_OUTPUT=output_file)
+                   GITHUB_OUTPUT=output_file, RUNNER_TOOL_CACHE=os.path.join(temp, "tool-cache"))
         if "uses" in step:
             with_ = {k: evaluate(v, table) for k, v in step.get("with", {}).items()}
             rc = simulate(step["uses"], with_, artifacts, log)

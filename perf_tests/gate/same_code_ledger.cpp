@@ -1,0 +1,242 @@
+#include "gate/same_code_ledger.h"
+
+#include <algorithm>
+#include <cmath>
+#include <utility>
+
+#include "gate/format.h"
+#include "gate/input_error.h"
+#include "gate/json_input.h"
+
+namespace gpuperf::gate {
+
+namespace {
+
+// The benchmarks with false alarms the line names.
+constexpr std::size_t kLedgerLineBenchmarks = 3;
+
+const char* const kStartOver = "; move the file away to start a new count";
+
+// The timed verdicts a tally counts, by the names the reports write.
+constexpr const char* kSame = "SAME";
+constexpr const char* kAmbiguous = "AMBIGUOUS";
+constexpr const char* kSlow = "SLOW";
+constexpr const char* kFast = "FAST";
+
+const nlohmann::json& member(const nlohmann::json& object, const char* key, const std::string& where) {
+  if (!object.is_object() || !object.contains(key)) throw InputError(where + ": no \"" + key + "\"");
+  return object.at(key);
+}
+
+std::string string_member(const nlohmann::json& object, const char* key, const std::string& where) {
+  const nlohmann::json& value = member(object, key, where);
+  if (!value.is_string()) {
+    throw InputError(where + ": \"" + key + "\" is " + describe_json_type(value) + ", not a string");
+  }
+  return value.get<std::string>();
+}
+
+int count_member(const nlohmann::json& object, const char* key, const std::string& where) {
+  const nlohmann::json& value = member(object, key, where);
+  if (!value.is_number_integer() || value.get<long long>() < 0 || value.get<long long>() > 1'000'000'000) {
+    throw InputError(where + ": \"" + key + "\" must be a count (a whole number >= 0)");
+  }
+  return value.get<int>();
+}
+
+nlohmann::ordered_json verdicts_json(const SameCodeTally& tally) {
+  return nlohmann::ordered_json{{kSame, tally.same}, {kAmbiguous, tally.ambiguous}, {kSlow, tally.slow}, {kFast, tally.fast}};
+}
+
+nlohmann::ordered_json tally_file_json(const SameCodeTally& tally) {
+  nlohmann::ordered_json false_alarms = nlohmann::ordered_json::object();
+  for (const auto& [name, count] : tally.false_alarms) false_alarms[name] = count;
+  return nlohmann::ordered_json{{"gpu_name", tally.gpu_name}, {"since", tally.since},  {"last", tally.last},
+                        {"reports", tally.reports},   {"verdicts", verdicts_json(tally)}, {"false_alarms", false_alarms}};
+}
+
+SameCodeTally tally_from_json(const nlohmann::json& j, const std::string& where) {
+  SameCodeTally tally;
+  tally.gpu_name = string_member(j, "gpu_name", where);
+  tally.since = string_member(j, "since", where);
+  tally.last = string_member(j, "last", where);
+  tally.reports = count_member(j, "reports", where);
+  const nlohmann::json& verdicts = member(j, "verdicts", where);
+  const std::string in_verdicts = where + ".verdicts";
+  tally.same = count_member(verdicts, kSame, in_verdicts);
+  tally.ambiguous = count_member(verdicts, kAmbiguous, in_verdicts);
+  tally.slow = count_member(verdicts, kSlow, in_verdicts);
+  tally.fast = count_member(verdicts, kFast, in_verdicts);
+  const nlohmann::json& false_alarms = member(j, "false_alarms", where);
+  if (!false_alarms.is_object()) throw InputError(where + ": \"false_alarms\" is not an object");
+  int listed = 0;
+  for (const auto& [name, count] : false_alarms.items()) {
+    if (!count.is_number_integer() || count.get<long long>() < 1 || count.get<long long>() > tally.slow + tally.fast) {
+      throw InputError(where + ".false_alarms: \"" + name + "\" must be a count from 1 to SLOW + FAST");
+    }
+    tally.false_alarms[name] = count.get<int>();
+    listed += count.get<int>();
+  }
+  if (listed != tally.slow + tally.fast) {
+    throw InputError(where + ": false_alarms list " + std::to_string(listed) + " where SLOW + FAST is " +
+                     std::to_string(tally.slow + tally.fast));
+  }
+  if (tally.reports > tally.timed()) {
+    throw InputError(where + ": more reports than verdicts (each report counted has at least one)");
+  }
+  return tally;
+}
+
+// log P(X <= events) for X ~ Binomial(trials, p), 0 < p < 1.
+double log_binomial_cdf(int events, int trials, double p) {
+  const double n = trials;
+  double log_sum = -INFINITY;
+  for (int i = 0; i <= events; ++i) {
+    const double term = std::lgamma(n + 1) - std::lgamma(i + 1.0) - std::lgamma(n - i + 1) + i * std::log(p) +
+                        (n - i) * std::log1p(-p);
+    const double high = std::max(log_sum, term);
+    log_sum = high + std::log(std::exp(log_sum - high) + std::exp(term - high));
+  }
+  return log_sum;
+}
+
+std::string mode_words(const std::string& mode) { return mode == "ab" ? "A/B" : "against the baseline"; }
+
+// "2026-11-23" of "2026-11-23T01:02:03Z".
+std::string date_of(const std::string& time) { return time.substr(0, 10); }
+
+}  // namespace
+
+SameCodeVerdicts same_code_verdicts(const nlohmann::json& report, const std::string& source) {
+  if (!report.is_object() || report.value("tool", "") != "perf_gate") {
+    throw InputError(source + ": not a perf_gate report (no \"tool\": \"perf_gate\"); give the --json file of "
+                              "perf_gate compare or ab");
+  }
+  SameCodeVerdicts verdicts;
+  verdicts.mode = string_member(report, "mode", source);
+  if (verdicts.mode != "compare" && verdicts.mode != "ab") {
+    throw InputError(source + ": mode '" + verdicts.mode + "' is neither compare nor ab");
+  }
+  const nlohmann::json& gpu = member(report, "gpu", source);
+  verdicts.gpu_slug = string_member(gpu, "slug", source + ".gpu");
+  verdicts.gpu_name = string_member(gpu, "name", source + ".gpu");
+  if (verdicts.gpu_slug.empty()) throw InputError(source + ": the report names no GPU slug");
+  const nlohmann::json& rows = member(report, "benchmarks", source);
+  if (!rows.is_array()) throw InputError(source + ": \"benchmarks\" is not an array");
+  for (const nlohmann::json& row : rows) {
+    const nlohmann::json code = row.is_object() ? row.value("code", nlohmann::json()) : nlohmann::json();
+    if (!code.is_object() || code.value("comparison", "") != "same") continue;
+    const std::string name = string_member(row, "name", source + ".benchmarks[]");
+    const std::string verdict = string_member(row, "verdict", source + ".benchmarks[" + name + "]");
+    if (verdict == kSame) {
+      ++verdicts.same;
+    } else if (verdict == kAmbiguous) {
+      ++verdicts.ambiguous;
+    } else if (verdict == kSlow || verdict == kFast) {
+      ++(verdict == kSlow ? verdicts.slow : verdicts.fast);
+      verdicts.false_alarms.push_back(name);
+    }
+  }
+  return verdicts;
+}
+
+void add_to_ledger(SameCodeLedger& ledger, const SameCodeVerdicts& verdicts, const std::string& now) {
+  if (verdicts.timed() == 0) return;
+  SameCodeTally& tally = ledger.tallies[verdicts.gpu_slug][verdicts.mode];
+  if (tally.reports == 0) tally.since = now;
+  tally.gpu_name = verdicts.gpu_name;
+  tally.last = now;
+  ++tally.reports;
+  tally.same += verdicts.same;
+  tally.ambiguous += verdicts.ambiguous;
+  tally.slow += verdicts.slow;
+  tally.fast += verdicts.fast;
+  for (const std::string& name : verdicts.false_alarms) ++tally.false_alarms[name];
+}
+
+std::string ledger_to_text(const SameCodeLedger& ledger) {
+  nlohmann::ordered_json gpus = nlohmann::ordered_json::object();
+  for (const auto& [slug, modes] : ledger.tallies) {
+    for (const auto& [mode, tally] : modes) gpus[slug][mode] = tally_file_json(tally);
+  }
+  return nlohmann::ordered_json{{"schema_version", kLedgerSchemaVersion}, {"gpus", gpus}}.dump(2) + "\n";
+}
+
+SameCodeLedger ledger_from_text(const std::string& text, const std::string& source) {
+  const std::string where = source + " (the same-code ledger)";
+  nlohmann::json doc;
+  try {
+    doc = parse_json_document(text, source);
+  } catch (const InputError& e) {
+    throw InputError(std::string(e.what()) + kStartOver);
+  }
+  try {
+    const nlohmann::json& version = member(doc, "schema_version", where);
+    if (version != kLedgerSchemaVersion) {
+      throw InputError(where + ": schema_version " + version.dump() + ", this gate reads " +
+                       std::to_string(kLedgerSchemaVersion));
+    }
+    SameCodeLedger ledger;
+    const nlohmann::json& gpus = member(doc, "gpus", where);
+    if (!gpus.is_object()) throw InputError(where + ": \"gpus\" is not an object");
+    for (const auto& [slug, modes] : gpus.items()) {
+      if (!modes.is_object()) throw InputError(where + ": gpus." + slug + " is not an object");
+      for (const auto& [mode, tally] : modes.items()) {
+        if (mode != "compare" && mode != "ab") throw InputError(where + ": gpus." + slug + ": unknown mode '" + mode + "'");
+        ledger.tallies[slug][mode] = tally_from_json(tally, where + ": gpus." + slug + "." + mode);
+      }
+    }
+    return ledger;
+  } catch (const InputError& e) {
+    throw InputError(std::string(e.what()) + kStartOver);
+  }
+}
+
+nlohmann::ordered_json tally_json(const SameCodeTally& tally) {
+  nlohmann::ordered_json j = tally_file_json(tally);
+  const int timed = tally.timed();
+  j["timed_verdicts"] = timed;
+  j["false_alarm_rate"] =
+      timed > 0 ? nlohmann::ordered_json(static_cast<double>(tally.slow + tally.fast) / timed) : nlohmann::ordered_json();
+  j["false_alarm_rate_upper_bound"] = rate_upper_bound(tally.slow + tally.fast, timed, kLedgerBoundConfidence);
+  j["upper_bound_confidence"] = kLedgerBoundConfidence;
+  return j;
+}
+
+double rate_upper_bound(int events, int trials, double confidence) {
+  if (trials <= 0 || events >= trials) return 1.0;
+  const double target = std::log(1.0 - confidence);
+  // P(X <= events) falls as p grows: bisect for the p where it equals 1 - confidence.
+  double low = static_cast<double>(events) / trials;
+  double high = 1.0;
+  for (int i = 0; i < 200 && high - low > 1e-12; ++i) {
+    const double mid = 0.5 * (low + high);
+    (log_binomial_cdf(events, trials, mid) > target ? low : high) = mid;
+  }
+  return high;
+}
+
+std::string ledger_line(const SameCodeTally& tally, const std::string& mode) {
+  const int timed = tally.timed();
+  const int alarms = tally.slow + tally.fast;
+  std::string line = "same code on this GPU (" + tally.gpu_name + ", " + mode_words(mode) + "), " +
+                     std::to_string(tally.reports) + (tally.reports == 1 ? " report" : " reports") + " since " +
+                     date_of(tally.since) + ": " + std::to_string(timed) + " timed verdicts, " +
+                     std::to_string(tally.slow) + " SLOW, " + std::to_string(tally.fast) + " FAST: false alarms " +
+                     format_number("%.2g", timed > 0 ? 100.0 * alarms / timed : 0.0) + "% (at most " +
+                     format_number("%.2g", 100.0 * rate_upper_bound(alarms, timed, kLedgerBoundConfidence)) + "%, " +
+                     format_number("%.0f", 100.0 * kLedgerBoundConfidence) + "% confidence)";
+  // The benchmarks with the most false alarms first: where a team looks for a noisy benchmark.
+  std::vector<std::pair<std::string, int>> by_count(tally.false_alarms.begin(), tally.false_alarms.end());
+  std::stable_sort(by_count.begin(), by_count.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+  for (std::size_t i = 0; i < by_count.size(); ++i) {
+    if (i == kLedgerLineBenchmarks) {
+      line += ", " + std::to_string(by_count.size() - i) + " more";
+      break;
+    }
+    line += (i == 0 ? "; false alarms in: " : ", ") + by_count[i].first + " (" + std::to_string(by_count[i].second) + ")";
+  }
+  return line;
+}
+
+}  // namespace gpuperf::gate

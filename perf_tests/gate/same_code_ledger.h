@@ -1,0 +1,79 @@
+#pragma once
+// The gate measuring itself: a verdict on a benchmark whose code was the same on both sides (identical
+// fingerprints, code_check.h) is a trial in which SLOW or FAST is a false alarm. The ledger adds each
+// report's such verdicts to a running count per GPU model and mode, in a JSON file the machine keeps
+// between runs (`perf_gate ledger`), so that every report can state the false-alarm rate the gate has shown
+// on this GPU, and how sure that figure is. Pure functions: tests/test_same_code_ledger.cpp.
+
+#include <map>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+namespace gpuperf::gate {
+
+inline constexpr int kLedgerSchemaVersion = 1;
+// The confidence of the upper bound the line states.
+inline constexpr double kLedgerBoundConfidence = 0.95;
+
+// One report's timed verdicts on unchanged code. UNCHANGED (not re-timed), NEW, MISSING, NOT_JUDGED and
+// ERROR are no trials and are not counted.
+struct SameCodeVerdicts {
+  std::string gpu_slug;  // "nvidia-h100-80gb-hbm3"
+  std::string gpu_name;  // "NVIDIA H100 80GB HBM3"
+  std::string mode;      // the report's mode: "compare" (against a baseline) or "ab"
+  int same = 0;
+  int ambiguous = 0;
+  int slow = 0;
+  int fast = 0;
+  std::vector<std::string> false_alarms;  // the benchmarks judged SLOW or FAST, in report order
+
+  int timed() const { return same + ambiguous + slow + fast; }
+};
+
+// Reads them from a report of `perf_gate compare` or `ab` (json_report). InputError naming `source` when
+// the document is not such a report.
+SameCodeVerdicts same_code_verdicts(const nlohmann::json& report, const std::string& source);
+
+// The running count of one GPU model in one mode.
+struct SameCodeTally {
+  std::string gpu_name;
+  std::string since;  // when the first report was counted, ISO 8601 UTC
+  std::string last;   // when the latest was
+  int reports = 0;    // reports counted (those with at least one timed verdict on unchanged code)
+  int same = 0;
+  int ambiguous = 0;
+  int slow = 0;
+  int fast = 0;
+  std::map<std::string, int> false_alarms;  // benchmark -> its SLOW and FAST verdicts on unchanged code
+
+  int timed() const { return same + ambiguous + slow + fast; }
+};
+
+struct SameCodeLedger {
+  std::map<std::string, std::map<std::string, SameCodeTally>> tallies;  // GPU slug -> mode -> count
+};
+
+// Adds one report at time `now` (ISO 8601 UTC). A report without timed verdicts on unchanged code adds
+// nothing.
+void add_to_ledger(SameCodeLedger& ledger, const SameCodeVerdicts& verdicts, const std::string& now);
+
+// The file: {"schema_version": 1, "gpus": {"<slug>": {"<mode>": {"gpu_name", "since", "last", "reports",
+// "verdicts": {"SAME", "AMBIGUOUS", "SLOW", "FAST"}, "false_alarms": {"<benchmark>": n}}}}}.
+std::string ledger_to_text(const SameCodeLedger& ledger);
+// InputError naming `source` (and what to do: move the file away to start a new count) when the text is
+// not such a file or its counts are negative or inconsistent.
+SameCodeLedger ledger_from_text(const std::string& text, const std::string& source);
+// The tally as the report's JSON holds it (the same object as in the file, plus the rate and its bound).
+nlohmann::ordered_json tally_json(const SameCodeTally& tally);
+
+// The one-sided upper confidence bound on a rate from `events` in `trials` (Clopper-Pearson: the p at which
+// seeing `events` or fewer has probability 1 - confidence). 1 when there are no trials.
+double rate_upper_bound(int events, int trials, double confidence);
+
+// What a person reads: "same code on this GPU (NVIDIA H100 80GB HBM3, against the baseline), 17 reports
+// since 2026-11-23: 1836 timed verdicts, 0 SLOW, 0 FAST: false alarms 0% (at most 0.16%, 95% confidence)",
+// followed by "; false alarms in: <benchmark> (1)" for up to 3 benchmarks when there were some.
+std::string ledger_line(const SameCodeTally& tally, const std::string& mode);
+
+}  // namespace gpuperf::gate

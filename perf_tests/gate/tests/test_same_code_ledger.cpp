@@ -1,0 +1,216 @@
+// The running count of verdicts on unchanged code (same_code_ledger.h): what one report adds, the file
+// and its errors, the upper bound on the false-alarm rate, the line a person reads (golden), and
+// `perf_gate ledger` end to end on reports of the fixtures.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "gate/atomic_file.h"
+#include "gate/cli.h"
+#include "gate/comparator.h"
+#include "gate/exit_codes.h"
+#include "gate/input_error.h"
+#include "gate/reports.h"
+#include "gate/same_code_ledger.h"
+#include "gate_test_support.h"
+#include "golden_file.h"
+
+namespace gpuperf::gate {
+namespace {
+
+using testing::expect_golden;
+using testing::testdata;
+
+constexpr const char* kReduce9 = "reduction/reduce9_shfl_down_last_warp/n:33554432";
+
+// The JSON report of the fixtures' baseline with fingerprints against `prefix`1..3.json, as written.
+std::string report_text(const std::string& prefix) {
+  const Baseline baseline = load_baseline(testdata("baseline_h200_fingerprints.json"));
+  const std::vector<ResultsFile> results =
+      load_results_files({testdata(prefix + "1.json"), testdata(prefix + "2.json"), testdata(prefix + "3.json")});
+  return json_report(compare_with_baseline(baseline, results, CompareOptions{}));
+}
+
+nlohmann::json report_of(const std::string& prefix) { return nlohmann::json::parse(report_text(prefix)); }
+
+TEST(SameCodeVerdicts, CountsOnlyTimedVerdictsOnUnchangedCode) {
+  // reduce9 changed its code and is SLOW: no false alarm. The other two ran the same code.
+  const SameCodeVerdicts changed = same_code_verdicts(report_of("results_code_change_"), "code_change.json");
+  EXPECT_EQ(changed.gpu_slug, "nvidia-h200");
+  EXPECT_EQ(changed.mode, "compare");
+  EXPECT_EQ(changed.slow + changed.fast, 0);
+  EXPECT_TRUE(changed.false_alarms.empty());
+  EXPECT_GE(changed.timed(), 1);
+
+  // reduce9 SLOW over the same code: a false alarm of the gate (or a cause outside the code).
+  const SameCodeVerdicts same = same_code_verdicts(report_of("results_same_code_slow_"), "same_code_slow.json");
+  EXPECT_EQ(same.slow, 1);
+  ASSERT_EQ(same.false_alarms.size(), 1u);
+  EXPECT_EQ(same.false_alarms[0], kReduce9);
+}
+
+TEST(SameCodeVerdicts, RefusesWhatIsNotAGateReport) {
+  EXPECT_THROW(same_code_verdicts(nlohmann::json::parse(R"({"benchmarks": []})"), "x.json"), InputError);
+  nlohmann::json report = report_of("results_code_change_");
+  report["mode"] = "record";
+  EXPECT_THROW(same_code_verdicts(report, "x.json"), InputError);
+  report = report_of("results_code_change_");
+  report["benchmarks"] = "none";
+  EXPECT_THROW(same_code_verdicts(report, "x.json"), InputError);
+}
+
+SameCodeVerdicts verdicts(int same, int slow, std::vector<std::string> false_alarms = {}) {
+  SameCodeVerdicts v;
+  v.gpu_slug = "nvidia-h100-80gb-hbm3";
+  v.gpu_name = "NVIDIA H100 80GB HBM3";
+  v.mode = "compare";
+  v.same = same;
+  v.slow = slow;
+  v.false_alarms = std::move(false_alarms);
+  return v;
+}
+
+TEST(SameCodeLedger, AddsReportsAndKeepsWhenItStarted) {
+  SameCodeLedger ledger;
+  add_to_ledger(ledger, verdicts(107, 1, {kReduce9}), "2026-11-23T10:00:00Z");
+  add_to_ledger(ledger, verdicts(0, 0), "2026-11-23T11:00:00Z");  // nothing timed on unchanged code
+  add_to_ledger(ledger, verdicts(108, 0), "2026-11-24T09:00:00Z");
+  SameCodeVerdicts ab = verdicts(12, 0);
+  ab.mode = "ab";
+  add_to_ledger(ledger, ab, "2026-11-24T09:30:00Z");
+
+  const SameCodeTally& stored = ledger.tallies.at("nvidia-h100-80gb-hbm3").at("compare");
+  EXPECT_EQ(stored.reports, 2) << "a report with no timed verdict on unchanged code is not counted";
+  EXPECT_EQ(stored.timed(), 216);
+  EXPECT_EQ(stored.slow, 1);
+  EXPECT_EQ(stored.since, "2026-11-23T10:00:00Z");
+  EXPECT_EQ(stored.last, "2026-11-24T09:00:00Z");
+  EXPECT_EQ(stored.false_alarms.at(kReduce9), 1);
+  EXPECT_EQ(ledger.tallies.at("nvidia-h100-80gb-hbm3").at("ab").timed(), 12) << "modes are counted apart";
+}
+
+TEST(SameCodeLedger, FileRoundTripsAndIsGolden) {
+  SameCodeLedger ledger;
+  add_to_ledger(ledger, verdicts(107, 1, {kReduce9}), "2026-11-23T10:00:00Z");
+  const std::string text = ledger_to_text(ledger);
+  EXPECT_EQ(ledger_to_text(ledger_from_text(text, "ledger.json")), text);
+  expect_golden("same_code_ledger.json", text);
+}
+
+TEST(SameCodeLedger, RefusesACorruptOrInconsistentFileSayingHowToStartOver) {
+  SameCodeLedger ledger;
+  add_to_ledger(ledger, verdicts(107, 1, {kReduce9}), "2026-11-23T10:00:00Z");
+  const nlohmann::json good = nlohmann::json::parse(ledger_to_text(ledger));
+  const auto refused = [](const nlohmann::json& doc) {
+    try {
+      ledger_from_text(doc.dump(), "ledger.json");
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  nlohmann::json doc = good;
+  doc["schema_version"] = 2;
+  EXPECT_NE(refused(doc).find("schema_version 2"), std::string::npos) << refused(doc);
+  doc = good;
+  doc["gpus"]["nvidia-h100-80gb-hbm3"]["compare"]["verdicts"]["SAME"] = -1;
+  EXPECT_NE(refused(doc).find("must be a count"), std::string::npos) << refused(doc);
+  doc = good;
+  doc["gpus"]["nvidia-h100-80gb-hbm3"]["compare"]["false_alarms"] = nlohmann::json::object();
+  EXPECT_NE(refused(doc).find("false_alarms list 0 where SLOW + FAST is 1"), std::string::npos) << refused(doc);
+  doc = good;
+  doc["gpus"]["nvidia-h100-80gb-hbm3"]["stored"] = doc["gpus"]["nvidia-h100-80gb-hbm3"]["compare"];
+  EXPECT_NE(refused(doc).find("unknown mode 'stored'"), std::string::npos) << refused(doc);
+  for (const std::string& text : {std::string(""), std::string("{\"schema_version\": 1, \"gp")}) {
+    try {
+      ledger_from_text(text, "ledger.json");
+      ADD_FAILURE() << "accepted '" << text << "'";
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find("move the file away to start a new count"), std::string::npos) << e.what();
+    }
+  }
+}
+
+TEST(RateUpperBound, IsClopperPearson) {
+  // No event in n trials: 1 - (1 - c)^(1/n) exactly ("the rule of three" is its approximation 3/n).
+  EXPECT_NEAR(rate_upper_bound(0, 1836, 0.95), 1.0 - std::pow(0.05, 1.0 / 1836), 1e-9);
+  // 1 in 100 and 5 in 1000: the one-sided 95% Clopper-Pearson bounds (R: binom.test(k, n, alternative =
+  // "less")$conf.int[2] gives 0.04655 and 0.01045).
+  EXPECT_NEAR(rate_upper_bound(1, 100, 0.95), 0.04655, 5e-5);
+  EXPECT_NEAR(rate_upper_bound(5, 1000, 0.95), 0.01045, 5e-5);
+  EXPECT_EQ(rate_upper_bound(0, 0, 0.95), 1.0) << "no trials say nothing";
+  EXPECT_EQ(rate_upper_bound(3, 3, 0.95), 1.0);
+  EXPECT_LT(rate_upper_bound(1, 10000, 0.95), rate_upper_bound(1, 1000, 0.95)) << "more trials, tighter";
+}
+
+TEST(SameCodeLedger, LineIsGolden) {
+  SameCodeLedger ledger;
+  add_to_ledger(ledger, verdicts(1835, 1, {kReduce9}), "2026-11-23T10:00:00Z");
+  add_to_ledger(ledger, verdicts(108, 0), "2026-11-24T09:00:00Z");
+  SameCodeVerdicts clean = verdicts(540, 0);
+  clean.mode = "ab";
+  add_to_ledger(ledger, clean, "2026-11-24T09:30:00Z");
+  const auto& tallies = ledger.tallies.at("nvidia-h100-80gb-hbm3");
+  expect_golden("same_code_ledger_lines.txt",
+                ledger_line(tallies.at("compare"), "compare") + "\n" + ledger_line(tallies.at("ab"), "ab") + "\n");
+}
+
+std::string slurp(const std::filesystem::path& path) {
+  std::ifstream in(path);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+int run(const std::vector<std::string>& args, std::string* out = nullptr) {
+  std::ostringstream o;
+  std::ostringstream e;
+  const int code = run_cli(args, o, e);
+  if (out != nullptr) *out = o.str() + e.str();
+  return code;
+}
+
+TEST(LedgerCommand, CountsEachReportIntoTheFileTheReportsAndTheJson) {
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() / "gate_ledger_test";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  const std::string ledger = (dir / "ledger.json").string();
+  const std::string report = (dir / "verdict.json").string();
+  const std::string markdown = (dir / "summary.md").string();
+  write_file_atomically(report, report_text("results_same_code_slow_"));
+  write_file_atomically(markdown, "# report\n");
+
+  std::string out;
+  ASSERT_EQ(run({"ledger", "--ledger", ledger, "--report", report, "--markdown", markdown}, &out), kExitPass) << out;
+  ASSERT_EQ(run({"ledger", "--ledger", ledger, "--report", report, "--markdown", markdown}, &out), kExitPass) << out;
+  EXPECT_NE(out.find("2 reports since"), std::string::npos) << out;
+  EXPECT_NE(out.find(kReduce9 + std::string(" (2)")), std::string::npos) << out;
+
+  const SameCodeLedger counted = ledger_from_text(slurp(ledger), ledger);
+  EXPECT_EQ(counted.tallies.at("nvidia-h200").at("compare").slow, 2);
+  const nlohmann::ordered_json verdict = nlohmann::ordered_json::parse(slurp(report));
+  EXPECT_EQ(verdict.at("same_code_ledger").at("reports"), 2);
+  EXPECT_EQ(verdict.at("same_code_ledger").at("verdicts").at("SLOW"), 2);
+  EXPECT_EQ(verdict.begin().key(), "schema_version") << "the report keeps its keys in their order";
+  const std::string md = slurp(markdown);
+  EXPECT_EQ(md.rfind("# report\n", 0), 0u);
+  EXPECT_NE(md.find("same code on this GPU (NVIDIA H200, against the baseline), 2 reports"), std::string::npos) << md;
+
+  // A corrupt ledger: exit 2, the file and the report left as they were.
+  write_file_atomically(ledger, "{\"schema_version\": 1, \"gp");
+  const std::string before = slurp(report);
+  EXPECT_EQ(run({"ledger", "--ledger", ledger, "--report", report}, &out), kExitInvalidInput);
+  EXPECT_NE(out.find("start a new count"), std::string::npos) << out;
+  EXPECT_EQ(slurp(ledger), "{\"schema_version\": 1, \"gp");
+  EXPECT_EQ(slurp(report), before);
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace gpuperf::gate
