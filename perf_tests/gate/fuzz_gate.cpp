@@ -1,5 +1,6 @@
 // libFuzzer target of the gate: arbitrary bytes through the results parser, the baseline parser, and, when
-// both accept their part, the comparator and every report. The only exception allowed out of the library is
+// both accept their part, the comparator and every report; the whole input also through the same-code
+// ledger's reader (a file that lives on the runner between jobs) and, where it is read, its writer and lines. The only exception allowed out of the library is
 // InputError (a clear message for bad input); anything else, a crash or a sanitizer report is a bug.
 //
 // Input layout: the bytes before the first NUL are the results file, the bytes after it the baseline; with
@@ -21,6 +22,7 @@
 #include "gate/outcome.h"
 #include "gate/reports.h"
 #include "gate/results.h"
+#include "gate/same_code_ledger.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace gpuperf::gate;
@@ -28,6 +30,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::size_t separator = input.find('\0');
   const std::string results_text = separator == std::string::npos ? input : input.substr(0, separator);
   const std::string baseline_text = separator == std::string::npos ? input : input.substr(separator + 1);
+
+  try {
+    const SameCodeLedger ledger = ledger_from_text(input, "fuzz-ledger.json");
+    std::string sink = ledger_to_text(ledger);
+    for (const auto& [slug, modes] : ledger.tallies) {
+      for (const auto& [mode, tally] : modes) sink += ledger_line(tally, mode) + tally_json(tally).dump();
+    }
+  } catch (const InputError&) {
+  }
 
   std::optional<ResultsFile> results;
   std::optional<Baseline> baseline;

@@ -1,12 +1,12 @@
 #include "gate/same_code_ledger.h"
 
 #include <algorithm>
-#include <cmath>
 #include <utility>
 
 #include "gate/format.h"
 #include "gate/input_error.h"
 #include "gate/json_input.h"
+#include "gate/student_t.h"
 
 namespace gpuperf::gate {
 
@@ -14,6 +14,10 @@ namespace {
 
 // The benchmarks with false alarms the line names.
 constexpr std::size_t kLedgerLineBenchmarks = 3;
+
+// The largest count a file may hold: a hundred million verdicts is decades of CI, and four such counts
+// still add up within an int.
+constexpr long long kMaxCount = 100'000'000;
 
 const char* const kStartOver = "; move the file away to start a new count";
 
@@ -38,7 +42,7 @@ std::string string_member(const nlohmann::json& object, const char* key, const s
 
 int count_member(const nlohmann::json& object, const char* key, const std::string& where) {
   const nlohmann::json& value = member(object, key, where);
-  if (!value.is_number_integer() || value.get<long long>() < 0 || value.get<long long>() > 1'000'000'000) {
+  if (!value.is_number_integer() || value.get<long long>() < 0 || value.get<long long>() > kMaxCount) {
     throw InputError(where + ": \"" + key + "\" must be a count (a whole number >= 0)");
   }
   return value.get<int>();
@@ -69,13 +73,13 @@ SameCodeTally tally_from_json(const nlohmann::json& j, const std::string& where)
   tally.fast = count_member(verdicts, kFast, in_verdicts);
   const nlohmann::json& false_alarms = member(j, "false_alarms", where);
   if (!false_alarms.is_object()) throw InputError(where + ": \"false_alarms\" is not an object");
-  int listed = 0;
+  long long listed = 0;
   for (const auto& [name, count] : false_alarms.items()) {
     if (!count.is_number_integer() || count.get<long long>() < 1 || count.get<long long>() > tally.slow + tally.fast) {
       throw InputError(where + ".false_alarms: \"" + name + "\" must be a count from 1 to SLOW + FAST");
     }
     tally.false_alarms[name] = count.get<int>();
-    listed += count.get<int>();
+    listed += count.get<long long>();
   }
   if (listed != tally.slow + tally.fast) {
     throw InputError(where + ": false_alarms list " + std::to_string(listed) + " where SLOW + FAST is " +
@@ -85,19 +89,6 @@ SameCodeTally tally_from_json(const nlohmann::json& j, const std::string& where)
     throw InputError(where + ": more reports than verdicts (each report counted has at least one)");
   }
   return tally;
-}
-
-// log P(X <= events) for X ~ Binomial(trials, p), 0 < p < 1.
-double log_binomial_cdf(int events, int trials, double p) {
-  const double n = trials;
-  double log_sum = -INFINITY;
-  for (int i = 0; i <= events; ++i) {
-    const double term = std::lgamma(n + 1) - std::lgamma(i + 1.0) - std::lgamma(n - i + 1) + i * std::log(p) +
-                        (n - i) * std::log1p(-p);
-    const double high = std::max(log_sum, term);
-    log_sum = high + std::log(std::exp(log_sum - high) + std::exp(term - high));
-  }
-  return log_sum;
 }
 
 std::string mode_words(const std::string& mode) { return mode == "ab" ? "A/B" : "against the baseline"; }
@@ -205,13 +196,14 @@ nlohmann::ordered_json tally_json(const SameCodeTally& tally) {
 
 double rate_upper_bound(int events, int trials, double confidence) {
   if (trials <= 0 || events >= trials) return 1.0;
-  const double target = std::log(1.0 - confidence);
-  // P(X <= events) falls as p grows: bisect for the p where it equals 1 - confidence.
+  // P(X <= events) = I_{1-p}(trials - events, events + 1) falls as p grows: bisect for the p where it
+  // equals 1 - confidence.
+  const auto cdf = [&](double p) { return regularized_incomplete_beta(trials - events, events + 1.0, 1.0 - p); };
   double low = static_cast<double>(events) / trials;
   double high = 1.0;
-  for (int i = 0; i < 200 && high - low > 1e-12; ++i) {
+  for (int i = 0; i < 100 && high - low > 1e-12; ++i) {
     const double mid = 0.5 * (low + high);
-    (log_binomial_cdf(events, trials, mid) > target ? low : high) = mid;
+    (cdf(mid) > 1.0 - confidence ? low : high) = mid;
   }
   return high;
 }
