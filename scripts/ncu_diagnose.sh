@@ -1,21 +1,30 @@
 #!/usr/bin/env bash
-# Diagnosis of SLOW verdicts with Nsight Compute: for the few slowest SLOW benchmarks of an A/B verdict,
-# profile the kernels of one timed run in both builds with a small fixed metric set and append the metric
-# diff table to the Markdown report. The clocks are left as they are (ncu --clock-control none): the
-# timings were taken at the GPU's own clocks, and the diagnosis never changes a GPU's settings.
+# Diagnosis of SLOW verdicts with Nsight Compute: for the few slowest SLOW benchmarks of a verdict, profile
+# the kernels of one timed run with a small fixed metric set (scripts/lib/ncu.sh: --clock-control none, the
+# GPU's settings never changed) and append the metric diff table to the Markdown report.
 #
-#   ncu_diagnose.sh --a BENCH_A --b BENCH_B --dir AB_OUT_DIR [--top N] [--ncu PATH]
+#   A/B:    ncu_diagnose.sh --a BENCH_A --b BENCH_B --dir AB_OUT_DIR [--top N] [--ncu PATH] [--gate PATH]
+#   stored: ncu_diagnose.sh --stored PROFILES.json --bench BENCH --verdict VERDICT.json
+#                           --fingerprints RESULTS.json --markdown REPORT.md --dir WORK_DIR [--top N] [--ncu PATH]
+#                           [--gate PATH]
 #
-# AB_OUT_DIR is ab_compare.sh's --out: ab.verdict.json names the SLOW benchmarks, and the round-1 results
+# --gate: the perf_gate that reads the profiles (default: the one beside BENCH_B / BENCH).
+#
+# A/B: AB_OUT_DIR is ab_compare.sh's --out: ab.verdict.json names the SLOW benchmarks, the round-1 results
 # (a.round1.json, b.round1.json, from checking processes) hold each benchmark's fingerprint, whose kernel
-# names select what ncu profiles. Writes ncu/<n>.{a,b}.csv, ncu/<n>.md and appends each table to ab.md.
-# Where ncu is missing or cannot read the GPU's counters, says so in one line (and in ab.md) and exits 0:
-# the diagnosis never changes a verdict.
+# names select what ncu profiles; both builds are profiled. Writes ncu/<n>.{a,b}.csv, ncu/<n>.md and
+# appends each table to ab.md.
+# Stored: the profile now (BENCH, the kernels of RESULTS.json's fingerprints: a checking process's results)
+# against the one recorded beside the baseline (PROFILES.json, scripts/record_ncu.sh). Writes
+# WORK_DIR/ncu/<n>.now.csv and <n>.md and appends each table to REPORT.md.
+# Where ncu is missing, cannot read the GPU's counters, or there is nothing to compare with, says so in one
+# line (and in the report) and exits 0: the diagnosis never changes a verdict.
 # Exit: 0 (diagnosed or skipped with the reason), 2 bad usage or unreadable input.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/lib/ncu.sh"
 
-bench_a="" bench_b="" dir="" top=3 ncu=${NCU:-ncu}
+bench_a="" bench_b="" dir="" top=3 ncu=${NCU:-ncu} stored="" bench="" verdict="" fingerprints="" markdown="" gate=""
 while (($#)); do
   case "$1" in
     --a) need_value "$@"; bench_a=$2; shift 2 ;;
@@ -23,55 +32,70 @@ while (($#)); do
     --dir) need_value "$@"; dir=$2; shift 2 ;;
     --top) need_value "$@"; top=$2; shift 2 ;;
     --ncu) need_value "$@"; ncu=$2; shift 2 ;;
+    --stored) need_value "$@"; stored=$2; shift 2 ;;
+    --bench) need_value "$@"; bench=$2; shift 2 ;;
+    --verdict) need_value "$@"; verdict=$2; shift 2 ;;
+    --fingerprints) need_value "$@"; fingerprints=$2; shift 2 ;;
+    --markdown) need_value "$@"; markdown=$2; shift 2 ;;
+    --gate) need_value "$@"; gate=$2; shift 2 ;;
     *) die "$EXIT_INVALID" "unknown argument '$1' (see the header of $0)" ;;
   esac
 done
-[[ -n $bench_a && -n $bench_b && -n $dir ]] || die "$EXIT_INVALID" "--a, --b and --dir are required"
-gate="$(dirname "$bench_b")/gate/perf_gate"
-[[ -f $dir/ab.verdict.json ]] || die "$EXIT_INVALID" "no $dir/ab.verdict.json: run scripts/ab_compare.sh --out $dir first"
+if [[ -n $stored ]]; then
+  [[ -n $bench && -n $verdict && -n $fingerprints && -n $markdown && -n $dir ]] ||
+    die "$EXIT_INVALID" "--stored needs --bench, --verdict, --fingerprints, --markdown and --dir"
+  sides=(now)
+else
+  [[ -n $bench_a && -n $bench_b && -n $dir ]] || die "$EXIT_INVALID" "--a, --b and --dir are required (or --stored)"
+  [[ -f $dir/ab.verdict.json ]] || die "$EXIT_INVALID" "no $dir/ab.verdict.json: run scripts/ab_compare.sh --out $dir first"
+  bench=$bench_b verdict="$dir/ab.verdict.json" markdown="$dir/ab.md"
+  sides=(a b)
+fi
+[[ -n $gate ]] || gate="$(dirname "$bench")/gate/perf_gate"
+[[ -x $gate ]] || die "$EXIT_INVALID" "no perf_gate at $gate (pass --gate)"
 need_tool jq
 
 skip() {  # skip <reason>: the one line, in the log and the report
   note "ncu diagnosis skipped: $1"
-  printf '\nNcu diagnosis skipped: %s.\n' "$1" >>"$dir/ab.md"
+  printf '\nNcu diagnosis skipped: %s.\n' "$1" >>"$markdown"
   exit 0
 }
 
 mapfile -t slow < <(jq -r --argjson top "$top" \
-  '[.benchmarks[] | select(.verdict == "SLOW")] | sort_by(-.change_pct) | .[:$top][] | .name' "$dir/ab.verdict.json")
+  '[.benchmarks[] | select(.verdict == "SLOW")] | sort_by(-.change_pct) | .[:$top][] | .name' "$verdict")
 ((${#slow[@]} > 0)) || exit 0
 command -v "$ncu" >/dev/null 2>&1 || skip "ncu not found (install Nsight Compute, put ncu on PATH or pass --ncu)"
+[[ -z $stored || -f $stored ]] ||
+  skip "no Nsight Compute profiles stored beside the baseline ($stored): record them with scripts/record_ncu.sh"
 mkdir -p "$dir/ncu"
-
-profile() {  # profile <bench> <round-1 results> <benchmark> <csv>: one timed run's kernels
-  local names launches
-  names=$(jq -r --arg n "$3" '.fingerprints[$n].kernels // [] | map(.mangled_name) | unique | .[]' "$2" | names_alternation)
-  launches=$(jq -r --arg n "$3" '[.fingerprints[$n].kernels // [] | .[].launches] | add // 0' "$2")
-  [[ -n $names && $launches -gt 0 ]] || { echo "no fingerprint of $3 in $2" >"$4.log"; return 1; }
-  # The case's first run (set-up) launches exactly one timed run's kernels: --launch-count takes those.
-  "$ncu" --clock-control none --csv --page raw --print-units base --kernel-name-base mangled \
-    --kernel-name "regex:^($names)\$" --launch-count "$launches" --metrics "$("$gate" ncu-metrics)" \
-    "$1" --no-reference-check --no-fingerprint --benchmark_filter="$(exact_filter <<<"$3")" \
-    --benchmark_repetitions=1 >"$4" 2>"$4.log"
-}
 
 n=0
 for name in "${slow[@]}"; do
   n=$((n + 1))
-  for side in a b; do
-    bench=$bench_a
-    [[ $side == b ]] && bench=$bench_b
-    if ! profile "$bench" "$dir/$side.round1.json" "$name" "$dir/ncu/$n.$side.csv"; then
-      reason=$(grep -m 1 -E "==ERROR==|ERR_|no fingerprint" "$dir/ncu/$n.$side.csv.log" "$dir/ncu/$n.$side.csv" 2>/dev/null || true)
-      skip "ncu could not profile $name in build $side: ${reason:-see $dir/ncu/$n.$side.csv.log}"
+  for side in "${sides[@]}"; do
+    case $side in
+      a) side_bench=$bench_a results="$dir/a.round1.json" ;;
+      b) side_bench=$bench_b results="$dir/b.round1.json" ;;
+      now) side_bench=$bench results=$fingerprints ;;
+    esac
+    csv="$dir/ncu/$n.$side.csv"
+    if ! ncu_profile "$ncu" "$gate" "$side_bench" "$results" "$name" "$csv"; then
+      reason=$(ncu_failure "$csv")
+      skip "ncu could not profile $name${stored:+ now}${stored:- in build $side}: ${reason:-see $csv.log}"
     fi
   done
-  if ! "$gate" ncu-diff --before "$dir/ncu/$n.a.csv" --after "$dir/ncu/$n.b.csv" --title "Nsight Compute: $name" \
-    --before-label "build A" --after-label "build B" --markdown "$dir/ncu/$n.md" --json "$dir/ncu/$n.json" \
-    2>"$dir/ncu/$n.diff.log"; then
-    skip "ncu's output for $name could not be read: $(head -n 1 "$dir/ncu/$n.diff.log")"
+  if [[ -n $stored ]]; then
+    before=(--before-stored "$stored" --benchmark "$name" --before-label baseline --after-label now)
+    after="$dir/ncu/$n.now.csv"
+  else
+    before=(--before "$dir/ncu/$n.a.csv" --before-label "build A" --after-label "build B")
+    after="$dir/ncu/$n.b.csv"
   fi
-  printf '\n' >>"$dir/ab.md"
-  cat "$dir/ncu/$n.md" >>"$dir/ab.md"
+  if ! "$gate" ncu-diff "${before[@]}" --after "$after" --title "Nsight Compute: $name" \
+    --markdown "$dir/ncu/$n.md" --json "$dir/ncu/$n.json" 2>"$dir/ncu/$n.diff.log"; then
+    skip "no diagnosis of $name: $(head -n 1 "$dir/ncu/$n.diff.log")"
+  fi
+  printf '\n' >>"$markdown"
+  cat "$dir/ncu/$n.md" >>"$markdown"
   note "ncu diagnosis of $name: $dir/ncu/$n.md"
 done

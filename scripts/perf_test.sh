@@ -7,6 +7,7 @@
 #   perf_test.sh --family NAME --bench PATH --gate PATH --baselines DIR --out DIR
 #                [--processes N] [--repetitions N] [--max-remeasure N] [--strict] [--lock-wait SECONDS]
 #                [--no-canary] [--no-reference-check] [--skip-unchanged] [--same-code-ledger FILE]
+#                [--no-diagnosis]
 #
 # The memory canary: the first look's processes also time the ceiling family (copy, read, memset of
 # 1 GiB each), so that the reports can say when this machine streams memory slower or faster than the
@@ -29,6 +30,11 @@
 # GPU model, driver and CUDA runtime equal the baseline's are not timed and pass as UNCHANGED; the rest
 # are measured as usual. Correctness is never skipped.
 #
+# On a regression, scripts/ncu_diagnose.sh profiles the 3 slowest SLOW benchmarks with Nsight Compute and
+# appends the metric diff against the profiles recorded beside the baseline (baselines/<gpu>.ncu.json,
+# scripts/record_ncu.sh) to the Markdown report; where ncu or that file is missing, one line says so.
+# --no-diagnosis leaves it out.
+#
 # --same-code-ledger FILE: add the final verdicts on unchanged code (identical fingerprints) to the running
 # count FILE keeps for this GPU model (perf_gate ledger): the reports then state the gate's observed
 # false-alarm rate here. A ledger that cannot be updated is a warning; it never changes the verdict.
@@ -43,7 +49,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
 # test_simulation.cpp) this catches a 3% slowdown at a process sd of 0.44% in 94% of trials with no
 # false alarm in 32,400 clean judgements; 2 re-measurements caught 90%.
 family="" bench="" gate="" baselines="" out="" processes=3 repetitions=30 max_remeasure=3 strict="" lock_wait=1800
-check_first=1 skip_unchanged="" ledger=""
+check_first=1 skip_unchanged="" ledger="" diagnosis=1
 canary=ceiling  # the family timed beside NAME in the first look (kCanaryFamily in perf_tests/gate/canary.h)
 while (($#)); do
   case "$1" in
@@ -61,6 +67,7 @@ while (($#)); do
     --no-reference-check) check_first=""; shift ;;
     --skip-unchanged) skip_unchanged=1; shift ;;
     --same-code-ledger) need_value "$@"; ledger=$2; shift 2 ;;
+    --no-diagnosis) diagnosis=""; shift ;;
     *) die "$EXIT_INVALID" "unknown argument '$1' (see the header of $0)" ;;
   esac
 done
@@ -150,6 +157,14 @@ done
 if [[ -n $ledger ]] && ((verdict != EXIT_INVALID)); then
   "$gate" ledger --ledger "$ledger" --report "$out/$family.verdict.json" --markdown "$out/$family.md" ||
     note "the same-code ledger $ledger was not updated (the verdict stands)"
+fi
+if ((verdict == EXIT_REGRESSION)) && [[ -n $diagnosis ]]; then
+  # The kernels to profile: the fingerprints of this run's checking process.
+  fingerprints="$out/$family.run1.json"
+  [[ -n $skip_unchanged ]] && fingerprints="$out/$family.fingerprints.json"
+  "$(dirname "$0")/ncu_diagnose.sh" --stored "${baseline%.json}.ncu.json" --bench "$bench" --gate "$gate" \
+    --verdict "$out/$family.verdict.json" --fingerprints "$fingerprints" --markdown "$out/$family.md" \
+    --dir "$out/$family" || note "the ncu diagnosis failed (exit $?); the verdict stands"
 fi
 echo "report: $out/$family.md"
 exit "$verdict"

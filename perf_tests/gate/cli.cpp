@@ -20,6 +20,7 @@
 #include "gate/fleet_reports.h"
 #include "gate/input_error.h"
 #include "gate/json_input.h"
+#include "gate/ncu_baseline.h"
 #include "gate/ncu_profile.h"
 #include "gate/outcome.h"
 #include "gate/platform.h"
@@ -82,11 +83,15 @@ const char* const kUsage = R"(usage:
       VERDICT.json ("same_code_ledger"). Give each final report once: every call counts.
   perf_gate ncu-metrics
       Print the Nsight Compute metrics the diagnosis collects, as the argument of ncu --metrics.
-  perf_gate ncu-diff --before A.csv --after B.csv [--title TEXT] [--before-label L] [--after-label L]
-                     [--markdown OUT.md] [--json OUT.json]
+  perf_gate ncu-diff (--before A.csv | --before-stored FILE --benchmark NAME) --after B.csv [--title TEXT]
+                     [--before-label L] [--after-label L] [--markdown OUT.md] [--json OUT.json]
       Set two Nsight Compute profiles of one benchmark side by side (ncu --csv --page raw --print-units
       base --metrics <ncu-metrics>): duration, DRAM and L2 throughput, achieved occupancy, registers,
       shared bank conflicts, instructions, the top 3 stall reasons. Markdown to stdout without --markdown.
+      --before-stored: NAME's profile in the profiles stored beside a baseline (ncu-store).
+  perf_gate ncu-store --profiles FILE --gpu SLUG --benchmark NAME --csv X.csv
+      Store NAME's profile (ncu's --csv output, as for ncu-diff) in FILE, the profiles kept beside the
+      baseline of GPU SLUG (baselines/<slug>.ncu.json; created if missing, replaced atomically).
   perf_gate gpu --results R.json
       Print the GPU slug the results were measured on (names the baseline: baselines/<slug>.json).
   perf_gate report --cases CASES.json (--baseline FILE ... | --results R.json ...)... [--markdown OUT.md]
@@ -139,7 +144,12 @@ const std::map<std::string, CommandSpec>& command_specs() {
       {"gpu", {{}, {"--results"}, {}}},
       {"ledger", {{"--ledger", "--report", "--markdown"}, {}, {}}},
       {"ncu-metrics", {{}, {}, {}}},
-      {"ncu-diff", {{"--before", "--after", "--title", "--before-label", "--after-label", "--markdown", "--json"}, {}, {}}},
+      {"ncu-diff",
+       {{"--before", "--before-stored", "--benchmark", "--after", "--title", "--before-label", "--after-label",
+         "--markdown", "--json"},
+        {},
+        {}}},
+      {"ncu-store", {{"--profiles", "--gpu", "--benchmark", "--csv"}, {}, {}}},
       {"unchanged", {{"--baseline", "--family", "--filter", "--list"}, {"--results"}, {}}},
       {"report", {{"--cases", "--markdown", "--json", "--chart"}, {"--baseline", "--results"}, {}}},
   };
@@ -256,8 +266,52 @@ NcuProfile load_ncu_profile(const std::string& path) {
   }
 }
 
+NcuBaseline load_ncu_baseline(const std::string& path) {
+  const std::string text = read_text_file(path, "record the profiles with scripts/record_ncu.sh");
+  try {
+    return ncu_baseline_from_text(text);
+  } catch (const std::invalid_argument& e) {
+    throw InputError(path + ": " + e.what() + " - record the profiles again with scripts/record_ncu.sh");
+  }
+}
+
+NcuProfile before_profile(const Arguments& args) {
+  if (args.has("--before") == args.has("--before-stored")) throw UsageError("give --before or --before-stored");
+  if (args.has("--before")) return load_ncu_profile(args.value("--before"));
+  const std::string path = args.value("--before-stored");
+  const std::string benchmark = args.required("--benchmark");
+  const NcuBaseline stored = load_ncu_baseline(path);
+  const auto profile = stored.benchmarks.find(benchmark);
+  if (profile == stored.benchmarks.end()) {
+    throw InputError(path + " holds no profile of " + benchmark +
+                     " - record it with scripts/record_ncu.sh (it was added after the recording?)");
+  }
+  return profile->second;
+}
+
+int run_ncu_store(const Arguments& args, std::ostream& out) {
+  const std::string path = args.required("--profiles");
+  const std::string slug = args.required("--gpu");
+  const std::string benchmark = args.required("--benchmark");
+  const NcuProfile profile = load_ncu_profile(args.required("--csv"));
+  NcuBaseline stored;
+  stored.gpu_slug = slug;
+  if (std::ifstream(path).good()) {
+    stored = load_ncu_baseline(path);
+    if (stored.gpu_slug != slug) {
+      throw InputError(path + " holds profiles of " + stored.gpu_slug + ", not " + slug +
+                       " - each GPU's profiles go beside its own baseline");
+    }
+  }
+  stored.benchmarks[benchmark] = profile;
+  write_file_atomically(path, ncu_baseline_to_text(stored));
+  out << "stored the profile of " << benchmark << " (" << profile.kernels.size() << " kernel launches) in " << path
+      << "\n";
+  return kExitPass;
+}
+
 int run_ncu_diff(const Arguments& args, std::ostream& out) {
-  const NcuProfile before = load_ncu_profile(args.required("--before"));
+  const NcuProfile before = before_profile(args);
   const NcuProfile after = load_ncu_profile(args.required("--after"));
   const std::string before_label = args.has("--before-label") ? args.value("--before-label") : "before";
   const std::string after_label = args.has("--after-label") ? args.value("--after-label") : "after";
@@ -467,6 +521,7 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
     if (args[0] == "compare") return run_compare(arguments, out);
     if (args[0] == "unchanged") return run_unchanged(arguments, out);
     if (args[0] == "ncu-diff") return run_ncu_diff(arguments, out);
+    if (args[0] == "ncu-store") return run_ncu_store(arguments, out);
     if (args[0] == "ledger") return run_ledger(arguments, out);
     if (args[0] == "ncu-metrics") {
       out << ncu_metrics_argument() << "\n";

@@ -145,6 +145,42 @@ else
   echo "FAIL: the ledger file, the JSON report and the Markdown report hold the running count:"
   sed 's/^/    /' "$ledger"
 fi
+# A regression is diagnosed with ncu against the profiles recorded beside the baseline (a stand-in ncu
+# printing the fixtures' CSV): without that file one line says how to record it; with it, the metric table.
+testdata="$here/../../perf_tests/gate/testdata"
+mkdir -p "$work/fake-ncu"
+printf '#!/usr/bin/env bash\ncat %q\n' "$testdata/ncu_after.csv" >"$work/fake-ncu/ncu"
+chmod +x "$work/fake-ncu/ncu"
+run 1 "ncu diagnosis skipped: no Nsight Compute profiles stored beside the baseline" \
+  "without stored profiles the diagnosis says how to record them" FAKE_FINGERPRINTS=1 FAKE_SLOWDOWN_PCT=10 \
+  PATH="$work/fake-ncu:$PATH"
+mkdir -p "$work/build/perf_tests/gate"
+ln -sf "$here/fake_bench.sh" "$work/build/perf_tests/gpuperf_bench"
+ln -sf "$gate" "$work/build/perf_tests/gate/perf_gate"
+printf '#!/usr/bin/env bash\ncat %q\n' "$testdata/ncu_before.csv" >"$work/fake-ncu/ncu-before"
+chmod +x "$work/fake-ncu/ncu-before"
+if FAKE_FINGERPRINTS=1 bash "$here/../record_ncu.sh" --build-dir "$work/build" --baselines "$work/baselines" \
+  --ncu "$work/fake-ncu/ncu-before" >"$work/log" 2>&1 &&
+  jq -e '.gpu_slug == "fake-gpu" and (.benchmarks | keys == ["fake/long/n:2", "fake/short/n:1"])' \
+    "$work/baselines/fake-gpu.ncu.json" >/dev/null; then
+  passed=$((passed + 1))
+else
+  failed=$((failed + 1))
+  echo "FAIL: record_ncu.sh stores a profile of every fingerprinted benchmark beside the baseline:"
+  sed 's/^/    /' "$work/log"
+fi
+run 1 "ncu diagnosis of fake/long/n:2" "a regression is diagnosed against the stored profiles" \
+  FAKE_FINGERPRINTS=1 FAKE_SLOWDOWN_PCT=10 PATH="$work/fake-ncu:$PATH"
+if ! grep -q "^#### Nsight Compute: fake/long/n:2" "$work/out/fake.md" ||
+  ! grep -q "| Metric | baseline | now | Change |" "$work/out/fake.md" ||
+  ! grep -q "| duration | 41.60 us | 48.10 us |" "$work/out/fake.md"; then
+  failed=$((failed + 1))
+  echo "FAIL: fake.md has no ncu table of the baseline's profile against now:"
+  sed 's/^/    /' "$work/out/fake.md"
+else
+  passed=$((passed + 1))
+fi
+rm -f "$work/baselines/fake-gpu.ncu.json"
 echo "not json" >"$ledger"
 EXTRA_ARGS="--same-code-ledger $ledger" run 0 "was not updated (the verdict stands)" \
   "a corrupt ledger is a warning, the verdict stands" FAKE_FINGERPRINTS=1

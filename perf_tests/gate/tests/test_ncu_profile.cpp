@@ -1,7 +1,8 @@
 // Profiler diagnosis: the fixed metric set, parsing ncu's raw-page CSV (the fixtures testdata/ncu_before.csv
 // and ncu_after.csv: reduce9's two passes, the after build with 40 registers instead of 16, lower occupancy
 // and a 16% longer duration; the ncu_bad_*.csv files, one defect each), the JSON round trip, the aggregation
-// rules and the top stalls of the diff, and its Markdown table (golden file).
+// rules and the top stalls of the diff, and its Markdown table (golden file); the profiles stored beside a
+// baseline (ncu_baseline.h).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -10,6 +11,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "gate/ncu_baseline.h"
 #include "gate/ncu_profile.h"
 #include "gate_test_support.h"
 #include "golden_file.h"
@@ -370,6 +372,40 @@ TEST(GoldenReports, NcuDiffOfARealCodeChange) {
   EXPECT_GT(rows[3].before, 90.0);
   EXPECT_LT(rows[3].after, 15.0) << "128 blocks on 132 SMs: the diagnosis is the occupancy";
   expect_golden("ncu_h100_reduce9_diff.md", markdown_diff_table(rows, "build A", "build B"));
+}
+
+// The profiles stored beside a baseline: a real capture round-trips and diffs as the CSV it came from; a
+// file that is not one is refused with what is wrong.
+TEST(NcuBaseline, StoresProfilesByBenchmarkAndReadsThemBack) {
+  NcuBaseline stored;
+  stored.gpu_slug = "nvidia-h100-80gb-hbm3";
+  stored.benchmarks["reduction/reduce9_shfl_down_last_warp/n:268435456"] = fixture("ncu_h100_reduce9_a.csv");
+  const std::string text = ncu_baseline_to_text(stored);
+  const NcuBaseline read = ncu_baseline_from_text(text);
+  EXPECT_EQ(read.gpu_slug, stored.gpu_slug);
+  ASSERT_EQ(read.benchmarks.size(), 1u);
+  EXPECT_EQ(ncu_baseline_to_text(read), text);
+  const std::vector<MetricDiff> from_file =
+      diff_profiles(read.benchmarks.begin()->second, fixture("ncu_h100_reduce9_b.csv"));
+  EXPECT_EQ(markdown_diff_table(from_file, "baseline", "now"),
+            markdown_diff_table(diff_profiles(fixture("ncu_h100_reduce9_a.csv"), fixture("ncu_h100_reduce9_b.csv")),
+                                "baseline", "now"));
+}
+
+TEST(NcuBaseline, RefusesWhatIsNotOne) {
+  const auto error = [](const std::string& text) {
+    try {
+      ncu_baseline_from_text(text);
+    } catch (const std::invalid_argument& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  expect_words(error("{\"schema_version\": 1, \"gp"), {"ncu baseline", "not valid JSON"});
+  expect_words(error(R"({"schema_version": 2, "gpu_slug": "x", "benchmarks": {}})"), {"schema_version is not 1"});
+  expect_words(error(R"({"schema_version": 1, "benchmarks": {}})"), {"gpu_slug"});
+  expect_words(error(R"({"schema_version": 1, "gpu_slug": "x", "benchmarks": {"b": {"kernels": 3}}})"),
+               {"b:", "kernels"});
 }
 
 }  // namespace

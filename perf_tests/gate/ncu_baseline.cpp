@@ -1,0 +1,49 @@
+#include "gate/ncu_baseline.h"
+
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+
+namespace gpuperf::gate {
+
+namespace {
+
+[[noreturn]] void fail(const std::string& what) { throw std::invalid_argument("ncu baseline: " + what); }
+
+}  // namespace
+
+std::string ncu_baseline_to_text(const NcuBaseline& stored) {
+  nlohmann::ordered_json benchmarks = nlohmann::ordered_json::object();
+  for (const auto& [name, profile] : stored.benchmarks) {
+    benchmarks[name] = nlohmann::ordered_json::parse(nlohmann::json(profile).dump());
+  }
+  return nlohmann::ordered_json{{"schema_version", kNcuBaselineSchemaVersion},
+                                {"gpu_slug", stored.gpu_slug},
+                                {"benchmarks", benchmarks}}
+             .dump(2) +
+         "\n";
+}
+
+NcuBaseline ncu_baseline_from_text(const std::string& text) {
+  const nlohmann::json doc = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (doc.is_discarded()) fail("not valid JSON");
+  if (!doc.is_object()) fail("not a JSON object");
+  if (doc.value("schema_version", 0) != kNcuBaselineSchemaVersion) {
+    fail("schema_version is not " + std::to_string(kNcuBaselineSchemaVersion));
+  }
+  NcuBaseline stored;
+  const auto slug = doc.find("gpu_slug");
+  if (slug == doc.end() || !slug->is_string() || slug->get<std::string>().empty()) fail("no \"gpu_slug\"");
+  stored.gpu_slug = slug->get<std::string>();
+  const auto benchmarks = doc.find("benchmarks");
+  if (benchmarks == doc.end() || !benchmarks->is_object()) fail("no \"benchmarks\" object");
+  for (const auto& [name, profile] : benchmarks->items()) {
+    try {
+      stored.benchmarks[name] = profile.get<NcuProfile>();
+    } catch (const std::invalid_argument& e) {
+      fail(name + ": " + e.what());
+    }
+  }
+  return stored;
+}
+
+}  // namespace gpuperf::gate

@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# Records the Nsight Compute profiles kept beside this GPU's baseline, baselines/<gpu>.ncu.json: per
+# benchmark, the kernels of one timed run with the diagnosis's metric set (scripts/lib/ncu.sh). A perf
+# test that finds a SLOW benchmark profiles it again and reports the metric diff against this file, as A/B
+# mode does against build A. Run it on the machine and build that recorded the baseline, after
+# scripts/update_baseline.sh, and commit both files together.
+#
+#   record_ncu.sh --build-dir DIR [--filter REGEX] [--baselines DIR] [--ncu PATH] [--lock-wait SECONDS]
+#
+# One checking process captures every selected benchmark's fingerprint (which kernels to profile), then
+# one ncu process per benchmark (a few seconds each: the metric set takes several replays of each
+# kernel). With --filter only those benchmarks are re-recorded; the file's other profiles are kept. The
+# file is replaced whole or not at all; benchmarks ncu could not profile are listed and left out.
+# Exit: 0 written, 2 failure (nothing written), 77 no GPU.
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/lib/ncu.sh"
+
+build_dir="" filter="." ncu=${NCU:-ncu} lock_wait=1800
+baselines="$(cd "$(dirname "$0")/.." && pwd)/baselines"
+while (($#)); do
+  case "$1" in
+    --build-dir) need_value "$@"; build_dir=$2; shift 2 ;;
+    --filter) need_value "$@"; filter=$2; shift 2 ;;
+    --baselines) need_value "$@"; baselines=$2; shift 2 ;;
+    --ncu) need_value "$@"; ncu=$2; shift 2 ;;
+    --lock-wait) need_value "$@"; lock_wait=$2; shift 2 ;;
+    *) die "$EXIT_INVALID" "unknown argument '$1' (see the header of $0)" ;;
+  esac
+done
+[[ -n $build_dir ]] || die "$EXIT_INVALID" "--build-dir is required (the CMake build folder with perf_tests/gpuperf_bench)"
+bench="$build_dir/perf_tests/gpuperf_bench"
+gate="$build_dir/perf_tests/gate/perf_gate"
+[[ -x $bench && -x $gate ]] || die "$EXIT_INVALID" "no built harness in $build_dir: build first (cmake --build $build_dir)"
+need_tool jq
+command -v "$ncu" >/dev/null 2>&1 || die "$EXIT_INVALID" "ncu not found: install Nsight Compute, put ncu on PATH or pass --ncu"
+
+gpu=$(gpu_info "$bench")
+slug=$(jq -r .slug <<<"$gpu")
+target="$baselines/$slug.ncu.json"
+lock_gpu "$(jq -r .uuid <<<"$gpu")" "$lock_wait"
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+[[ -f $target ]] && cp "$target" "$work/profiles.json"
+note "capturing fingerprints (checking every selected case) on $(jq -r .name <<<"$gpu")"
+"$bench" --fingerprint-only --benchmark_filter="$filter" --benchmark_out="$work/fingerprints.json" \
+  >"$work/fingerprints.log" 2>&1 ||
+  { tail -n 20 "$work/fingerprints.log" >&2; die "$EXIT_INVALID" "the checking process failed; $target left unchanged"; }
+mapfile -t names < <(jq -r '.fingerprints | keys[]' "$work/fingerprints.json")
+((${#names[@]} > 0)) || die "$EXIT_INVALID" "no fingerprint captured for '$filter' (see $work/fingerprints.log); $target left unchanged"
+
+failed=()
+for name in "${names[@]}"; do
+  csv="$work/profile.csv"
+  if ncu_profile "$ncu" "$gate" "$bench" "$work/fingerprints.json" "$name" "$csv" &&
+    "$gate" ncu-store --profiles "$work/profiles.json" --gpu "$slug" --benchmark "$name" --csv "$csv" >/dev/null; then
+    note "profiled $name"
+  else
+    failed+=("$name: $(ncu_failure "$csv")")
+  fi
+done
+((${#failed[@]} < ${#names[@]})) ||
+  die "$EXIT_INVALID" "ncu profiled none of ${#names[@]} benchmarks (first: ${failed[0]}); $target left unchanged"
+cp "$work/profiles.json" "$target.tmp" && mv -f "$target.tmp" "$target"
+((${#failed[@]} == 0)) || note "not profiled, left out (${#failed[@]}): $(printf '%s; ' "${failed[@]}")"
+note "wrote $target: $((${#names[@]} - ${#failed[@]})) of ${#names[@]} benchmarks profiled; commit it with the baseline"
