@@ -13,8 +13,11 @@
 # scripts/perf_test.sh of F against the committed baseline (every family for "all"; odd runs with the
 # memory canary, even runs without, so that its effect on the families' medians can be read), and
 # scripts/ab_compare.sh of the build against itself (F: a family, default reduction, or "all" for the
-# whole suite). They time only (--no-reference-check): the correctness step checks this build. Their
-# verdicts on unchanged code are counted in OUTDIR/same-code-ledger.json.
+# whole suite). They time only (--no-reference-check): the correctness step checks this build. (So they
+# capture no fingerprints and add nothing to the same-code ledger: the perf step's checking processes do,
+# into the build's same-code-ledger.json, copied to OUTDIR.)
+# --record: re-record this GPU's baseline (scripts/update_baseline.sh) and the ncu profiles beside it
+# (scripts/record_ncu.sh).
 # --deadline: start no further clean run when the last one would end after SECONDS since the start.
 # --order-check: scripts/order_check.sh over the whole suite, 3 rounds (does a benchmark's time depend on
 # checks, order, its neighbours, the pause after freed memory?), its table in OUTDIR/order/.
@@ -93,6 +96,12 @@ fi
 if [[ -n $record ]]; then
   step record_baseline "$root/scripts/update_baseline.sh" --build-dir "$build"
   tail -n 60 "$logs/record_baseline.log"
+  if command -v ncu >/dev/null 2>&1; then
+    step record_ncu "$root/scripts/record_ncu.sh" --build-dir "$build"
+    tail -n 5 "$logs/record_ncu.log"
+  else
+    steps+=("$(printf '%-28s %s' record_ncu "not run: no ncu on PATH")")
+  fi
 fi
 
 if [[ -n $other_process ]]; then
@@ -131,7 +140,7 @@ clean_run() {  # clean_run <run>: perf_test.sh of each clean family; the first f
     family_rc=0
     "$root/scripts/perf_test.sh" --family "$family" --bench "$build/perf_tests/gpuperf_bench" \
       --gate "$build/perf_tests/gate/perf_gate" --baselines "$root/baselines" --out "$out/clean/run$1" \
-      --no-reference-check "${canary[@]}" --same-code-ledger "$out/same-code-ledger.json" || family_rc=$?
+      --no-reference-check "${canary[@]}" || family_rc=$?
     ((rc != 0)) || rc=$family_rc
   done
   return "$rc"
@@ -159,7 +168,7 @@ for ((run = 1; run <= ab_clean_runs; run++)); do
   start=$SECONDS
   step "ab_clean_run_$run" "$root/scripts/ab_compare.sh" --a "$build/perf_tests/gpuperf_bench" \
     --b "$build/perf_tests/gpuperf_bench" --filter "$clean_benchmarks" --out "$out/ab_clean/run$run" \
-    --no-reference-check --same-code-ledger "$out/same-code-ledger.json"
+    --no-reference-check
   last=$((SECONDS - start))
   grep -h "re-measuring" "$logs/ab_clean_run_$run.log"
   jq -r '[.benchmarks[].verdict] | group_by(.) | map("\(.[0]) \(length)") | join(", ")' \
@@ -208,7 +217,7 @@ fi
 
 results=("$build"/perf-results/*.run1.json)
 [[ -e ${results[0]} ]] && "$build/perf_tests/gpuperf_bench" --list-cases >"$out/cases.json" 2>"$logs/fleet_report.log" && "$build/perf_tests/gate/perf_gate" report --cases "$out/cases.json" --results "${results[@]}" --markdown "$out/summary.md" >>"$logs/fleet_report.log" 2>&1
-cp -f "$build"/perf-results/*.md "$out/" 2>/dev/null || true
+cp -f "$build"/perf-results/*.md "$build/same-code-ledger.json" "$out/" 2>/dev/null || true
 tar -C "$out" -czf "$out/gpu_check.tar.gz" --exclude=gpu_check.tar.gz . 2>/dev/null
 [[ -f $out/summary.md ]] && cat "$out/summary.md"
 echo

@@ -81,7 +81,9 @@ for name in "${slow[@]}"; do
     csv="$dir/ncu/$n.$side.csv"
     if ! ncu_profile "$ncu" "$gate" "$side_bench" "$results" "$name" "$csv"; then
       reason=$(ncu_failure "$csv")
-      skip "ncu could not profile $name${stored:+ now}${stored:- in build $side}: ${reason:-see $csv.log}"
+      where=" in build $side"
+      [[ $side == now ]] && where=""
+      skip "ncu could not profile $name$where: ${reason:-see $csv.log}"
     fi
   done
   if [[ -n $stored ]]; then

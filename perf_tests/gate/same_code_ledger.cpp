@@ -49,14 +49,19 @@ int count_member(const nlohmann::json& object, const char* key, const std::strin
 }
 
 nlohmann::ordered_json verdicts_json(const SameCodeTally& tally) {
-  return nlohmann::ordered_json{{kSame, tally.same}, {kAmbiguous, tally.ambiguous}, {kSlow, tally.slow}, {kFast, tally.fast}};
+  return nlohmann::ordered_json{
+      {kSame, tally.same}, {kAmbiguous, tally.ambiguous}, {kSlow, tally.slow}, {kFast, tally.fast}};
 }
 
 nlohmann::ordered_json tally_file_json(const SameCodeTally& tally) {
   nlohmann::ordered_json false_alarms = nlohmann::ordered_json::object();
   for (const auto& [name, count] : tally.false_alarms) false_alarms[name] = count;
-  return nlohmann::ordered_json{{"gpu_name", tally.gpu_name}, {"since", tally.since},  {"last", tally.last},
-                        {"reports", tally.reports},   {"verdicts", verdicts_json(tally)}, {"false_alarms", false_alarms}};
+  return nlohmann::ordered_json{{"gpu_name", tally.gpu_name},
+                                {"since", tally.since},
+                                {"last", tally.last},
+                                {"reports", tally.reports},
+                                {"verdicts", verdicts_json(tally)},
+                                {"false_alarms", false_alarms}};
 }
 
 SameCodeTally tally_from_json(const nlohmann::json& j, const std::string& where) {

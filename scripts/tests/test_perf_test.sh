@@ -180,6 +180,9 @@ if ! grep -q "^#### Nsight Compute: fake/long/n:2" "$work/out/fake.md" ||
 else
   passed=$((passed + 1))
 fi
+EXTRA_ARGS=--no-reference-check run 1 "ncu diagnosis skipped: ncu could not profile fake/[a-z]*/n:[12]: no fingerprint of" \
+  "processes that only time capture no fingerprint: the diagnosis says so" FAKE_FINGERPRINTS=1 FAKE_SLOWDOWN_PCT=10 \
+  PATH="$work/fake-ncu:$PATH"
 rm -f "$work/baselines/fake-gpu.ncu.json"
 echo "not json" >"$ledger"
 EXTRA_ARGS="--same-code-ledger $ledger" run 0 "was not updated (the verdict stands)" \
