@@ -47,7 +47,7 @@ note "capturing fingerprints (checking every selected case) on $(jq -r .name <<<
 "$bench" --fingerprint-only --benchmark_filter="$filter" --benchmark_out="$work/fingerprints.json" \
   >"$work/fingerprints.log" 2>&1 ||
   { tail -n 20 "$work/fingerprints.log" >&2; die "$EXIT_INVALID" "the checking process failed; $target left unchanged"; }
-mapfile -t names < <(jq -r '.fingerprints | keys[]' "$work/fingerprints.json")
+mapfile -t names < <(jq -r '.fingerprints // {} | keys[]' "$work/fingerprints.json")
 ((${#names[@]} > 0)) || die "$EXIT_INVALID" "no fingerprint captured for '$filter' (see $work/fingerprints.log); $target left unchanged"
 
 failed=()

@@ -2,7 +2,8 @@
 # The write half of the update-baseline workflow: copies the recorded baseline file(s) from the record
 # job's artifact into baselines/, commits them on a new branch and opens a pull request with the
 # recording's log as its body. It runs no benchmark or build code; the artifact is data, checked here:
-# only baselines/<slug>.json files whose JSON names that same GPU slug are taken.
+# only baselines/<slug>.json files whose JSON names that same GPU slug (.gpu.slug) are taken, and the
+# Nsight Compute profiles beside them, baselines/<slug>.ncu.json (.gpu_slug).
 #
 #   open_baseline_pr.sh ARTIFACT_DIR GPU_LABEL BASE_BRANCH     (GH_TOKEN, GH_REPO, GITHUB_RUN_ID set)
 set -euo pipefail
@@ -18,9 +19,16 @@ shopt -s nullglob
 files=("$artifact"/baselines/*.json)
 ((${#files[@]})) || die "$EXIT_INVALID" "the artifact holds no baselines/*.json"
 for f in "${files[@]}"; do
-  [[ $(basename "$f") =~ ^[a-z0-9][a-z0-9-]*\.json$ ]] || die "$EXIT_INVALID" "unexpected file name in the artifact: $f"
-  [[ $(jq -r '.gpu.slug // empty' "$f" 2>/dev/null).json == "$(basename "$f")" ]] ||
-    die "$EXIT_INVALID" "$f is not the baseline its name says (its .gpu.slug differs)"
+  name=$(basename "$f")
+  if [[ $name =~ ^[a-z0-9][a-z0-9-]*\.ncu\.json$ ]]; then
+    [[ $(jq -r '.gpu_slug // empty' "$f" 2>/dev/null).ncu.json == "$name" ]] ||
+      die "$EXIT_INVALID" "$f is not the profiles file its name says (its .gpu_slug differs)"
+  elif [[ $name =~ ^[a-z0-9][a-z0-9-]*\.json$ ]]; then
+    [[ $(jq -r '.gpu.slug // empty' "$f" 2>/dev/null).json == "$name" ]] ||
+      die "$EXIT_INVALID" "$f is not the baseline its name says (its .gpu.slug differs)"
+  else
+    die "$EXIT_INVALID" "unexpected file name in the artifact: $f"
+  fi
   cp "$f" baselines/
 done
 if git diff --quiet -- baselines/ && [[ -z $(git ls-files --others --exclude-standard baselines/) ]]; then

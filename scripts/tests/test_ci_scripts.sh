@@ -97,5 +97,20 @@ expect 0 "GPU-fake-1" "CTest's allotted GPU becomes the only visible one" \
 expect 0 "unset" "without resource groups the GPU is left alone" \
   env -u CUDA_VISIBLE_DEVICES -u CTEST_RESOURCE_GROUP_0_GPUS bash "$ci/with_ctest_gpu.sh" bash -c 'echo "${CUDA_VISIBLE_DEVICES:-unset}"'
 
+# open_baseline_pr.sh takes from the record job's artifact only data it can name: a baseline whose
+# .gpu.slug is its file name, and the ncu profiles beside it whose .gpu_slug is theirs. Each refusal
+# happens before any git or gh command.
+pr_check() {  # pr_check <exit> <text> <description> <file name> <content>
+  rm -rf "$work/artifact" && mkdir -p "$work/artifact/baselines"
+  printf '%s' "$5" >"$work/artifact/baselines/$4"
+  expect "$1" "$2" "$3" env GH_TOKEN=t GH_REPO=o/r GITHUB_RUN_ID=1 bash "$ci/open_baseline_pr.sh" "$work/artifact" h200 main
+}
+pr_check 2 "is not the baseline its name says" "a baseline named for another GPU is refused" \
+  nvidia-h200.json '{"gpu": {"slug": "nvidia-h100-80gb-hbm3"}}'
+pr_check 2 "is not the profiles file its name says" "profiles named for another GPU are refused" \
+  nvidia-h200.ncu.json '{"schema_version": 1, "gpu_slug": "nvidia-h100-80gb-hbm3", "benchmarks": {}}'
+pr_check 2 "unexpected file name in the artifact" "any other file name is refused" \
+  'x.y.json' '{"gpu": {"slug": "x.y"}}'
+
 echo "$passed passed, $failed failed"
 ((failed == 0))

@@ -122,13 +122,16 @@ job pr-comment.yml comment 0 "updated comment 99 on #7" "a second run updates th
 git clean -fdxq
 rm -rf "$artifacts/baseline"
 job update-baseline.yml record 0 "job record: passed" "record writes and uploads the baseline" \
-  expr:github.event_name=workflow_dispatch
+  expr:github.event_name=workflow_dispatch FAKE_FINGERPRINTS=1
 check "the uploaded baseline is the fake GPU's" test -f "$artifacts/baseline/baselines/fake-gpu.json"
+check "the ncu profiles were recorded beside it" \
+  jq -e '.gpu_slug == "fake-gpu" and (.benchmarks | length) == 2' "$artifacts/baseline/baselines/fake-gpu.ncu.json"
 git clean -fdxq
 git switch -q main
 job update-baseline.yml pull-request 0 "job pull-request: passed" "pull-request commits the file and opens the PR" \
   expr:github.event_name=workflow_dispatch expr:github.ref_name=main
 check "the PR branch was pushed and the PR opened" grep -q "gh pr create --base main --head baseline/h200-42" "$FAKE_LOG"
+check "the PR commits the baseline and its profiles" bash -c "git show --stat HEAD | grep -q 'baselines/fake-gpu.ncu.json'"
 git switch -q feature
 job update-baseline.yml record 1 "runs must be a whole number" "a runs input that is not a number is refused" \
   "expr:inputs.runs=3; echo pwned"
