@@ -54,9 +54,7 @@ runs_mode() { [[ " $modes " == *" $1 "* ]]; }
   "matmul/cublas_sgemm_tf32/m:1024,n:1024,k:1024"
   "reduction/reduce10_vec4_single_pass/n:268435456"
   "reduction/reduce1_interleaved_divergent/n:268435456")
-bench="$build_dir/perf_tests/gpuperf_bench"
-gate="$build_dir/perf_tests/gate/perf_gate"
-[[ -x $bench && -x $gate ]] || die "$EXIT_INVALID" "no built harness in $build_dir"
+harness_in "$build_dir"
 need_tool jq
 
 gpu=$(gpu_info "$bench")

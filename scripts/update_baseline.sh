@@ -27,9 +27,7 @@ while (($#)); do
   esac
 done
 [[ -n $build_dir ]] || die "$EXIT_INVALID" "--build-dir is required (the CMake build folder with perf_tests/gpuperf_bench)"
-bench="$build_dir/perf_tests/gpuperf_bench"
-gate="$build_dir/perf_tests/gate/perf_gate"
-[[ -x $bench && -x $gate ]] || die "$EXIT_INVALID" "no built harness in $build_dir: build first (cmake --build $build_dir)"
+harness_in "$build_dir"
 need_tool jq
 
 gpu=$(gpu_info "$bench")

@@ -55,5 +55,12 @@ lock_gpu() {  # lock_gpu <gpu uuid> <seconds to wait>
 # The names on stdin, one a line, as one regex alternative "a|b" with every metacharacter escaped.
 names_alternation() { sed -e 's/[][\.*^$+?(){}|]/\\&/g' | paste -sd '|' -; }
 
+# harness_in <build dir>: sets bench and gate to that CMake build's gpuperf_bench and perf_gate, or dies
+# saying what to build.
+harness_in() {
+  bench="$1/perf_tests/gpuperf_bench" gate="$1/perf_tests/gate/perf_gate"
+  [[ -x $bench && -x $gate ]] || die "$EXIT_INVALID" "no built harness in $1: build first (cmake --build $1)"
+}
+
 # A Google Benchmark filter matching exactly these benchmark names (one per line on stdin).
 exact_filter() { echo "^($(names_alternation))(/|\$)"; }
