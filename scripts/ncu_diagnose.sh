@@ -55,11 +55,11 @@ fi
 [[ -x $gate ]] || die "$EXIT_INVALID" "no perf_gate at $gate (pass --gate)"
 need_tool jq
 
-skip() {  # skip <reason>: the one line, in the log and the report
+say_skipped() {  # say_skipped <reason>: the one line, in the log and the report
   note "ncu diagnosis skipped: $1"
   printf '\nNcu diagnosis skipped: %s.\n' "$1" >>"$markdown"
-  exit 0
 }
+skip() { say_skipped "$1"; exit 0; }  # skip <reason>: nothing more can be diagnosed
 
 mapfile -t slow < <(jq -r --argjson top "$top" \
   '[.benchmarks[] | select(.verdict == "SLOW")] | sort_by(-.change_pct) | .[:$top][] | .name' "$verdict")
@@ -72,6 +72,10 @@ mkdir -p "$dir/ncu"
 n=0
 for name in "${slow[@]}"; do
   n=$((n + 1))
+  if [[ -n $stored ]] && ! jq -e --arg n "$name" '.benchmarks[$n]' "$stored" >/dev/null 2>&1; then
+    say_skipped "no profile of $name in $stored: record it with scripts/record_ncu.sh --filter '$(exact_filter <<<"$name")'"
+    continue
+  fi
   for side in "${sides[@]}"; do
     case $side in
       a) side_bench=$bench_a results="$dir/a.round1.json" ;;

@@ -183,6 +183,13 @@ fi
 EXTRA_ARGS=--no-reference-check run 1 "ncu diagnosis skipped: ncu could not profile fake/[a-z]*/n:[12]: no fingerprint of" \
   "processes that only time capture no fingerprint: the diagnosis says so" FAKE_FINGERPRINTS=1 FAKE_SLOWDOWN_PCT=10 \
   PATH="$work/fake-ncu:$PATH"
+jq 'del(.benchmarks["fake/short/n:1"])' "$work/baselines/fake-gpu.ncu.json" >"$work/one-profile.json"
+mv "$work/one-profile.json" "$work/baselines/fake-gpu.ncu.json"
+run 1 "ncu diagnosis skipped: no profile of fake/short/n:1 in .*record_ncu.sh --filter" \
+  "a benchmark without a stored profile is named, and the others are still diagnosed" \
+  FAKE_FINGERPRINTS=1 FAKE_SLOWDOWN_PCT=10 PATH="$work/fake-ncu:$PATH"
+grep -q "^#### Nsight Compute: fake/long/n:2" "$work/out/fake.md" && passed=$((passed + 1)) ||
+  { failed=$((failed + 1)); echo "FAIL: fake/long/n:2 is diagnosed after fake/short/n:1 had no profile"; }
 rm -f "$work/baselines/fake-gpu.ncu.json"
 echo "not json" >"$ledger"
 EXTRA_ARGS="--same-code-ledger $ledger" run 0 "was not updated (the verdict stands)" \
