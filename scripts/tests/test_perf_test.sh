@@ -188,8 +188,12 @@ mv "$work/one-profile.json" "$work/baselines/fake-gpu.ncu.json"
 run 1 "ncu diagnosis skipped: no profile of fake/short/n:1 in .*record_ncu.sh --filter" \
   "a benchmark without a stored profile is named, and the others are still diagnosed" \
   FAKE_FINGERPRINTS=1 FAKE_SLOWDOWN_PCT=10 PATH="$work/fake-ncu:$PATH"
-grep -q "^#### Nsight Compute: fake/long/n:2" "$work/out/fake.md" && passed=$((passed + 1)) ||
-  { failed=$((failed + 1)); echo "FAIL: fake/long/n:2 is diagnosed after fake/short/n:1 had no profile"; }
+if grep -q "^#### Nsight Compute: fake/long/n:2" "$work/out/fake.md"; then
+  passed=$((passed + 1))
+else
+  failed=$((failed + 1))
+  echo "FAIL: fake/long/n:2 is diagnosed after fake/short/n:1 had no profile"
+fi
 rm -f "$work/baselines/fake-gpu.ncu.json"
 echo "not json" >"$ledger"
 EXTRA_ARGS="--same-code-ledger $ledger" run 0 "was not updated (the verdict stands)" \
