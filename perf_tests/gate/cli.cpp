@@ -79,7 +79,7 @@ const char* const kUsage = R"(usage:
       Add the report's timed verdicts on unchanged code (identical fingerprints) to the running count
       of its GPU model and mode in FILE (created if missing; updated under a lock, atomically): any SLOW
       or FAST among them is a false alarm of the gate. Prints the count with the observed false-alarm
-      rate and its 95% upper bound, appends that line to REPORT.md and writes the count into
+      rate (of verdicts, and of reports), appends that line to REPORT.md and writes the count into
       VERDICT.json ("same_code_ledger"). Give each final report once: every call counts.
   perf_gate ncu-metrics
       Print the Nsight Compute metrics the diagnosis collects, as the argument of ncu --metrics.

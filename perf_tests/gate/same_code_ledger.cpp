@@ -6,7 +6,6 @@
 #include "gate/format.h"
 #include "gate/input_error.h"
 #include "gate/json_input.h"
-#include "gate/student_t.h"
 
 namespace gpuperf::gate {
 
@@ -60,6 +59,7 @@ nlohmann::ordered_json tally_file_json(const SameCodeTally& tally) {
                                 {"since", tally.since},
                                 {"last", tally.last},
                                 {"reports", tally.reports},
+                                {"reports_with_false_alarms", tally.reports_with_false_alarms},
                                 {"verdicts", verdicts_json(tally)},
                                 {"false_alarms", false_alarms}};
 }
@@ -70,6 +70,7 @@ SameCodeTally tally_from_json(const nlohmann::json& j, const std::string& where)
   tally.since = string_member(j, "since", where);
   tally.last = string_member(j, "last", where);
   tally.reports = count_member(j, "reports", where);
+  tally.reports_with_false_alarms = count_member(j, "reports_with_false_alarms", where);
   const nlohmann::json& verdicts = member(j, "verdicts", where);
   const std::string in_verdicts = where + ".verdicts";
   tally.same = count_member(verdicts, kSame, in_verdicts);
@@ -89,6 +90,13 @@ SameCodeTally tally_from_json(const nlohmann::json& j, const std::string& where)
   if (listed != tally.slow + tally.fast) {
     throw InputError(where + ": false_alarms list " + std::to_string(listed) + " where SLOW + FAST is " +
                      std::to_string(tally.slow + tally.fast));
+  }
+  const int alarms = tally.slow + tally.fast;
+  if (tally.reports_with_false_alarms > std::min(tally.reports, alarms) ||
+      (alarms > 0 && tally.reports_with_false_alarms == 0)) {
+    throw InputError(where + ": reports_with_false_alarms " + std::to_string(tally.reports_with_false_alarms) +
+                     " does not fit " + std::to_string(tally.reports) + " reports with SLOW + FAST " +
+                     std::to_string(alarms));
   }
   if (tally.reports > tally.timed()) {
     throw InputError(where + ": more reports than verdicts (each report counted has at least one)");
@@ -143,6 +151,7 @@ void add_to_ledger(SameCodeLedger& ledger, const SameCodeVerdicts& verdicts, con
   tally.gpu_name = verdicts.gpu_name;
   tally.last = now;
   ++tally.reports;
+  if (!verdicts.false_alarms.empty()) ++tally.reports_with_false_alarms;
   tally.same += verdicts.same;
   tally.ambiguous += verdicts.ambiguous;
   tally.slow += verdicts.slow;
@@ -194,23 +203,7 @@ nlohmann::ordered_json tally_json(const SameCodeTally& tally) {
   j["timed_verdicts"] = timed;
   j["false_alarm_rate"] =
       timed > 0 ? nlohmann::ordered_json(static_cast<double>(tally.slow + tally.fast) / timed) : nlohmann::ordered_json();
-  j["false_alarm_rate_upper_bound"] = rate_upper_bound(tally.slow + tally.fast, timed, kLedgerBoundConfidence);
-  j["upper_bound_confidence"] = kLedgerBoundConfidence;
   return j;
-}
-
-double rate_upper_bound(int events, int trials, double confidence) {
-  if (trials <= 0 || events >= trials) return 1.0;
-  // P(X <= events) = I_{1-p}(trials - events, events + 1) falls as p grows: bisect for the p where it
-  // equals 1 - confidence.
-  const auto cdf = [&](double p) { return regularized_incomplete_beta(trials - events, events + 1.0, 1.0 - p); };
-  double low = static_cast<double>(events) / trials;
-  double high = 1.0;
-  for (int i = 0; i < 100 && high - low > 1e-12; ++i) {
-    const double mid = 0.5 * (low + high);
-    (cdf(mid) > 1.0 - confidence ? low : high) = mid;
-  }
-  return high;
 }
 
 std::string ledger_line(const SameCodeTally& tally, const std::string& mode) {
@@ -219,10 +212,10 @@ std::string ledger_line(const SameCodeTally& tally, const std::string& mode) {
   std::string line = "same code on this GPU (" + tally.gpu_name + ", " + mode_words(mode) + "), " +
                      std::to_string(tally.reports) + (tally.reports == 1 ? " report" : " reports") + " since " +
                      date_of(tally.since) + ": " + std::to_string(timed) + " timed verdicts, " +
-                     std::to_string(tally.slow) + " SLOW, " + std::to_string(tally.fast) + " FAST: false alarms " +
-                     format_number("%.2g", timed > 0 ? 100.0 * alarms / timed : 0.0) + "% (at most " +
-                     format_number("%.2g", 100.0 * rate_upper_bound(alarms, timed, kLedgerBoundConfidence)) + "%, " +
-                     format_number("%.0f", 100.0 * kLedgerBoundConfidence) + "% confidence)";
+                     std::to_string(tally.slow) + " SLOW, " + std::to_string(tally.fast) +
+                     " FAST (false alarms in " + format_number("%.2g", timed > 0 ? 100.0 * alarms / timed : 0.0) +
+                     "% of verdicts, " + std::to_string(tally.reports_with_false_alarms) + " of " +
+                     std::to_string(tally.reports) + " reports)";
   // The benchmarks with the most false alarms first: where a team looks for a noisy benchmark.
   std::vector<std::pair<std::string, int>> by_count(tally.false_alarms.begin(), tally.false_alarms.end());
   std::stable_sort(by_count.begin(), by_count.end(), [](const auto& a, const auto& b) { return a.second > b.second; });

@@ -3,7 +3,11 @@
 // fingerprints, code_check.h) is a trial in which SLOW or FAST is a false alarm. The ledger adds each
 // report's such verdicts to a running count per GPU model and mode, in a JSON file the machine keeps
 // between runs (`perf_gate ledger`), so that every report can state the false-alarm rate the gate has shown
-// on this GPU, and how sure that figure is. Pure functions: tests/test_same_code_ledger.cpp.
+// on this GPU. Counts only, no confidence bound: the verdicts of one run share its processes and machine,
+// so they are not independent trials, and a binomial bound over them would claim more than the count
+// supports (the mistake the gate itself avoids by replicating over processes, not samples). The reports
+// with a false alarm are counted too: runs are the closer thing to independent trials.
+// Pure functions: tests/test_same_code_ledger.cpp.
 
 #include <map>
 #include <nlohmann/json.hpp>
@@ -13,9 +17,6 @@
 namespace gpuperf::gate {
 
 inline constexpr int kLedgerSchemaVersion = 1;
-// The confidence of the upper bound the line states.
-inline constexpr double kLedgerBoundConfidence = 0.95;
-
 // One report's timed verdicts on unchanged code. UNCHANGED (not re-timed), NEW, MISSING, NOT_JUDGED and
 // ERROR are no trials and are not counted.
 struct SameCodeVerdicts {
@@ -41,6 +42,7 @@ struct SameCodeTally {
   std::string since;  // when the first report was counted, ISO 8601 UTC
   std::string last;   // when the latest was
   int reports = 0;    // reports counted (those with at least one timed verdict on unchanged code)
+  int reports_with_false_alarms = 0;  // of those, the ones with a SLOW or FAST among them
   int same = 0;
   int ambiguous = 0;
   int slow = 0;
@@ -59,21 +61,19 @@ struct SameCodeLedger {
 void add_to_ledger(SameCodeLedger& ledger, const SameCodeVerdicts& verdicts, const std::string& now);
 
 // The file: {"schema_version": 1, "gpus": {"<slug>": {"<mode>": {"gpu_name", "since", "last", "reports",
-// "verdicts": {"SAME", "AMBIGUOUS", "SLOW", "FAST"}, "false_alarms": {"<benchmark>": n}}}}}.
+// "reports_with_false_alarms", "verdicts": {"SAME", "AMBIGUOUS", "SLOW", "FAST"}, "false_alarms":
+// {"<benchmark>": n}}}}}.
 std::string ledger_to_text(const SameCodeLedger& ledger);
 // InputError naming `source` (and what to do: move the file away to start a new count) when the text is
 // not such a file or its counts are negative or inconsistent.
 SameCodeLedger ledger_from_text(const std::string& text, const std::string& source);
-// The tally as the report's JSON holds it (the same object as in the file, plus the rate and its bound).
+// The tally as the report's JSON holds it (the same object as in the file, plus the timed verdicts and
+// the observed rate).
 nlohmann::ordered_json tally_json(const SameCodeTally& tally);
 
-// The one-sided upper confidence bound on a rate from `events` in `trials` (Clopper-Pearson: the p at which
-// seeing `events` or fewer has probability 1 - confidence). 1 when there are no trials.
-double rate_upper_bound(int events, int trials, double confidence);
-
 // What a person reads: "same code on this GPU (NVIDIA H100 80GB HBM3, against the baseline), 17 reports
-// since 2026-11-23: 1836 timed verdicts, 0 SLOW, 0 FAST: false alarms 0% (at most 0.16%, 95% confidence)",
-// followed by "; false alarms in: <benchmark> (1)" for up to 3 benchmarks when there were some.
+// since 2026-11-23: 1836 timed verdicts, 0 SLOW, 0 FAST (false alarms in 0% of verdicts, 0 of 17
+// reports)", followed by "; false alarms in: <benchmark> (1)" for up to 3 benchmarks when there were some.
 std::string ledger_line(const SameCodeTally& tally, const std::string& mode);
 
 }  // namespace gpuperf::gate

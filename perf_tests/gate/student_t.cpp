@@ -39,8 +39,7 @@ double incomplete_beta_fraction(double a, double b, double x) {
   return fraction;
 }
 
-}  // namespace
-
+// I_x(a, b), the regularized incomplete beta function, for x in [0, 1].
 double regularized_incomplete_beta(double a, double b, double x) {
   if (x <= 0.0) return 0.0;
   if (x >= 1.0) return 1.0;
@@ -49,6 +48,8 @@ double regularized_incomplete_beta(double a, double b, double x) {
   if (x < (a + 1.0) / (a + b + 2.0)) return std::exp(log_front) * incomplete_beta_fraction(a, b, x) / a;
   return 1.0 - std::exp(log_front) * incomplete_beta_fraction(b, a, 1.0 - x) / b;
 }
+
+}  // namespace
 
 double student_t_upper_tail(double t, double df) {
   if (std::isnan(t) || !(df > 0.0)) return std::numeric_limits<double>::quiet_NaN();

@@ -1,9 +1,8 @@
 // The running count of verdicts on unchanged code (same_code_ledger.h): what one report adds, the file
-// and its errors, the upper bound on the false-alarm rate, the line a person reads (golden), and
+// and its errors, the line a person reads (golden), and
 // `perf_gate ledger` end to end on reports of the fixtures.
 #include <gtest/gtest.h>
 
-#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -92,6 +91,7 @@ TEST(SameCodeLedger, AddsReportsAndKeepsWhenItStarted) {
   EXPECT_EQ(stored.since, "2026-11-23T10:00:00Z");
   EXPECT_EQ(stored.last, "2026-11-24T09:00:00Z");
   EXPECT_EQ(stored.false_alarms.at(kReduce9), 1);
+  EXPECT_EQ(stored.reports_with_false_alarms, 1) << "one of the two reports had a false alarm";
   EXPECT_EQ(ledger.tallies.at("nvidia-h100-80gb-hbm3").at("ab").timed(), 12) << "modes are counted apart";
 }
 
@@ -125,6 +125,11 @@ TEST(SameCodeLedger, RefusesACorruptOrInconsistentFileSayingHowToStartOver) {
   doc["gpus"]["nvidia-h100-80gb-hbm3"]["compare"]["false_alarms"] = nlohmann::json::object();
   EXPECT_NE(refused(doc).find("false_alarms list 0 where SLOW + FAST is 1"), std::string::npos) << refused(doc);
   doc = good;
+  doc["gpus"]["nvidia-h100-80gb-hbm3"]["compare"]["reports_with_false_alarms"] = 0;
+  EXPECT_NE(refused(doc).find("reports_with_false_alarms 0 does not fit 1 reports with SLOW + FAST 1"),
+            std::string::npos)
+      << refused(doc);
+  doc = good;
   doc["gpus"]["nvidia-h100-80gb-hbm3"]["stored"] = doc["gpus"]["nvidia-h100-80gb-hbm3"]["compare"];
   EXPECT_NE(refused(doc).find("unknown mode 'stored'"), std::string::npos) << refused(doc);
   for (const std::string& text : {std::string(""), std::string("{\"schema_version\": 1, \"gp")}) {
@@ -135,18 +140,6 @@ TEST(SameCodeLedger, RefusesACorruptOrInconsistentFileSayingHowToStartOver) {
       EXPECT_NE(std::string(e.what()).find("move the file away to start a new count"), std::string::npos) << e.what();
     }
   }
-}
-
-TEST(RateUpperBound, IsClopperPearson) {
-  // No event in n trials: 1 - (1 - c)^(1/n) exactly ("the rule of three" is its approximation 3/n).
-  EXPECT_NEAR(rate_upper_bound(0, 1836, 0.95), 1.0 - std::pow(0.05, 1.0 / 1836), 1e-9);
-  // 1 in 100 and 5 in 1000: the one-sided 95% Clopper-Pearson bounds (R: binom.test(k, n, alternative =
-  // "less")$conf.int[2] gives 0.04655 and 0.01045).
-  EXPECT_NEAR(rate_upper_bound(1, 100, 0.95), 0.04655, 5e-5);
-  EXPECT_NEAR(rate_upper_bound(5, 1000, 0.95), 0.01045, 5e-5);
-  EXPECT_EQ(rate_upper_bound(0, 0, 0.95), 1.0) << "no trials say nothing";
-  EXPECT_EQ(rate_upper_bound(3, 3, 0.95), 1.0);
-  EXPECT_LT(rate_upper_bound(1, 10000, 0.95), rate_upper_bound(1, 1000, 0.95)) << "more trials, tighter";
 }
 
 TEST(SameCodeLedger, LineIsGolden) {
