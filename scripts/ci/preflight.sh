@@ -2,8 +2,11 @@
 # Before a GPU job builds anything: the runner's GPU is the model its label promises, and that model has a
 # committed baseline. A runner with the wrong label or a GPU without a baseline would otherwise be
 # reported as a skipped (green) or failed perf suite long after the build, with the cause buried.
+# Also warns when a GPU's lock file is not the host's (a root-owned file, docs/runner_setup.md): then
+# any job's code could replace it, and two runs could time that GPU at once.
 #
 #   preflight.sh LABEL BASELINES_DIR [--allow-missing-baseline]   (the flag: re-recording a new GPU)
+# Writes gpu_slug=<the GPU's baseline name> to $GITHUB_OUTPUT where it is set.
 # Exit: 0 ready, 2 (invalid) with an ::error:: naming what was expected and what was found.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/../lib/common.sh"
@@ -31,3 +34,14 @@ slug=$(tr '[:upper:]' '[:lower:]' <<<"$name" | sed -E 's/[^a-z0-9]+/-/g; s/^-+//
 [[ -f $baselines/$slug.json || -n $allow_missing ]] ||
   fail "GPU '$name' (label '$label') has no baseline: expected $baselines/$slug.json (record one with the update-baseline workflow)"
 echo "preflight: label '$label', GPU '$name', baseline $baselines/$slug.json"
+[[ -n ${GITHUB_OUTPUT:-} ]] && echo "gpu_slug=$slug" >>"$GITHUB_OUTPUT"
+
+# The lock path of scripts/lib/common.sh lock_gpu. In sticky /tmp a file owned by root can be
+# neither removed nor replaced by the runner's user.
+while IFS= read -r uuid; do
+  lock="${TMPDIR:-/tmp}/gpuperf-$uuid.lock"
+  if [[ -L $lock || ! -f $lock || $(stat -c %u "$lock") != 0 ]]; then
+    echo "::warning title=GPU lock not the host's::$lock is not a file owned by root, so a job's code could replace it: create it as root (docs/runner_setup.md, GPU lock files)"
+  fi
+done < <(nvidia-smi "${only[@]}" --query-gpu=uuid --format=csv,noheader)
+exit 0

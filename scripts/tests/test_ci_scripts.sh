@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Tests of scripts/ci/ (the GitHub Actions steps' logic) on fixtures, without a GPU or GitHub:
 # preflight, input validation, JUnit skips, verdict annotations, the step summary, the PR comment's
-# Markdown (exact), the CTest resource spec and the GPU a resource group selects.
+# Markdown (exact), the CTest resource spec and the GPU a resource group selects, and what the baseline
+# pull request takes from its artifact.
 #   test_ci_scripts.sh
 set -uo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -37,6 +38,21 @@ expect 2 "has no baseline: expected $work/baselines/nvidia-h100-80gb-hbm3.json" 
 expect 0 "preflight: label 'h100'" "re-recording a new GPU may lack a baseline" \
   env "FAKE_GPU_NAME=NVIDIA H100 80GB HBM3" bash "$ci/preflight.sh" h100 "$work/baselines" --allow-missing-baseline
 expect 2 "is not in scripts/ci/gpu_models.tsv" "an unknown label fails" bash "$ci/preflight.sh" a100 "$work/baselines"
+: >"$work/output"
+expect 0 "" "preflight says which GPU it found" env GITHUB_OUTPUT="$work/output" bash "$ci/preflight.sh" h200 "$work/baselines"
+expect 0 "gpu_slug=nvidia-h200" "as the GPU's slug, for the update-baseline pull request" cat "$work/output"
+# The GPU lock file must be the host's (root-owned), so that no job's code can replace it.
+mkdir -p "$work/locks"
+expect 0 "::warning title=GPU lock not the host's::$work/locks/gpuperf-GPU-fake-0.lock is not a file owned by root" \
+  "a GPU without its lock file is a warning" env TMPDIR="$work/locks" bash "$ci/preflight.sh" h200 "$work/baselines"
+ln -s "$work/output" "$work/locks/gpuperf-GPU-fake-0.lock"
+expect 0 "::warning title=GPU lock not the host's::" "a lock file that is a link is a warning" \
+  env TMPDIR="$work/locks" bash "$ci/preflight.sh" h200 "$work/baselines"
+if (($(id -u) == 0)); then  # only root can make a root-owned file: elsewhere this case is not testable
+  rm "$work/locks/gpuperf-GPU-fake-0.lock" && touch "$work/locks/gpuperf-GPU-fake-0.lock"
+  expect 0 "" "a root-owned lock file is no warning" \
+    bash -c "! TMPDIR='$work/locks' bash '$ci/preflight.sh' h200 '$work/baselines' | grep -q '::warning'"
+fi
 
 expect 0 "" "a 40-hex SHA is valid" bash "$ci/check_input.sh" sha sha 0123456789abcdef0123456789abcdef01234567
 expect 2 "::error title=invalid input::sha must be a full 40-character" "a branch name is not a SHA" \
@@ -97,20 +113,52 @@ expect 0 "GPU-fake-1" "CTest's allotted GPU becomes the only visible one" \
 expect 0 "unset" "without resource groups the GPU is left alone" \
   env -u CUDA_VISIBLE_DEVICES -u CTEST_RESOURCE_GROUP_0_GPUS bash "$ci/with_ctest_gpu.sh" bash -c 'echo "${CUDA_VISIBLE_DEVICES:-unset}"'
 
-# open_baseline_pr.sh takes from the record job's artifact only data it can name: a baseline whose
-# .gpu.slug is its file name, and the ncu profiles beside it whose .gpu_slug is theirs. Each refusal
-# happens before any git or gh command.
-pr_check() {  # pr_check <exit> <text> <description> <file name> <content>
-  rm -rf "$work/artifact" && mkdir -p "$work/artifact/baselines"
-  printf '%s' "$5" >"$work/artifact/baselines/$4"
-  expect "$1" "$2" "$3" env GH_TOKEN=t GH_REPO=o/r GITHUB_RUN_ID=1 bash "$ci/open_baseline_pr.sh" "$work/artifact" h200 main
+# open_baseline_pr.sh takes from the record job's artifact only data it can name: the baseline of the
+# GPU the record job ran on (GPU_SLUG, a GPU of the label's model), whose .gpu.slug is its file name,
+# and the ncu profiles beside it whose .gpu_slug is theirs; anything else refuses the artifact. Each
+# refusal happens before any git or gh command (the scratch repository's branch is unchanged).
+mkdir -p "$work/repo/baselines" && echo '# baselines' >"$work/repo/baselines/README.md"
+git -C "$work/repo" init -q -b main && git -C "$work/repo" add -A &&
+  git -C "$work/repo" -c user.name=t -c user.email=t@t commit -qm base
+in_repo() { (cd "$work/repo" && "$@"); }
+open_pr() {  # open_pr <label> <gpu slug>: the script on $work/artifact, in the scratch repository
+  in_repo env GH_TOKEN=t GH_REPO=o/r GITHUB_RUN_ID=1 FAKE_LOG="$work/gh.log" FAKE_GH_PR_BODY="$work/pr_body.md" \
+    bash "$ci/open_baseline_pr.sh" "$work/artifact" "$1" "$2" main
 }
-pr_check 2 "is not the baseline its name says" "a baseline named for another GPU is refused" \
-  nvidia-h200.json '{"gpu": {"slug": "nvidia-h100-80gb-hbm3"}}'
-pr_check 2 "is not the profiles file its name says" "profiles named for another GPU are refused" \
-  nvidia-h200.ncu.json '{"schema_version": 1, "gpu_slug": "nvidia-h100-80gb-hbm3", "benchmarks": {}}'
-pr_check 2 "unexpected file name in the artifact" "any other file name is refused" \
-  'x.y.json' '{"gpu": {"slug": "x.y"}}'
+artifact_with() {  # artifact_with <file name> <content> [<file name> <content> ...]
+  rm -rf "$work/artifact" && mkdir -p "$work/artifact/baselines"
+  while (($#)); do printf '%s' "$2" >"$work/artifact/baselines/$1"; shift 2; done
+}
+h200='{"gpu": {"slug": "nvidia-h200"}}' h100='{"gpu": {"slug": "nvidia-h100-80gb-hbm3"}}'
+artifact_with nvidia-h200.json '{"gpu": {"slug": "nvidia-h100-80gb-hbm3"}}'
+expect 2 "is not the baseline its name says" "a baseline named for another GPU is refused" open_pr h200 nvidia-h200
+artifact_with nvidia-h200.json "$h200" nvidia-h200.ncu.json '{"schema_version": 1, "gpu_slug": "nvidia-h100-80gb-hbm3", "benchmarks": {}}'
+expect 2 "is not the profiles file its name says" "profiles named for another GPU are refused" open_pr h200 nvidia-h200
+artifact_with nvidia-h200.json "$h200" 'x.y.json' '{"gpu": {"slug": "x.y"}}'
+expect 2 "the artifact holds $work/artifact/baselines/x.y.json, but the record job ran on GPU 'nvidia-h200' (label 'h200'): only baselines/nvidia-h200.json and baselines/nvidia-h200.ncu.json are taken" \
+  "any other file name is refused, naming the two that are taken" open_pr h200 nvidia-h200
+artifact_with nvidia-h200.json "$h200" nvidia-h100-80gb-hbm3.json "$h100"
+expect 2 "only baselines/nvidia-h200.json and baselines/nvidia-h200.ncu.json are taken" \
+  "a consistent baseline of another GPU beside the runner's is refused" open_pr h200 nvidia-h200
+artifact_with nvidia-h100-80gb-hbm3.json "$h100"
+expect 2 "the record job's GPU 'nvidia-h100-80gb-hbm3' is not a 'NVIDIA H200' (runner label 'h200')" \
+  "a baseline of a GPU the label does not name is refused, whatever its file says" open_pr h200 nvidia-h100-80gb-hbm3
+expect 2 "the artifact holds $work/artifact/baselines/nvidia-h100-80gb-hbm3.json, but the record job ran on GPU 'nvidia-h200'" \
+  "the runner's GPU decides which file is taken" open_pr h200 nvidia-h200
+artifact_with nvidia-h200.ncu.json '{"gpu_slug": "nvidia-h200"}'
+expect 2 "the artifact holds no baselines/nvidia-h200.json" "profiles without their baseline are refused" open_pr h200 nvidia-h200
+expect 2 "GPU_SLUG '../x' is not a GPU slug" "a slug that is not one is refused" open_pr h200 ../x
+check_untouched() { [[ $(git -C "$work/repo" branch --show-current) == main && -z $(git -C "$work/repo" status --porcelain) && ! -e $work/gh.log ]]; }
+expect 0 "" "no refusal touched the repository or called gh" check_untouched
+# The log goes into the body in a fence longer than any backtick run in it: a line of three (or five)
+# backticks in the log cannot close the block and turn the rest into Markdown.
+artifact_with nvidia-h100-80gb-hbm3.json "$h100"
+cp "$fixtures/record_log_with_fences.log" "$work/artifact/record.log"  # ``` and ````` lines, no final newline
+expect 0 "" "a baseline of the label's model is taken and the pull request opened" open_pr h100 nvidia-h100-80gb-hbm3
+expect 0 "" "the body fences the log with six backticks, closed after its last line" \
+  diff -u "$fixtures/expected_baseline_pr_body.md" "$work/pr_body.md"
+expect 0 "baselines/nvidia-h100-80gb-hbm3.json" "only the runner's GPU's baseline is committed" \
+  git -C "$work/repo" show --stat --format= HEAD
 
 echo "$passed passed, $failed failed"
 ((failed == 0))

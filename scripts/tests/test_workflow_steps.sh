@@ -3,6 +3,8 @@
 # fakes of what a GPU runner and GitHub provide (fake_ci/: nvidia-smi, cmake, ctest, gh, git push; the
 # benchmark binary is fake_bench.sh, the gate and all our scripts are real), in a scratch clone of the
 # working tree. A broken command, path, exit code or a missing value fails here, not on a GPU runner.
+# Also what the workflows promise about trust: which events start which jobs, what a dispatched commit
+# may leave behind for trusted runs (caches, the same-code ledger), which artifact pr-comment reads.
 #   test_workflow_steps.sh PERF_GATE
 set -uo pipefail
 (($# == 1)) || { echo "usage: $0 PERF_GATE" >&2; exit 2; }
@@ -17,6 +19,7 @@ passed=0 failed=0
 mkdir -p "$work/repo"
 (cd "$root" && git ls-files -co --exclude-standard -z | xargs -0 cp --parents -t "$work/repo" 2>/dev/null)
 cd "$work/repo" || exit 2
+printf 'fake\tFake GPU\n' >>scripts/ci/gpu_models.tsv  # a runner label for the fake GPU (update-baseline)
 git init -q -b main && git add -A && git -c user.name=t -c user.email=t@t commit -qm base
 git update-ref refs/remotes/origin/main HEAD
 git switch -qc feature && echo change >>README.md && git -c user.name=t -c user.email=t@t commit -qam change
@@ -30,10 +33,14 @@ for r in 1 2 3; do bash "$here/fake_bench.sh" --benchmark_out="$work/r$r.json" >
 export PATH="$here/fake_ci:$PATH" FAKE_BENCH="$here/fake_bench.sh" FAKE_PERF_GATE=$gate
 export FAKE_BASELINES="$work/baselines" FAKE_LOG="$work/fake.log" FAKE_GH_BODY="$work/gh_body.json"
 export TMPDIR="$work"  # the GPU lock files too
+# What outlives a job on a persistent runner and in GitHub: the tool cache and the saved caches.
+export RUNNER_TOOL_CACHE="$work/tool-cache" FAKE_CACHE_STORE="$work/cache-store"
+unset CCACHE_DIR  # a runner has none: build.sh's own choice is what is tested
 artifacts="$work/artifacts"
-mkdir -p "$artifacts"
+mkdir -p "$artifacts" "$FAKE_CACHE_STORE"
 
 # job <workflow> <job> <expected exit> <expected text> <description> [expr:KEY=VALUE | VAR=VALUE ...]
+# (the defaults: a maintainer's push of the branch feature of owner/repo, a trusted run)
 job() {
   local workflow=$1 name=$2 expected=$3 text=$4 what=$5 rc=0 arg
   shift 5
@@ -43,9 +50,15 @@ job() {
   exprs=$(jq -n --arg sha "$head_sha" --arg temp "$temp" '{
     "github.event_name": "push", "github.sha": $sha, "github.ref": "refs/heads/feature",
     "github.ref_name": "feature", "github.repository": "owner/repo", "github.token": "fake-token",
-    "github.event.repository.default_branch": "main", "runner.temp": $temp,
+    "github.actor": "maintainer", "github.event.repository.default_branch": "main", "runner.temp": $temp,
     "inputs.sha": "", "inputs.gpu": "h200", "inputs.runs": "3", "matrix.gpu": "h200",
-    "needs.target.outputs.sha": $sha, "github.event.workflow_run.id": "42",
+    "needs.target.outputs.sha": $sha, "needs.target.outputs.scope": "trusted",
+    "needs.baseline.result": "success", "needs.record.outputs.gpu_slug": "fake-gpu",
+    "github.event.pull_request.head.repo.full_name": "owner/repo",
+    "github.event.workflow_run.id": "42", "github.event.workflow_run.event": "push",
+    "github.event.workflow_run.conclusion": "success",
+    "github.event.workflow_run.head_repository.full_name": "owner/repo",
+    "github.event.workflow_run.pull_requests[0]": {"number": 7},
     "github.event.workflow_run.pull_requests[0].number": "7",
     "github.event.workflow_run.html_url": "https://github.invalid/owner/repo/actions/runs/42"}')
   local envs=()
@@ -70,22 +83,42 @@ job() {
   fi
 }
 check() {  # check <description> <command...>: a condition after a job
-  if "${@:2}"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL: $1"; fi
+  if "${@:2}" >/dev/null; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL: $1"; fi
 }
 summary() { cat "$work/runner-temp/github_step_summary"; }
 
-job build.yml build 0 "job build: passed" "build runs .ci/run"
+job build.yml build 0 "job build: passed" "build runs .ci/run" expr:github.ref=refs/heads/main
 check "build.yml runs the CI workflow preset" grep -q "cmake --workflow --preset ci" "$FAKE_LOG"
 
 job build.yml fork-notice 0 "::notice title=GPU perf not run::" "a fork's pull request is told how a maintainer runs the GPU jobs" \
-  "expr:github.event.pull_request.head.sha=$head_sha"
+  expr:github.event_name=pull_request "expr:github.event.pull_request.head.sha=$head_sha" \
+  expr:github.event.pull_request.head.repo.full_name=fork/repo
 check "the notice names the commit to dispatch" grep -q "sha = $head_sha" "$work/runner-temp/github_step_summary"
 
-# perf: the target job validates the dispatch input.
+# perf: the target job validates the dispatch input and says how far the commit is trusted.
 job perf.yml target 0 "job target: passed" "a push measures its own commit"
 check "target's output is the pushed SHA" grep -q "$head_sha" "$work/runner-temp/job-outputs.json"
+check "a push is trusted" jq -e '.scope == "trusted"' "$work/runner-temp/job-outputs.json"
+job perf.yml target 0 "job target: passed" "a dispatched commit is measured" \
+  expr:github.event_name=workflow_dispatch "expr:inputs.sha=$head_sha" expr:github.ref=refs/heads/main
+# shellcheck disable=SC2016  # $sha is jq's
+check "a dispatched commit is untrusted" jq -e --arg sha "$head_sha" '.sha == $sha and .scope == "untrusted"' "$work/runner-temp/job-outputs.json"
 job perf.yml target 1 "must be a full 40-character" "a dispatch SHA that is not hex is refused" \
   expr:github.event_name=workflow_dispatch "expr:inputs.sha=main; rm -rf /"
+
+# perf: Dependabot's branches never reach a GPU runner (nor does a push by Dependabot elsewhere).
+: >"$FAKE_LOG"
+for gpu_job in target baseline ab; do
+  job perf.yml "$gpu_job" 0 "workflow not triggered: branches-ignore 'dependabot/\*\*'" \
+    "a push to a Dependabot branch does not start perf ($gpu_job)" \
+    expr:github.ref=refs/heads/dependabot/github_actions/actions/cache-4.3.0 "expr:github.actor=dependabot[bot]"
+done
+job perf.yml target 0 "job target skipped" "a push by Dependabot to another branch stops at target" \
+  "expr:github.actor=dependabot[bot]"
+check "nothing ran for Dependabot" test ! -s "$FAKE_LOG"
+job perf.yml baseline 0 "job baseline: passed" "a maintainer's branch named like a bot's still runs" \
+  expr:github.ref=refs/heads/dependabot-fix expr:github.ref_name=dependabot-fix
+git clean -fdxq
 
 # perf: the stored-baseline job.
 git clean -fdxq
@@ -106,35 +139,106 @@ job perf.yml baseline 1 "expects GPU 'NVIDIA H200', but this runner has 'NVIDIA 
   "a runner whose GPU is not its label's fails at preflight, naming both" "FAKE_GPU_NAME=NVIDIA H100 80GB HBM3"
 check "nothing is built after a failed preflight" test ! -s "$FAKE_LOG"
 
+# perf: what a dispatched (untrusted) commit leaves for trusted runs. Its build plants a file in the
+# ccache folder; no trusted run may ever restore it. A cache saved under the old shared prefix
+# (ccache-<gpu>-, which dispatched runs could write) is never restored either.
+rm -rf "${FAKE_CACHE_STORE:?}"/* "$RUNNER_TOOL_CACHE"
+mkdir -p "$FAKE_CACHE_STORE/ccache-h200-0ld" && touch "$FAKE_CACHE_STORE/ccache-h200-0ld/planted-before"
+dispatch=(expr:github.event_name=workflow_dispatch "expr:inputs.sha=$head_sha" expr:github.ref=refs/heads/main
+  expr:github.ref_name=main expr:needs.target.outputs.scope=untrusted)
+git clean -fdxq
+: >"$FAKE_LOG"
+job perf.yml baseline 0 "job baseline: passed" "a dispatched commit runs the stored-baseline job" \
+  "${dispatch[@]}" FAKE_CCACHE_MARK=planted-by-dispatch
+check "a dispatched commit restores only trusted caches, under a key of its own" \
+  grep -qx "\[runner\] cache restore: key ccache-untrusted-h200-$head_sha; restore-keys ccache-trusted-h200-" "$work/log"
+check "a dispatched commit saves no cache" bash -c "! grep -q 'cache saved' '$work/log' && ! grep -rq planted-by-dispatch '$FAKE_CACHE_STORE'"
+check "a dispatched commit's ledger is its own, in RUNNER_TEMP" \
+  grep -q -- "-DGPUPERF_SAME_CODE_LEDGER=$work/runner-temp/same-code-ledger.json" "$FAKE_LOG"
+git clean -fdxq
+: >"$FAKE_LOG"
+job perf.yml ab 0 "job ab: passed" "a dispatched commit runs the A/B job" "${dispatch[@]}" FAKE_CCACHE_MARK=planted-by-dispatch
+check "the dispatched A/B job restores only trusted caches, under a key of its own" \
+  grep -qx "\[runner\] cache restore: key ccache-untrusted-ab-h200-$head_sha; restore-keys ccache-trusted-ab-h200-, ccache-trusted-h200-" "$work/log"
+check "the dispatched A/B job saves no cache" bash -c "! grep -q 'cache saved' '$work/log' && ! grep -rq planted-by-dispatch '$FAKE_CACHE_STORE'"
+check "the dispatched A/B job kept a ledger of its own" test -f "$work/runner-temp/same-code-ledger.json"
+check "and never wrote the runner's ledger" test ! -e "$RUNNER_TOOL_CACHE/gpuperf/same-code-ledger.json"
+git clean -fdxq
+: >"$FAKE_LOG"
+job perf.yml baseline 0 "job baseline: passed" "a push after the dispatched commit runs" FAKE_CCACHE_MARK=built-by-push
+check "a push restores and saves the trusted scope" bash -c \
+  "grep -qx '\[runner\] cache restore: key ccache-trusted-h200-$head_sha; restore-keys ccache-trusted-h200-' '$work/log' &&
+   grep -qx '\[runner\] cache saved under key ccache-trusted-h200-$head_sha' '$work/log'"
+check "a push never restores what a dispatched run or the old prefix held" \
+  test ! -e .ccache/planted-by-dispatch -a ! -e .ccache/planted-before
+check "a push keeps the runner's ledger in the tool cache" \
+  grep -q -- "-DGPUPERF_SAME_CODE_LEDGER=$RUNNER_TOOL_CACHE/gpuperf/same-code-ledger.json" "$FAKE_LOG"
+git clean -fdxq
+job perf.yml baseline 0 "cache restored from key ccache-trusted-h200-$head_sha" "a dispatched commit reuses the trusted cache" \
+  "${dispatch[@]}"
+
 # perf: A/B against the merge base, in a worktree that is removed afterwards.
 git clean -fdxq
 : >"$FAKE_LOG"
 job perf.yml ab 0 "A/B: this commit vs its merge base $base_sha" "A/B compares with the merge base and reports in the summary"
 check "the A/B worktree is removed" bash -c "! ls -d '$work'/runner-temp/ab-base-* 2>/dev/null && ! git worktree list | grep -q ab-base"
 check "both A/B builds were built" test "$(grep -c 'cmake --build' "$FAKE_LOG")" -eq 2
+check "a push's A/B job counts in the runner's ledger" test -f "$RUNNER_TOOL_CACHE/gpuperf/same-code-ledger.json"
 
-# pr-comment: renders the artifacts and creates, then updates, one comment.
-job pr-comment.yml comment 0 "created a comment on #7" "the verdicts are posted as a comment"
+# perf: the verdict reports of every GPU job, as the one artifact pr-comment reads.
+git clean -fdxq
+job perf.yml verdicts 0 "job verdicts: passed" "the verdict reports are gathered into one artifact"
+check "it holds the stored-baseline and A/B reports, and no build tree" bash -c \
+  "cd '$artifacts/perf-verdicts' && test \"\$(find . -name '*.verdict.json' | wc -l)\" -eq 2 && test -z \"\$(find . -type f ! -name '*.verdict.json' ! -name reports.txt)\""
+job perf.yml verdicts 0 "job verdicts skipped" "no verdicts when the GPU jobs did not run" expr:needs.baseline.result=skipped
+
+# pr-comment: only a push run of this repository, one artifact by name; creates, then updates, one comment.
+comment_run=(expr:github.event_name=workflow_run expr:github.ref=refs/heads/main)
+job pr-comment.yml comment 0 "created a comment on #7" "the verdicts are posted as a comment" "${comment_run[@]}"
 check "the comment starts with its marker" bash -c "jq -r .body '$FAKE_GH_BODY' | head -n 1 | grep -qx '<!-- gpuperf-verdicts -->'"
-job pr-comment.yml comment 0 "updated comment 99 on #7" "a second run updates the comment in place" FAKE_GH_EXISTING=99
+check "the comment lists both reports" bash -c "jq -r .body '$FAKE_GH_BODY' | grep -c '| Fake GPU |' | grep -qx 2"
+check "pr-comment downloads the one artifact it needs, by name" bash -c \
+  "grep 'download-artifact' '$work/log' | grep -qx '\[runner\] download-artifact: perf-verdicts (run 42)' &&
+   test ! -e '$work/runner-temp/perf-verdicts/build' -a ! -e '$work/runner-temp/perf-artifacts'"
+job pr-comment.yml comment 0 "updated comment 99 on #7" "a second run updates the comment in place" "${comment_run[@]}" FAKE_GH_EXISTING=99
+: >"$FAKE_LOG"
+job pr-comment.yml comment 0 "job comment skipped" "a dispatched run gets no comment" "${comment_run[@]}" \
+  expr:github.event.workflow_run.event=workflow_dispatch
+job pr-comment.yml comment 0 "job comment skipped" "a run of another event gets no comment" "${comment_run[@]}" \
+  expr:github.event.workflow_run.event=pull_request_target
+job pr-comment.yml comment 0 "job comment skipped" "a run whose head is another repository gets no comment" "${comment_run[@]}" \
+  expr:github.event.workflow_run.head_repository.full_name=fork/repo
+job pr-comment.yml comment 0 "job comment skipped" "a cancelled run gets no comment (a newer one will)" "${comment_run[@]}" \
+  expr:github.event.workflow_run.conclusion=cancelled
+check "nothing was posted for them" test ! -s "$FAKE_LOG"
+job pr-comment.yml comment 0 "created a comment on #7" "a run that found a regression is posted too" "${comment_run[@]}" \
+  expr:github.event.workflow_run.conclusion=failure
+job pr-comment.yml comment 0 "workflow not triggered" "pr-comment starts only on workflow_run"
 
 # update-baseline: record (read-only) uploads the file; pull-request commits it and opens the PR.
 git clean -fdxq
 rm -rf "$artifacts/baseline"
 job update-baseline.yml record 0 "job record: passed" "record writes and uploads the baseline" \
-  expr:github.event_name=workflow_dispatch FAKE_FINGERPRINTS=1
+  expr:github.event_name=workflow_dispatch expr:inputs.gpu=fake "FAKE_GPU_NAME=Fake GPU" FAKE_FINGERPRINTS=1
+check "the record job says which GPU it ran on" jq -e '.gpu_slug == "fake-gpu"' "$work/runner-temp/job-outputs.json"
 check "the uploaded baseline is the fake GPU's" test -f "$artifacts/baseline/baselines/fake-gpu.json"
+check "and only that GPU's files are uploaded" test "$(find "$artifacts/baseline/baselines" -type f | wc -l)" -eq 2
 check "the ncu profiles were recorded beside it" \
   jq -e '.gpu_slug == "fake-gpu" and (.benchmarks | length) == 2' "$artifacts/baseline/baselines/fake-gpu.ncu.json"
 git clean -fdxq
 git switch -q main
+export FAKE_GH_PR_BODY="$work/pr_body.md"
 job update-baseline.yml pull-request 0 "job pull-request: passed" "pull-request commits the file and opens the PR" \
-  expr:github.event_name=workflow_dispatch expr:github.ref_name=main
-check "the PR branch was pushed and the PR opened" grep -q "gh pr create --base main --head baseline/h200-42" "$FAKE_LOG"
+  expr:github.event_name=workflow_dispatch expr:github.ref_name=main expr:inputs.gpu=fake
+check "the PR branch was pushed and the PR opened" grep -q "gh pr create --base main --head baseline/fake-42" "$FAKE_LOG"
 check "the PR commits the baseline and its profiles" bash -c "git show --stat HEAD | grep -q 'baselines/fake-gpu.ncu.json'"
+check "the PR body holds the recording's log in a code block" bash -c "sed -n '3p;\$p' '$FAKE_GH_PR_BODY' | grep -cx '\`\`\`' | grep -qx 2"
 git switch -q feature
+job update-baseline.yml pull-request 1 "is not a 'NVIDIA H200' (runner label 'h200')" \
+  "a baseline recorded on another GPU than the label's is refused" \
+  expr:github.event_name=workflow_dispatch expr:github.ref_name=main
 job update-baseline.yml record 1 "runs must be a whole number" "a runs input that is not a number is refused" \
-  "expr:inputs.runs=3; echo pwned"
+  expr:github.event_name=workflow_dispatch "expr:inputs.runs=3; echo pwned"
 
 echo "$passed passed, $failed failed"
 ((failed == 0))
