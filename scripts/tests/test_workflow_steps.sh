@@ -36,6 +36,7 @@ export TMPDIR="$work"  # the GPU lock files too
 # What outlives a job on a persistent runner and in GitHub: the tool cache and the saved caches.
 export RUNNER_TOOL_CACHE="$work/tool-cache" FAKE_CACHE_STORE="$work/cache-store"
 unset CCACHE_DIR  # a runner has none: build.sh's own choice is what is tested
+export GPUPERF_LIBRARY_PROBE=skip  # install_deps.sh: the fake cmake configures nothing to probe
 artifacts="$work/artifacts"
 mkdir -p "$artifacts" "$FAKE_CACHE_STORE"
 
