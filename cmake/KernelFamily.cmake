@@ -82,9 +82,9 @@ function(gpuperf_add_family name)
   endif()
   if(NOT IS_DIRECTORY "${baselines}")
     message(FATAL_ERROR "the baseline folder of the family '${name}', ${baselines}, does not exist. Create it "
-                        "(empty is fine: perf tests skip until a GPU's first baseline is recorded with "
-                        "update_baseline.sh --build-dir <build>) and commit it, or name another with "
-                        "BASELINES <folder> or -DGPUPERF_BASELINE_DIR=<folder>")
+                        "and commit it (a README.md in it is enough: perf tests skip until a GPU's first "
+                        "baseline, recorded with update_baseline.sh --build-dir <build>), or name another "
+                        "with BASELINES <folder> or -DGPUPERF_BASELINE_DIR=<folder>")
   endif()
 
   set_property(GLOBAL PROPERTY GPUPERF_FAMILY_${name}_DECLARED_IN "${CMAKE_CURRENT_LIST_FILE}")

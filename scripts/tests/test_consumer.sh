@@ -41,6 +41,13 @@ for variable in CMAKE_MAKE_PROGRAM CMAKE_CXX_COMPILER CMAKE_CUDA_COMPILER CMAKE_
   [[ -n $value ]] && options+=("-D$variable=$value")
 done
 
+# The README shows the example's CMakeLists.txt whole: the first cmake block after its heading.
+# shellcheck disable=SC2016  # the backquotes of a Markdown fence, not an expansion
+readme_cmake=$(sed -n '/^## Use it in your repository/,/^## /p' "$root/README.md" | sed -n '/^```cmake$/,/^```$/p' |
+  sed '1d;$d')
+[[ $readme_cmake == "$(cat "$root/examples/consumer/CMakeLists.txt")" ]] ||
+  fail "README.md (Use it in your repository) does not show examples/consumer/CMakeLists.txt as it is"
+
 rm -rf "$work"
 mkdir -p "$work" "$work/recorded"
 consumer="$work/build" log="$work/log.txt"
