@@ -1,14 +1,251 @@
-# gpuperf_add_family(<name> SOURCES <files...> [LIBRARIES <targets...>])
+# The registration API of the harness, the same in this repository and in a project that uses the
+# harness (find_package(gpuperf) or FetchContent: README.md, "Use it in your repository").
 #
-# Builds one kernel family into a static library whose single entry point is
-#   void gpuperf::register_<name>(gpuperf::Registry&);
-# and records the family, so that perf_tests/ calls that function and gives the family a
-# correctness test (correctness.<name>) and a perf test (perf.<name>). Adding a family is a
-# folder under kernels/ with one call of this function, and one add_subdirectory line.
+# gpuperf_add_family(<name> SOURCES <files...> [LIBRARIES <targets...>] [BASELINES <folder>])
+#   Builds one kernel family into a static library whose single entry point is
+#     void gpuperf::register_<name>(gpuperf::Registry&);
+#   and records it, so that gpuperf_add_tests() calls that function and gives the family a correctness
+#   test (correctness.<name>) and a perf test (perf.<name>). BASELINES: the folder of its per-GPU baseline
+#   files (relative: to this CMakeLists.txt); default GPUPERF_BASELINE_DIR, else the top-level project's
+#   baselines/. The folder must exist (it may be empty: perf tests skip until a GPU's first baseline).
+#
+# gpuperf_add_tests()
+#   Generates the programs of every family declared so far (gpuperf_bench, gpuperf_correctness, in this
+#   directory's build folder), their CTest tests, and <build>/gpuperf-programs.txt, which tells the
+#   scripts (update_baseline.sh, record_ncu.sh --build-dir <build>) where the programs and baselines are.
+#   A project need not call it: the first gpuperf_add_family() schedules it for the end of the top-level
+#   CMakeLists.txt. Call it to place the programs elsewhere; no family may be declared after it.
+include_guard(GLOBAL)
+
+# What the generated perf tests pass to perf_test.sh; a project sets them like any cache variable.
+set(GPUPERF_BASELINE_DIR "" CACHE PATH
+    "The folder of the per-GPU baseline files (empty: baselines/ of the top-level project)")
+option(GPUPERF_STRICT_BASELINE
+       "A GPU without a baseline file fails the perf tests instead of skipping them" OFF)
+set(GPUPERF_ONLY_FAMILIES "" CACHE STRING
+    "Only these kernel families (gpuperf_add_family names; here: folders under kernels/), ;-separated; empty: all")
+# Empty: scripts/perf_test.sh's own defaults (30 samples; 3 processes a look, 3 re-measurements), which
+# the gate's simulation and the README's figures assume.
+set(GPUPERF_REPETITIONS "" CACHE STRING "Timed samples per benchmark per process in a perf test (empty: the default)")
+set(GPUPERF_PERF_MAX_REMEASURE "" CACHE STRING "Re-measurements of ambiguous benchmarks in a perf test (empty: the default)")
+option(GPUPERF_SKIP_UNCHANGED
+  "Perf tests leave untimed the benchmarks whose fingerprint (kernels, machine code, launches, libraries) and platform equal the baseline's; correctness is still checked (pull requests)"
+  OFF)
+# A file the machine keeps between runs (a CI runner: a folder outside the checkout): the perf tests add
+# their verdicts on unchanged code to it, and every report states the gate's false-alarm rate seen there.
+set(GPUPERF_SAME_CODE_LEDGER "${CMAKE_BINARY_DIR}/same-code-ledger.json" CACHE FILEPATH
+    "The running count of verdicts on unchanged code the perf tests add to (empty: none)")
+option(GPUPERF_GPU_RESOURCES "GPU tests rely on CTest resource groups alone (ctest --resource-spec-file)" OFF)
+
+function(_gpuperf_require_cuda what)
+  if(NOT CMAKE_CUDA_COMPILER_LOADED)
+    message(FATAL_ERROR "${what}: the CUDA language is not enabled in ${CMAKE_CURRENT_SOURCE_DIR}, so its .cu "
+                        "files would not be compiled. Enable it in the top-level CMakeLists.txt, before "
+                        "find_package(gpuperf) or FetchContent: project(<name> LANGUAGES CXX CUDA) or "
+                        "enable_language(CUDA)")
+  endif()
+endfunction()
+
 function(gpuperf_add_family name)
-  cmake_parse_arguments(ARG "" "" "SOURCES;LIBRARIES" ${ARGN})
+  cmake_parse_arguments(PARSE_ARGV 1 ARG "" "BASELINES" "SOURCES;LIBRARIES")
+  if(ARG_UNPARSED_ARGUMENTS)
+    message(FATAL_ERROR "gpuperf_add_family(${name}): unknown arguments '${ARG_UNPARSED_ARGUMENTS}'; it takes "
+                        "SOURCES <files...> [LIBRARIES <targets...>] [BASELINES <folder>]")
+  endif()
+  if(NOT name MATCHES "^[A-Za-z_][A-Za-z0-9_]*$")
+    message(FATAL_ERROR "gpuperf_add_family(${name}): a family's name must be a C++ identifier (letters, digits, "
+                        "_): it names the function register_<name>(Registry&) and the tests <kind>.<name>")
+  endif()
+  _gpuperf_require_cuda("gpuperf_add_family(${name})")
+  if(NOT ARG_SOURCES)
+    message(FATAL_ERROR "gpuperf_add_family(${name}) has no SOURCES: list the family's kernel files and the one "
+                        "that defines gpuperf::register_${name}(gpuperf::Registry&)")
+  endif()
+  get_property(declared_in GLOBAL PROPERTY GPUPERF_FAMILY_${name}_DECLARED_IN)
+  if(declared_in)
+    message(FATAL_ERROR "the family '${name}' is declared twice: in ${declared_in} and in "
+                        "${CMAKE_CURRENT_LIST_FILE}. A family's name names its tests (correctness.${name}, "
+                        "perf.${name}): give each family its own")
+  endif()
+  get_property(tests_added_in GLOBAL PROPERTY GPUPERF_TESTS_ADDED_IN)
+  if(tests_added_in)
+    message(FATAL_ERROR "gpuperf_add_family(${name}) comes after gpuperf_add_tests() (${tests_added_in}), which "
+                        "has generated the programs and tests already: declare every family before it")
+  endif()
+
+  if(DEFINED ARG_BASELINES)
+    get_filename_component(baselines "${ARG_BASELINES}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
+  elseif(GPUPERF_BASELINE_DIR)
+    get_filename_component(baselines "${GPUPERF_BASELINE_DIR}" ABSOLUTE BASE_DIR "${CMAKE_SOURCE_DIR}")
+  else()
+    set(baselines "${CMAKE_SOURCE_DIR}/baselines")
+  endif()
+  if(NOT IS_DIRECTORY "${baselines}")
+    message(FATAL_ERROR "the baseline folder of the family '${name}', ${baselines}, does not exist. Create it "
+                        "and commit it (a README.md in it is enough: perf tests skip until a GPU's first "
+                        "baseline, recorded with update_baseline.sh --build-dir <build>), or name another "
+                        "with BASELINES <folder> or -DGPUPERF_BASELINE_DIR=<folder>")
+  endif()
+
+  set_property(GLOBAL PROPERTY GPUPERF_FAMILY_${name}_DECLARED_IN "${CMAKE_CURRENT_LIST_FILE}")
+  set_property(GLOBAL APPEND PROPERTY GPUPERF_DECLARED_FAMILIES ${name})
   set(target gpuperf_family_${name})
-  add_library(${target} STATIC ${ARG_SOURCES})
-  target_link_libraries(${target} PUBLIC gpuperf_common PRIVATE gpuperf_warnings ${ARG_LIBRARIES})
-  set_property(GLOBAL APPEND PROPERTY GPUPERF_FAMILIES ${name})
+  # A family GPUPERF_ONLY_FAMILIES leaves out keeps its target (a later command may name it), unbuilt.
+  set(left_out "")
+  if(GPUPERF_ONLY_FAMILIES AND NOT name IN_LIST GPUPERF_ONLY_FAMILIES)
+    set(left_out EXCLUDE_FROM_ALL)
+  endif()
+  add_library(${target} STATIC ${left_out} ${ARG_SOURCES})
+  target_link_libraries(${target} PUBLIC gpuperf::common PRIVATE ${ARG_LIBRARIES})
+  if(NOT left_out)
+    set_property(GLOBAL APPEND PROPERTY GPUPERF_FAMILIES ${name})
+    set_property(GLOBAL PROPERTY GPUPERF_FAMILY_${name}_BASELINES "${baselines}")
+  endif()
+
+  get_property(scheduled GLOBAL PROPERTY GPUPERF_TESTS_SCHEDULED)
+  if(NOT scheduled)
+    set_property(GLOBAL PROPERTY GPUPERF_TESTS_SCHEDULED TRUE)
+    cmake_language(DEFER DIRECTORY "${CMAKE_SOURCE_DIR}" CALL _gpuperf_add_tests_unless_added)
+  endif()
+endfunction()
+
+function(_gpuperf_add_tests_unless_added)
+  get_property(tests_added_in GLOBAL PROPERTY GPUPERF_TESTS_ADDED_IN)
+  if(NOT tests_added_in)
+    gpuperf_add_tests()
+  endif()
+endfunction()
+
+# The CTest properties of a test that needs a GPU to itself. Each asks CTest for one "gpus" resource and
+# runs through with_ctest_gpu.sh, which shows it only the GPU CTest allotted (CTEST_RESOURCE_GROUP_0_GPUS);
+# with a resource spec file listing the host's GPUs (scripts/ci/resource_spec.sh) `ctest -j N` runs N of
+# them at once, one GPU each. Without GPUPERF_GPU_RESOURCES a RESOURCE_LOCK also serializes them, as a
+# plain `ctest -j` (no spec file) ignores resource groups. perf_test.sh also takes a lock per GPU UUID,
+# against a second ctest started at the same time. Exit code 77 = skipped (no GPU, no baseline for this
+# GPU, or nothing could be judged).
+function(gpuperf_gpu_test_properties out_properties out_launcher)
+  set(properties SKIP_RETURN_CODE 77 RESOURCE_GROUPS gpus:1)
+  if(NOT GPUPERF_GPU_RESOURCES)
+    list(APPEND properties RESOURCE_LOCK gpu)
+  endif()
+  get_property(scripts GLOBAL PROPERTY GPUPERF_SCRIPTS_DIR)
+  set(${out_properties} ${properties} PARENT_SCOPE)
+  set(${out_launcher} bash ${scripts}/ci/with_ctest_gpu.sh PARENT_SCOPE)
+endfunction()
+
+function(gpuperf_add_tests)
+  if(ARGN)
+    message(FATAL_ERROR "gpuperf_add_tests() takes no arguments (given: ${ARGN})")
+  endif()
+  get_property(tests_added_in GLOBAL PROPERTY GPUPERF_TESTS_ADDED_IN)
+  if(tests_added_in)
+    message(FATAL_ERROR "gpuperf_add_tests() is called twice: in ${tests_added_in} and in ${CMAKE_CURRENT_LIST_FILE}")
+  endif()
+  set_property(GLOBAL PROPERTY GPUPERF_TESTS_ADDED_IN "${CMAKE_CURRENT_LIST_FILE}")
+  _gpuperf_require_cuda("gpuperf_add_tests()")
+  if(NOT TARGET gpuperf::bench_main)
+    message(FATAL_ERROR "gpuperf_add_tests() in ${CMAKE_CURRENT_SOURCE_DIR} does not see the harness's targets "
+                        "(gpuperf::...): call find_package(gpuperf) (or FetchContent_MakeAvailable) in the "
+                        "top-level CMakeLists.txt, whose targets every folder below sees")
+  endif()
+
+  get_property(declared GLOBAL PROPERTY GPUPERF_DECLARED_FAMILIES)
+  get_property(families GLOBAL PROPERTY GPUPERF_FAMILIES)
+  foreach(family IN LISTS GPUPERF_ONLY_FAMILIES)
+    if(NOT family IN_LIST declared)
+      message(FATAL_ERROR "GPUPERF_ONLY_FAMILIES names '${family}', which no gpuperf_add_family() declared "
+                          "(declared: ${declared}); leave the option empty to build them all")
+    endif()
+  endforeach()
+  if(NOT families)
+    message(FATAL_ERROR "gpuperf_add_tests(): no kernel family to test; declare one before it with "
+                        "gpuperf_add_family(<name> SOURCES ...)")
+  endif()
+
+  # The registry of every family (kernels/common/registry.h, register_all_families()).
+  set(GPUPERF_FAMILY_DECLARATIONS "")
+  set(GPUPERF_FAMILY_CALLS "")
+  set(family_libraries "")
+  set(all_baselines "")
+  foreach(family IN LISTS families)
+    string(APPEND GPUPERF_FAMILY_DECLARATIONS "void register_${family}(Registry& registry);\n")
+    string(APPEND GPUPERF_FAMILY_CALLS "  registry.add_family(\"${family}\", register_${family});\n")
+    list(APPEND family_libraries gpuperf_family_${family})
+    get_property(baselines GLOBAL PROPERTY GPUPERF_FAMILY_${family}_BASELINES)
+    list(APPEND all_baselines "${baselines}")
+  endforeach()
+  get_property(template GLOBAL PROPERTY GPUPERF_REGISTRY_TEMPLATE)
+  configure_file(${template} ${CMAKE_CURRENT_BINARY_DIR}/all_families.cpp @ONLY)
+  # Every program that links it compiles the registry itself (INTERFACE_SOURCES).
+  add_library(gpuperf_registry INTERFACE)
+  target_sources(gpuperf_registry INTERFACE ${CMAKE_CURRENT_BINARY_DIR}/all_families.cpp)
+  target_link_libraries(gpuperf_registry INTERFACE gpuperf::common ${family_libraries})
+
+  add_executable(gpuperf_bench)
+  target_link_libraries(gpuperf_bench PRIVATE gpuperf::bench_main gpuperf_registry)
+  add_executable(gpuperf_correctness)
+  target_link_libraries(gpuperf_correctness PRIVATE gpuperf::correctness_main gpuperf_registry)
+  if(TARGET gpuperf_launch_gate_test)  # the harness's own tests (GPUPERF_BUILD_TESTS): correctness.harness
+    target_link_libraries(gpuperf_correctness PRIVATE gpuperf_launch_gate_test)
+  endif()
+
+  # --- one correctness and one perf test per family -------------------------------------------------
+  gpuperf_gpu_test_properties(gpu_test_properties on_ctest_gpu)
+  get_property(scripts GLOBAL PROPERTY GPUPERF_SCRIPTS_DIR)
+  set(perf_results_dir ${CMAKE_BINARY_DIR}/perf-results)
+  set(perf_test_options "")
+  if(GPUPERF_STRICT_BASELINE)
+    list(APPEND perf_test_options --strict)
+  endif()
+  if(NOT GPUPERF_REPETITIONS STREQUAL "")
+    list(APPEND perf_test_options --repetitions ${GPUPERF_REPETITIONS})
+  endif()
+  if(NOT GPUPERF_PERF_MAX_REMEASURE STREQUAL "")
+    list(APPEND perf_test_options --max-remeasure ${GPUPERF_PERF_MAX_REMEASURE})
+  endif()
+  if(GPUPERF_SKIP_UNCHANGED)
+    list(APPEND perf_test_options --skip-unchanged)
+  endif()
+  if(NOT GPUPERF_SAME_CODE_LEDGER STREQUAL "")
+    list(APPEND perf_test_options --same-code-ledger ${GPUPERF_SAME_CODE_LEDGER})
+  endif()
+  # enable_testing() in this directory and at the top of the build folder, where ctest reads the tests
+  # from; deferred, as it holds only where called at directory scope (not in this function).
+  cmake_language(DEFER DIRECTORY "${CMAKE_CURRENT_SOURCE_DIR}" CALL enable_testing)
+  if(NOT CMAKE_CURRENT_SOURCE_DIR STREQUAL CMAKE_SOURCE_DIR)
+    cmake_language(DEFER DIRECTORY "${CMAKE_SOURCE_DIR}" CALL enable_testing)
+  endif()
+  foreach(family IN LISTS families)
+    get_property(baselines GLOBAL PROPERTY GPUPERF_FAMILY_${family}_BASELINES)
+    add_test(NAME correctness.${family}
+             COMMAND ${on_ctest_gpu} $<TARGET_FILE:gpuperf_correctness> --gtest_filter=${family}.* --gtest_brief=1)
+    set_tests_properties(correctness.${family} PROPERTIES
+      LABELS correctness ${gpu_test_properties} TIMEOUT 300)
+
+    add_test(NAME perf.${family}
+             COMMAND ${on_ctest_gpu} bash ${scripts}/perf_test.sh
+                     --family ${family}
+                     --bench $<TARGET_FILE:gpuperf_bench>
+                     --gate $<TARGET_FILE:gpuperf::perf_gate>
+                     --baselines ${baselines}
+                     --out ${perf_results_dir}
+                     ${perf_test_options})
+    set_tests_properties(perf.${family} PROPERTIES
+      LABELS perf ${gpu_test_properties} TIMEOUT 600)
+  endforeach()
+
+  # What the scripts' --build-dir reads (scripts/lib/common.sh, harness_in): the baseline folder only
+  # when every family shares one.
+  list(REMOVE_DUPLICATES all_baselines)
+  set(baselines_line "")
+  list(LENGTH all_baselines baseline_folders)
+  if(baseline_folders EQUAL 1)
+    set(baselines_line "baselines=${all_baselines}\n")
+  endif()
+  file(GENERATE OUTPUT ${CMAKE_BINARY_DIR}/gpuperf-programs.txt CONTENT
+"# Written by gpuperf_add_tests() (CMake): this build's programs and baseline folder, for the scripts'
+# --build-dir (update_baseline.sh, record_ncu.sh).
+bench=$<TARGET_FILE:gpuperf_bench>
+gate=$<TARGET_FILE:gpuperf::perf_gate>
+${baselines_line}")
 endfunction()

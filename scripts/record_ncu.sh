@@ -7,6 +7,9 @@
 #
 #   record_ncu.sh --build-dir DIR [--filter REGEX] [--baselines DIR] [--ncu PATH] [--lock-wait SECONDS]
 #
+# DIR: this repository's build folder, or that of a project using the harness (its gpuperf-programs.txt
+# names its programs and baseline folder, the default of --baselines).
+#
 # One checking process captures every selected benchmark's fingerprint (which kernels to profile), then
 # one ncu process per benchmark (a few seconds each: the metric set takes several replays of each
 # kernel). With --filter only those benchmarks are re-recorded; the file's other profiles are kept. The
@@ -17,7 +20,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
 source "$(dirname "${BASH_SOURCE[0]}")/lib/ncu.sh"
 
 build_dir="" filter="." ncu=${NCU:-ncu} lock_wait=1800
-baselines="$(cd "$(dirname "$0")/.." && pwd)/baselines"
+baselines=""
 while (($#)); do
   case "$1" in
     --build-dir) need_value "$@"; build_dir=$2; shift 2 ;;
@@ -28,8 +31,11 @@ while (($#)); do
     *) die "$EXIT_INVALID" "unknown argument '$1' (see the header of $0)" ;;
   esac
 done
-[[ -n $build_dir ]] || die "$EXIT_INVALID" "--build-dir is required (the CMake build folder with perf_tests/gpuperf_bench)"
+[[ -n $build_dir ]] || die "$EXIT_INVALID" "--build-dir is required (the CMake build folder of the perf tests: this repository's, or a project's that uses the harness)"
 harness_in "$build_dir"
+# Default: the baseline folder the build names (a project's own), else this repository's baselines/.
+[[ -n $baselines ]] || baselines=${build_baselines:-"$(cd "$(dirname "$0")/.." && pwd)/baselines"}
+[[ -d $baselines ]] || die "$EXIT_INVALID" "no baseline folder $baselines: pass --baselines DIR"
 need_tool jq
 command -v "$ncu" >/dev/null 2>&1 || die "$EXIT_INVALID" "ncu not found: install Nsight Compute, put ncu on PATH or pass --ncu"
 

@@ -5,6 +5,8 @@
 #
 #   update_baseline.sh --build-dir DIR [--runs N] [--repetitions N] [--baselines DIR]
 #
+# DIR: this repository's build folder, or that of a project using the harness (its gpuperf-programs.txt
+# names its programs and baseline folder, the default of --baselines).
 # Each of the --runs (default 10) is a separate process, and the file keeps each one's median per
 # benchmark: the gate estimates a benchmark's process-to-process spread from them, so more processes
 # give narrower intervals (a baseline from 3 is judged with the wide interval 2 degrees of freedom
@@ -15,7 +17,7 @@
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
 
-build_dir="" runs=10 repetitions=30 baselines="$(cd "$(dirname "$0")/.." && pwd)/baselines" lock_wait=1800
+build_dir="" runs=10 repetitions=30 baselines="" lock_wait=1800
 while (($#)); do
   case "$1" in
     --build-dir) need_value "$@"; build_dir=$2; shift 2 ;;
@@ -26,8 +28,11 @@ while (($#)); do
     *) die "$EXIT_INVALID" "unknown argument '$1' (see the header of $0)" ;;
   esac
 done
-[[ -n $build_dir ]] || die "$EXIT_INVALID" "--build-dir is required (the CMake build folder with perf_tests/gpuperf_bench)"
+[[ -n $build_dir ]] || die "$EXIT_INVALID" "--build-dir is required (the CMake build folder of the perf tests: this repository's, or a project's that uses the harness)"
 harness_in "$build_dir"
+# Default: the baseline folder the build names (a project's own), else this repository's baselines/.
+[[ -n $baselines ]] || baselines=${build_baselines:-"$(cd "$(dirname "$0")/.." && pwd)/baselines"}
+[[ -d $baselines ]] || die "$EXIT_INVALID" "no baseline folder $baselines: pass --baselines DIR"
 need_tool jq
 
 gpu=$(gpu_info "$bench")

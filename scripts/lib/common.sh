@@ -55,10 +55,22 @@ lock_gpu() {  # lock_gpu <gpu uuid> <seconds to wait>
 # The names on stdin, one a line, as one regex alternative "a|b" with every metacharacter escaped.
 names_alternation() { sed -e 's/[][\.*^$+?(){}|]/\\&/g' | paste -sd '|' -; }
 
-# harness_in <build dir>: sets bench and gate to that CMake build's gpuperf_bench and perf_gate, or dies
-# saying what to build.
+# harness_in <build dir>: sets bench and gate to that CMake build's gpuperf_bench and perf_gate, and
+# build_baselines to its families' baseline folder (empty where it names none), or dies saying what to
+# build. A build names them in gpuperf-programs.txt (written by gpuperf_add_tests(): this repository's
+# build or a project's that uses the harness); else they are where this repository's build puts them.
 harness_in() {
-  bench="$1/perf_tests/gpuperf_bench" gate="$1/perf_tests/gate/perf_gate"
+  local programs="$1/gpuperf-programs.txt" key value
+  bench="$1/perf_tests/gpuperf_bench" gate="$1/perf_tests/gate/perf_gate" build_baselines=""
+  if [[ -f $programs ]]; then
+    while IFS='=' read -r key value; do
+      case "$key" in
+        bench) bench=$value ;;
+        gate) gate=$value ;;
+        baselines) build_baselines=$value ;;
+      esac
+    done <"$programs"
+  fi
   [[ -x $bench && -x $gate ]] || die "$EXIT_INVALID" "no built harness in $1: build first (cmake --build $1)"
 }
 

@@ -1,0 +1,47 @@
+# cmake --install <build> --prefix <prefix>: the harness as a CMake package a project finds with
+# find_package(gpuperf 0.1 CONFIG) (README.md, "Use it in your repository"):
+#   lib/cmake/gpuperf/    gpuperfConfig.cmake, gpuperfConfigVersion.cmake (same major version), the
+#                         targets gpuperf::..., KernelFamily.cmake (gpuperf_add_family) and the registry's
+#                         template
+#   lib/, include/gpuperf/, bin/perf_gate   the libraries and objects the generated programs link, the
+#                         headers a family includes ("common/registry.h", ...), the gate
+#   share/gpuperf/scripts/  what the generated tests run (perf_test.sh and what it calls) and the scripts
+#                         that record baselines for a project's build (update_baseline.sh, record_ncu.sh)
+include(CMakePackageConfigHelpers)
+
+set(GPUPERF_INSTALL_CMAKEDIR "${CMAKE_INSTALL_LIBDIR}/cmake/gpuperf")
+set(GPUPERF_INSTALL_SCRIPTSDIR "${CMAKE_INSTALL_DATADIR}/gpuperf/scripts")
+
+install(TARGETS gpuperf_common gpuperf_harness gpuperf_gate gpuperf_fingerprint gpuperf_cupti_capture
+                gpuperf_bench_main gpuperf_correctness_main gpuperf_warnings perf_gate
+        EXPORT gpuperfTargets
+        ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+        RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}
+        OBJECTS DESTINATION ${CMAKE_INSTALL_LIBDIR}/gpuperf/objects)
+install(EXPORT gpuperfTargets NAMESPACE gpuperf:: DESTINATION ${GPUPERF_INSTALL_CMAKEDIR})
+
+# The headers, as the targets' include paths name them: common/, gate/, harness/, harness/fingerprint/.
+foreach(folder IN ITEMS kernels/common perf_tests/gate perf_tests/harness perf_tests/harness/fingerprint)
+  file(GLOB headers ${PROJECT_SOURCE_DIR}/${folder}/*.h ${PROJECT_SOURCE_DIR}/${folder}/*.cuh)
+  string(REGEX REPLACE "^(kernels|perf_tests)/" "" installed_folder ${folder})
+  install(FILES ${headers} DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/gpuperf/${installed_folder})
+endforeach()
+
+configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/gpuperfConfig.cmake.in
+                              ${PROJECT_BINARY_DIR}/gpuperfConfig.cmake
+                              INSTALL_DESTINATION ${GPUPERF_INSTALL_CMAKEDIR}
+                              PATH_VARS GPUPERF_INSTALL_SCRIPTSDIR)
+write_basic_package_version_file(${PROJECT_BINARY_DIR}/gpuperfConfigVersion.cmake
+                                 COMPATIBILITY SameMajorVersion)
+install(FILES ${PROJECT_BINARY_DIR}/gpuperfConfig.cmake ${PROJECT_BINARY_DIR}/gpuperfConfigVersion.cmake
+              ${PROJECT_SOURCE_DIR}/cmake/KernelFamily.cmake
+              ${PROJECT_SOURCE_DIR}/perf_tests/harness/all_families.cpp.in
+        DESTINATION ${GPUPERF_INSTALL_CMAKEDIR})
+
+set(scripts ${PROJECT_SOURCE_DIR}/scripts)
+install(PROGRAMS ${scripts}/perf_test.sh ${scripts}/ncu_diagnose.sh ${scripts}/update_baseline.sh
+                 ${scripts}/record_ncu.sh ${scripts}/ab_compare.sh
+        DESTINATION ${GPUPERF_INSTALL_SCRIPTSDIR})
+file(GLOB script_library ${scripts}/lib/*.sh)
+install(PROGRAMS ${script_library} DESTINATION ${GPUPERF_INSTALL_SCRIPTSDIR}/lib)
+install(PROGRAMS ${scripts}/ci/with_ctest_gpu.sh DESTINATION ${GPUPERF_INSTALL_SCRIPTSDIR}/ci)

@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# A project's misuse of the package is a configure error that names the fix, never a silent no-op: each
+# case below is a small project using BUILD installed into a fresh prefix, configured, and expected to
+# fail with the message given.
+#
+#   test_package_misuse.sh BUILD WORK
+set -euo pipefail
+(($# == 2)) || { echo "usage: $0 BUILD WORK" >&2; exit 2; }
+build=$(cd "$1" && pwd) work=$2
+cached() { sed -n "s/^$1:[A-Z]*=//p" "$build/CMakeCache.txt" | head -n 1; }
+cmake=$(cached CMAKE_COMMAND)
+options=(-G "$(cached CMAKE_GENERATOR)" "-DCMAKE_PREFIX_PATH=$work/prefix" -DCMAKE_CUDA_ARCHITECTURES=75-real)
+for variable in CMAKE_MAKE_PROGRAM CMAKE_CXX_COMPILER CMAKE_CUDA_COMPILER CMAKE_CUDA_HOST_COMPILER; do
+  value=$(cached "$variable")
+  [[ -n $value ]] && options+=("-D$variable=$value")
+done
+
+rm -rf "$work"
+mkdir -p "$work"
+"$cmake" --install "$build" --prefix "$work/prefix" >"$work/install.log" 2>&1 ||
+  { tail -n 20 "$work/install.log"; echo "FAIL: cmake --install $build"; exit 1; }
+
+failures=0
+# expect_error <case> <message regex> <extra cmake options> <CMakeLists.txt lines after project()...>
+expect_error() {
+  local name=$1 message=$2 extra=$3 project="project(misuse LANGUAGES CXX CUDA)"
+  shift 3
+  [[ $name == no_cuda ]] && project="project(misuse LANGUAGES CXX)"
+  mkdir -p "$work/$name"
+  [[ $name == no_default_baseline_folder ]] || mkdir "$work/$name/baselines"
+  : >"$work/$name/saxpy.cu"
+  printf '%s\n' "cmake_minimum_required(VERSION 3.25)" "$project" "find_package(gpuperf 0.1 CONFIG REQUIRED)" \
+    "$@" >"$work/$name/CMakeLists.txt"
+  local rc=0 extra_options=()
+  [[ -n $extra ]] && extra_options=("$extra")
+  "$cmake" -S "$work/$name" -B "$work/$name/build" "${options[@]}" "${extra_options[@]}" \
+    >"$work/$name/log.txt" 2>&1 || rc=$?
+  # CMake wraps long messages: compare on one line.
+  if ((rc == 0)); then
+    echo "FAIL: $name: configured without error"
+    failures=$((failures + 1))
+  elif ! tr -s ' \n' ' ' <"$work/$name/log.txt" | grep -Eq -- "$message"; then
+    echo "FAIL: $name: no error matching '$message':"
+    tail -n 12 "$work/$name/log.txt"
+    failures=$((failures + 1))
+  else
+    echo "ok: $name"
+  fi
+}
+
+expect_error no_cuda "the CUDA language is not enabled .* project\(<name> LANGUAGES CXX CUDA\)" "" \
+  "gpuperf_add_family(saxpy SOURCES saxpy.cu)"
+expect_error no_sources "gpuperf_add_family\(saxpy\) has no SOURCES" "" \
+  "gpuperf_add_family(saxpy)"
+expect_error no_baseline_folder "the baseline folder of the family 'saxpy', .*/nowhere, does not exist. Create it" "" \
+  "gpuperf_add_family(saxpy SOURCES saxpy.cu BASELINES nowhere)"
+expect_error no_default_baseline_folder "no_default_baseline_folder/baselines, does not exist.*-DGPUPERF_BASELINE_DIR" "" \
+  "gpuperf_add_family(saxpy SOURCES saxpy.cu)"
+expect_error declared_twice "the family 'saxpy' is declared twice" "" \
+  "gpuperf_add_family(saxpy SOURCES saxpy.cu)" "gpuperf_add_family(saxpy SOURCES saxpy.cu)"
+expect_error after_tests "gpuperf_add_family\(late\) comes after gpuperf_add_tests\(\)" "" \
+  "gpuperf_add_family(saxpy SOURCES saxpy.cu)" "gpuperf_add_tests()" "gpuperf_add_family(late SOURCES saxpy.cu)"
+expect_error unknown_only_family "GPUPERF_ONLY_FAMILIES names 'nosuch', which no gpuperf_add_family\(\) declared" \
+  "-DGPUPERF_ONLY_FAMILIES=nosuch" "gpuperf_add_family(saxpy SOURCES saxpy.cu)"
+expect_error misspelled_keyword "unknown arguments 'SOURCE;saxpy.cu'" "" \
+  "gpuperf_add_family(saxpy SOURCE saxpy.cu)"
+
+((failures == 0)) || exit 1
+echo "PASS: every misuse is a configure error naming the fix"
