@@ -12,7 +12,7 @@ include(CMakePackageConfigHelpers)
 set(GPUPERF_INSTALL_CMAKEDIR "${CMAKE_INSTALL_LIBDIR}/cmake/gpuperf")
 set(GPUPERF_INSTALL_SCRIPTSDIR "${CMAKE_INSTALL_DATADIR}/gpuperf/scripts")
 
-install(TARGETS gpuperf_common gpuperf_harness gpuperf_gate gpuperf_fingerprint gpuperf_cupti_capture
+install(TARGETS gpuperf_formats gpuperf_common gpuperf_harness gpuperf_gate gpuperf_fingerprint gpuperf_cupti_capture
                 gpuperf_bench_main gpuperf_correctness_main gpuperf_warnings perf_gate
         EXPORT gpuperfTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
@@ -20,8 +20,8 @@ install(TARGETS gpuperf_common gpuperf_harness gpuperf_gate gpuperf_fingerprint 
         OBJECTS DESTINATION ${CMAKE_INSTALL_LIBDIR}/gpuperf/objects)
 install(EXPORT gpuperfTargets NAMESPACE gpuperf:: DESTINATION ${GPUPERF_INSTALL_CMAKEDIR})
 
-# The headers, as the targets' include paths name them: common/, gate/, harness/, harness/fingerprint/.
-foreach(folder IN ITEMS kernels/common perf_tests/gate perf_tests/harness perf_tests/harness/fingerprint)
+# The headers, as the targets' include paths name them: formats/, common/, gate/, harness/, harness/fingerprint/.
+foreach(folder IN ITEMS perf_tests/formats kernels/common perf_tests/gate perf_tests/harness perf_tests/harness/fingerprint)
   file(GLOB headers ${PROJECT_SOURCE_DIR}/${folder}/*.h ${PROJECT_SOURCE_DIR}/${folder}/*.cuh)
   string(REGEX REPLACE "^(kernels|perf_tests)/" "" installed_folder ${folder})
   install(FILES ${headers} DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/gpuperf/${installed_folder})

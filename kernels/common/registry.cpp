@@ -5,7 +5,22 @@
 #include <set>
 #include <stdexcept>
 
+#include "formats/escape.h"
+#include "formats/names.h"
+
 namespace gpuperf {
+namespace {
+
+// Every name reaches reports, baselines and CI logs: a name that breaks formats/names.h's rule stops the
+// program at start-up (exit 2), where its author sees it, rather than in the gate, which refuses it too.
+void require_name(formats::NameKind kind, const std::string& name, const std::string& family) {
+  const std::string error = formats::name_error(kind, name);
+  if (!error.empty()) {
+    throw std::invalid_argument("registry: " + error + " (register_" + formats::escape_console(family) + ")");
+  }
+}
+
+}  // namespace
 
 std::string not_applicable_reason(const Requirements& needs, const DeviceCapabilities& device) {
   const auto version = [](int cc) { return std::to_string(cc / 10) + "." + std::to_string(cc % 10); };
@@ -23,6 +38,7 @@ std::string not_applicable_reason(const Requirements& needs, const DeviceCapabil
 
 void Registry::add_family(const std::string& family, void (*register_family)(Registry&)) {
   if (family.empty()) throw std::invalid_argument("registry: a family needs a name");
+  require_name(formats::NameKind::kFamily, family, family);
   const std::size_t first = cases_.size();
   adding_family_ = family;
   try {
@@ -55,6 +71,9 @@ void Registry::add(Case c) {
   if (c.family.empty() || c.variant.empty() || c.shape.empty() || !c.make) {
     throw std::invalid_argument("registry: case '" + c.name() + "' needs a family, variant, shape and make()");
   }
+  require_name(formats::NameKind::kNamePart, c.variant, c.family);
+  require_name(formats::NameKind::kNamePart, c.shape, c.family);
+  require_name(formats::NameKind::kBenchmark, c.name(), c.family);
   if (c.runs_per_sample < 1) throw std::invalid_argument("registry: " + c.name() + ": runs_per_sample < 1");
   const auto same = [&](const Case& other) { return other.name() == c.name(); };
   if (std::any_of(cases_.begin(), cases_.end(), same)) {

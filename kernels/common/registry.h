@@ -105,9 +105,11 @@ class Registry {
  public:
   // Runs register_family(*this) with `family` as the family of every case it adds. Throws
   // std::invalid_argument when it adds a case of another family, or no correctness case or no perf
-  // case (a family nothing checks, or nothing times, would pass its CTest test having judged nothing).
+  // case (a family nothing checks, or nothing times, would pass its CTest test having judged nothing),
+  // and when the family's name breaks the rule of formats/names.h.
   void add_family(const std::string& family, void (*register_family)(Registry&));
-  // Throws std::invalid_argument on a duplicate name or an incomplete case.
+  // Throws std::invalid_argument on a duplicate name, an incomplete case, or a variant, shape or name that
+  // breaks the rule of formats/names.h (the message names it, escaped, and gives the rule).
   void add(Case c);
   // The name of case variant/shape of the family being added: how register_<family>() names its own
   // cases in compared_with / speedup_over, as it is not told its family's name. Throws std::logic_error

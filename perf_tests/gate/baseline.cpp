@@ -8,6 +8,7 @@
 #include <sstream>
 #include <utility>
 
+#include "formats/names.h"
 #include "gate/input_error.h"
 #include "gate/json_input.h"
 #include "gate/statistics.h"
@@ -109,6 +110,13 @@ class ObjectReader {
 
 std::string quoted_key(const std::string& name) { return "['" + name + "']"; }
 
+// A name the file gives (the GPU's, a family's, a benchmark's) reaches every report: it must keep
+// formats/names.h's rule, checked before it is used anywhere, even in a message.
+void require_name(formats::NameKind kind, const std::string& name, const std::string& source, const char* where) {
+  const std::string error = formats::name_error(kind, name);
+  if (!error.empty()) throw InputError(source + ": " + where + ": " + error + " - " + kFixHint);
+}
+
 // Significant digits a written sample keeps: far finer than any timer, and it drops the binary noise of
 // unit conversions (9.0651684000000001) that would make every re-record diff look larger than it is.
 constexpr int kWrittenSignificantDigits = 7;
@@ -199,6 +207,7 @@ Baseline parse_baseline(const std::string& text, const std::string& source) {
 
   const ObjectReader gpu = top.object("gpu");
   b.gpu.name = gpu.string("name", false);
+  if (!b.gpu.name.empty()) require_name(formats::NameKind::kGpu, b.gpu.name, source, "gpu.name");
   b.gpu.slug = gpu.string("slug", true);
   if (b.gpu.slug.empty()) gpu.fail("slug", "is empty");
   b.gpu.compute_capability = gpu.string("compute_capability", false);
@@ -228,6 +237,7 @@ Baseline parse_baseline(const std::string& text, const std::string& source) {
   if (top.find("families") != nullptr) {
     const ObjectReader families = top.object("families");
     for (const auto& [family, value] : families.raw().items()) {
+      require_name(formats::NameKind::kFamily, family, source, "families");
       const ObjectReader f(value, source, "families" + quoted_key(family));
       if (const std::optional<double> tolerance = f.non_negative("tolerance_pct")) {
         b.family_tolerance_pct[family] = *tolerance;
@@ -237,6 +247,7 @@ Baseline parse_baseline(const std::string& text, const std::string& source) {
 
   const ObjectReader benchmarks = top.object("benchmarks");
   for (const auto& [name, value] : benchmarks.raw().items()) {
+    require_name(formats::NameKind::kBenchmark, name, source, "benchmarks");
     b.benchmarks.emplace(name, parse_entry(source, name, value, schema, b.recorded));
   }
   return b;

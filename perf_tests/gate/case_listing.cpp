@@ -3,6 +3,7 @@
 #include <cmath>
 #include <set>
 
+#include "formats/names.h"
 #include "gate/input_error.h"
 #include "gate/json_input.h"
 #include "gate/results.h"
@@ -17,6 +18,13 @@ constexpr const char* kRelistHint =
 
 [[noreturn]] void fail(const std::string& source, const std::string& where, const std::string& what) {
   throw InputError(source + ": " + where + " " + what + " - " + kRelistHint);
+}
+
+// The names of a case reach the fleet report: they must keep formats/names.h's rule.
+void require_name(formats::NameKind kind, const std::string& name, const std::string& source,
+                  const std::string& where) {
+  const std::string error = formats::name_error(kind, name);
+  if (!error.empty()) fail(source, where + ":", error);
 }
 
 std::string required_string(const json& entry, const char* key, const std::string& source, const std::string& where) {
@@ -34,7 +42,9 @@ std::string optional_name(const json& entry, const char* key, const std::string&
   if (!it->is_string()) {
     fail(source, where + "." + key, "is " + describe_json_type(*it) + ", expected a benchmark name or null");
   }
-  return it->get<std::string>();
+  const std::string name = it->get<std::string>();
+  if (!name.empty()) require_name(formats::NameKind::kBenchmark, name, source, where + "." + key);
+  return name;
 }
 
 double count(const json& entry, const char* key, const std::string& source, const std::string& where) {
@@ -66,10 +76,14 @@ ListedCase parse_case(const json& entry, const std::string& source, const std::s
   if (!entry.is_object()) fail(source, where, "is " + describe_json_type(entry) + ", expected an object");
   ListedCase c;
   c.name = required_string(entry, "name", source, where);
+  require_name(formats::NameKind::kBenchmark, c.name, source, where + ".name");
   const std::string named = where + " ('" + c.name + "')";
   c.family = required_string(entry, "family", source, named);
+  require_name(formats::NameKind::kFamily, c.family, source, named + ".family");
   c.variant = required_string(entry, "variant", source, named);
+  require_name(formats::NameKind::kNamePart, c.variant, source, named + ".variant");
   c.shape = required_string(entry, "shape", source, named);
+  require_name(formats::NameKind::kNamePart, c.shape, source, named + ".shape");
   c.unit = required_string(entry, "unit", source, named);
   if (c.unit != kUnitMicroseconds && c.unit != kUnitCycles) {
     fail(source, named + ".unit", "is '" + c.unit + "', expected us or cycles");

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "formats/escape.h"
 #include "gate/outcome.h"
 #include "gate/results.h"
 
@@ -115,19 +116,7 @@ std::string format_number(const char* format, double value) {
   return buffer;
 }
 
-std::string markdown_cell(const std::string& text) {
-  std::string out;
-  for (char c : text) {
-    if (c == '|') {
-      out += "\\|";
-    } else if (c == '\n' || c == '\r') {
-      out += ' ';
-    } else {
-      out += c;
-    }
-  }
-  return out;
-}
+std::string markdown_cell(const std::string& text) { return formats::escape_markdown_text(text); }
 
 double achieved_gb_per_s(const BenchmarkComparison& row) {
   const double seconds = seconds_now(row);

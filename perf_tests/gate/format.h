@@ -27,7 +27,8 @@ std::string format_error_control(const ErrorBudget& budget);
 std::string format_pct(double pct);
 // One number through a printf format: format_number("%+.1f", 3.14) is "+3.1".
 std::string format_number(const char* format, double value);
-// Text as one Markdown table cell: '|' would end the cell, a newline the row.
+// Text as one Markdown table cell or sentence: formats::escape_markdown_text, the one Markdown escaping of
+// text read from files (the reports of this folder call it by that name).
 std::string markdown_cell(const std::string& text);
 
 // Achieved throughput of the current median: only for time benchmarks with bytes (flops) per run; 0 when

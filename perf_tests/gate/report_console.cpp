@@ -3,6 +3,7 @@
 #include <optional>
 #include <utility>
 
+#include "formats/escape.h"
 #include "gate/code_report.h"
 #include "gate/exit_codes.h"
 #include "gate/format.h"
@@ -41,7 +42,10 @@ std::string evidence_part(const BenchmarkComparison& row, const std::string& mod
 
 }  // namespace
 
+// Every line goes out through formats::escape_console: names and messages read from results and
+// baselines can never print a control character or start a workflow command in the Actions log.
 void write_console_report(const Comparison& comparison, std::ostream& out) {
+  using formats::escape_console;
   const std::string indent(kVerdictWidth + 1, ' ');
   std::vector<std::string> warnings;
   for (const BenchmarkComparison& row : comparison.benchmarks) {
@@ -54,12 +58,14 @@ void write_console_report(const Comparison& comparison, std::ostream& out) {
     }
     if (row.injected_slowdown_pct > 0.0) line += "  [fault injection " + format_pct(row.injected_slowdown_pct) + "]";
     line += "  -> " + action_hint(row, comparison.mode);
-    out << line << "\n";
-    if (const std::string code = code_line(row, comparison.mode); !code.empty()) out << indent << code << "\n";
+    out << escape_console(line) << "\n";
+    if (const std::string code = code_line(row, comparison.mode); !code.empty()) {
+      out << indent << escape_console(code) << "\n";
+    }
   }
-  for (const std::string& warning : warnings) out << padded("WARNING") << " " << warning << "\n";
+  for (const std::string& warning : warnings) out << padded("WARNING") << " " << escape_console(warning) << "\n";
   for (const std::string& line : {code_summary(comparison), same_code_summary(comparison)}) {
-    if (!line.empty()) out << indent << line << "\n";
+    if (!line.empty()) out << indent << escape_console(line) << "\n";
   }
   // Above the summary, where a reader of a long log looks: they concern every verdict.
   const std::pair<const char*, std::optional<RunNotice>> notices[] = {{"WARNING", platform_warning(comparison)},
@@ -67,11 +73,13 @@ void write_console_report(const Comparison& comparison, std::ostream& out) {
                                                                        {"HINT", moved_with_platform(comparison)}};
   for (const auto& [tag, notice] : notices) {
     if (!notice) continue;
-    out << padded(tag) << " " << notice->summary << "  -> " << notice->action << "\n";
+    out << escape_console(padded(tag) + " " + notice->summary + "  -> " + notice->action) << "\n";
   }
-  out << "perf_gate " << comparison.mode << ": " << outcome_text(comparison) << " - " << comparison.gpu_name << " ("
-      << comparison.gpu_slug << ") vs " << comparison.against << ": " << counts_text(count_verdicts(comparison))
-      << " (exit " << exit_code(comparison) << "); " << format_error_control(comparison.budget) << "\n";
+  out << escape_console("perf_gate " + comparison.mode + ": " + outcome_text(comparison) + " - " +
+                        comparison.gpu_name + " (" + comparison.gpu_slug + ") vs " + comparison.against + ": " +
+                        counts_text(count_verdicts(comparison)) + " (exit " + std::to_string(exit_code(comparison)) +
+                        "); " + format_error_control(comparison.budget))
+      << "\n";
 }
 
 std::string remeasure_list(const Comparison& comparison) {

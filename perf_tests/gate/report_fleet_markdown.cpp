@@ -1,11 +1,17 @@
 #include <set>
 #include <vector>
 
+#include "formats/escape.h"
 #include "gate/fleet_reports.h"
 #include "gate/format.h"
 
 namespace gpuperf::gate {
 namespace {
+
+// Names and GPU labels come from results, baselines and the case listing: written as code spans or
+// escaped Markdown text (formats/escape.h), never raw.
+using formats::escape_markdown_text;
+using formats::markdown_code_span;
 
 // GB/s to the GB/s (tens to thousands), TFLOP/s to a tenth (units to hundreds); two decimals below that,
 // so that a small figure (a latency-bound kernel) does not print as 0.
@@ -68,7 +74,7 @@ void write_header(const FleetReport& report, const Columns& columns, const std::
   std::string header = "|";
   std::string rule = "|";
   const auto add = [&header, &rule](const std::string& name, const char* alignment) {
-    header += " " + markdown_cell(name) + " |";
+    header += " " + escape_markdown_text(name) + " |";
     rule += alignment;
   };
   for (const std::string& name : leading) add(name, "---|");
@@ -89,9 +95,10 @@ void write_header(const FleetReport& report, const Columns& columns, const std::
 void write_row(const FleetRow& row, const std::vector<std::string>& leading, const Columns& columns,
                std::ostream& out) {
   out << "|";
-  for (const std::string& text : leading) out << " " << markdown_cell(text) << " |";
+  for (const std::string& text : leading) out << " " << escape_markdown_text(text) << " |";
   if (columns.yardstick) {
-    out << " " << markdown_cell(row.compared_with.empty() ? "" : relative_name(row.compared_with, row)) << " |";
+    out << " " << escape_markdown_text(row.compared_with.empty() ? "" : relative_name(row.compared_with, row))
+        << " |";
   }
   for (const FleetCell& c : row.cells) {
     out << " " << (c.time ? format_value(*c.time, c.unit) : "") << " |";
@@ -115,7 +122,7 @@ std::string naive_variants(const FleetFamily& family) {
   std::vector<std::string> names;
   for (const FleetRow& row : family.rows) {
     if (row.speedup_over.empty()) continue;
-    const std::string name = "`" + relative_name(row.speedup_over, row) + "`";
+    const std::string name = markdown_code_span(relative_name(row.speedup_over, row));
     bool seen = false;
     for (const std::string& n : names) seen = seen || n == name;
     if (!seen) names.push_back(name);
@@ -127,19 +134,21 @@ std::string naive_variants(const FleetFamily& family) {
 
 void write_intro(const FleetReport& report, std::ostream& out) {
   out << "### Fleet report:";
-  for (std::size_t i = 0; i < report.gpus.size(); ++i) out << (i == 0 ? " " : ", ") << markdown_cell(report.gpus[i].label);
+  for (std::size_t i = 0; i < report.gpus.size(); ++i) {
+    out << (i == 0 ? " " : ", ") << escape_markdown_text(report.gpus[i].label);
+  }
   out << "\n\n| GPU | numbers |\n|---|---|\n";
   for (const FleetGpu& gpu : report.gpus) {
-    out << "| " << markdown_cell(gpu.name.empty() ? gpu.slug : gpu.name) << " (`" << markdown_cell(gpu.slug) << "`) | "
-        << markdown_cell(gpu.source) << " |\n";
+    out << "| " << escape_markdown_text(gpu.name.empty() ? gpu.slug : gpu.name) << " (" << markdown_code_span(gpu.slug)
+        << ") | " << escape_markdown_text(gpu.source) << " |\n";
   }
   out << "\nPer GPU: the time of a typical process (the median of the processes' medians; a baseline's recorded "
          "value); throughput in GB/s (bytes moved / time) or TFLOP/s (flops / time); % of ceiling = this "
          "throughput / the yardstick's, the GPU's own ceiling for the case (a memory stream, cuBLAS), measured "
          "on the same GPU; speedup = the time of the seed's naive variant at the same shape / this time.";
   if (report.gpus.size() > 1) {
-    out << " " << markdown_cell(report.gpus.front().label) << " / " << markdown_cell(report.gpus[1].label)
-        << " time: above 1, faster on the " << markdown_cell(report.gpus[1].label) << ".";
+    out << " " << escape_markdown_text(report.gpus.front().label) << " / " << escape_markdown_text(report.gpus[1].label)
+        << " time: above 1, faster on the " << escape_markdown_text(report.gpus[1].label) << ".";
   }
   out << "\n\n";
 }
@@ -149,7 +158,7 @@ void write_intro(const FleetReport& report, std::ostream& out) {
 void write_fleet_markdown(const FleetReport& report, FleetChart chart, std::ostream& out) {
   write_intro(report, out);
   for (const FleetFamily& family : report.families) {
-    out << "#### " << markdown_cell(family.name) << "\n\n";
+    out << "#### " << escape_markdown_text(family.name) << "\n\n";
     const Columns columns = columns_of(family.rows);
     write_header(report, columns, {"variant", "shape"}, out);
     for (const FleetRow& row : family.rows) write_row(row, {row.variant, row.shape}, columns, out);

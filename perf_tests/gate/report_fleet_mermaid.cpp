@@ -11,18 +11,16 @@
 #include <string>
 #include <vector>
 
+#include "formats/escape.h"
 #include "gate/fleet_reports.h"
 #include "gate/format.h"
 
 namespace gpuperf::gate {
 namespace {
 
-// A Mermaid string is written in double quotes and cannot hold one.
-std::string quoted(const std::string& text) {
-  std::string out = "\"";
-  for (char c : text) out += c == '"' ? '\'' : c;
-  return out + "\"";
-}
+// A Mermaid string, in double quotes: names and GPU labels escaped for it (formats/escape.h), so that
+// none can end the string, the ```mermaid block or write HTML into the chart.
+std::string quoted(const std::string& text) { return "\"" + formats::escape_mermaid_string(text) + "\""; }
 
 std::string number(double value) { return format_number("%.1f", value); }
 

@@ -3,6 +3,7 @@
 #include <string_view>
 #include <utility>
 
+#include "formats/escape.h"
 #include "gate/code_report.h"
 #include "gate/format.h"
 #include "gate/outcome.h"
@@ -42,25 +43,39 @@ std::string sentence(const std::string& text) {
   return out;
 }
 
+// A sentence of the report from text that may hold names or messages read from files: escaped first.
+std::string escaped_sentence(const std::string& text) { return sentence(formats::escape_markdown_text(text)); }
+
 }  // namespace
 
+// Text read from results and baselines (names, messages, versions) goes out through formats/escape.h:
+// names as code spans, everything else as escaped Markdown text, so a poisoned file cannot close a code
+// span, write HTML, a link, an image or a mention into a job summary.
 void write_markdown_report(const Comparison& comparison, std::ostream& out) {
-  out << "### Perf gate (" << comparison.mode << ") on " << markdown_cell(comparison.gpu_name) << " (`"
-      << markdown_cell(comparison.gpu_slug) << "`): " << outcome_text(comparison) << "\n\n";
-  out << counts_text(count_verdicts(comparison)) << "; compared with " << markdown_cell(comparison.against) << ".\n\n";
+  using formats::escape_markdown_text;
+  using formats::markdown_code_span;
+  out << "### Perf gate (" << comparison.mode << ") on " << escape_markdown_text(comparison.gpu_name) << " ("
+      << markdown_code_span(comparison.gpu_slug) << "): " << outcome_text(comparison) << "\n\n";
+  out << counts_text(count_verdicts(comparison)) << "; compared with " << escape_markdown_text(comparison.against)
+      << ".\n\n";
   const std::pair<const char*, std::optional<RunNotice>> notices[] = {{"Warning", platform_warning(comparison)},
                                                                        {"Warning", canary_warning(comparison)},
                                                                        {"Hint", moved_with_platform(comparison)}};
   for (const auto& [tag, notice] : notices) {
-    if (notice) out << "**" << tag << ":** " << notice->summary << ". " << sentence(notice->action) << ".\n\n";
+    if (notice) {
+      out << "**" << tag << ":** " << escape_markdown_text(notice->summary) << ". " << escaped_sentence(notice->action)
+          << ".\n\n";
+    }
   }
   // A canary that did not move, or is missing, gets one quiet line here (the console stays silent).
-  if (comparison.canary && !comparison.canary->moved()) out << sentence(comparison.canary->text) << ".\n\n";
+  if (comparison.canary && !comparison.canary->moved()) out << escaped_sentence(comparison.canary->text) << ".\n\n";
   for (const BenchmarkComparison& row : comparison.benchmarks) {
-    for (const std::string& warning : code_warnings(row)) out << "**Warning:** " << markdown_cell(warning) << ".\n\n";
+    for (const std::string& warning : code_warnings(row)) {
+      out << "**Warning:** " << escape_markdown_text(warning) << ".\n\n";
+    }
   }
   for (const std::string& line : {code_summary(comparison), same_code_summary(comparison)}) {
-    if (!line.empty()) out << sentence(line) << ".\n\n";
+    if (!line.empty()) out << escaped_sentence(line) << ".\n\n";
   }
   out << "Change = typical process now / before - 1 (process medians), with its interval; "
       << format_error_control(comparison.budget) << ".\n\n";
@@ -69,12 +84,13 @@ void write_markdown_report(const Comparison& comparison, std::ostream& out) {
   out << "|---|---|---:|---:|---:|---:|---|---:|---:|---|\n";
   for (const BenchmarkComparison& row : comparison.benchmarks) {
     const bool has_tolerance = row.tolerance_pct > 0.0 || row.judged();
-    out << "| " << verdict_name(row.verdict) << " | `" << markdown_cell(row.name) << "` | "
+    out << "| " << verdict_name(row.verdict) << " | " << markdown_code_span(row.name) << " | "
         << (row.baseline_median > 0.0 ? format_value(row.baseline_median, row.unit) : "") << " | "
         << (row.current_median > 0.0 ? format_value(row.current_median, row.unit) : "") << " | " << format_change(row)
         << " | " << (has_tolerance ? format_pct(row.tolerance_pct) : "") << " | "
-        << markdown_cell(format_noise(row, comparison.mode)) << " | " << throughput(achieved_gb_per_s(row)) << " | "
-        << throughput(achieved_tflop_per_s(row)) << " | " << markdown_cell(note_and_action(row, comparison.mode)) << " |\n";
+        << escape_markdown_text(format_noise(row, comparison.mode)) << " | " << throughput(achieved_gb_per_s(row))
+        << " | " << throughput(achieved_tflop_per_s(row)) << " | "
+        << escape_markdown_text(note_and_action(row, comparison.mode)) << " |\n";
   }
 }
 

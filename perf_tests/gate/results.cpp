@@ -7,6 +7,8 @@
 #include <sstream>
 #include <string_view>
 
+#include "formats/escape.h"
+#include "formats/names.h"
 #include "gate/input_error.h"
 #include "gate/json_input.h"
 #include "gate/statistics.h"
@@ -17,6 +19,9 @@ namespace {
 using nlohmann::json;
 
 constexpr const char* kRerunHint = "re-run the perf binary with --benchmark_out_format=json";
+// A name that breaks formats/names.h's rule reaches no report: the file did not come from gpuperf_bench.
+constexpr const char* kNameHint =
+    "gpuperf_bench writes only names its registry accepts: re-run it, and check what wrote this file";
 
 struct TimeUnit {
   const char* name;
@@ -130,7 +135,12 @@ GpuContext parse_context(const json& doc, const std::string& source) {
     throw InputError(source + ": 'context' is " + describe_json_type(*it) + ", expected an object - " + kRerunHint);
   }
   const json& c = *it;
-  return GpuContext{context_string(c, "gpu_name", source),       context_string(c, "gpu_slug", source),
+  const std::string gpu_name = context_string(c, "gpu_name", source);
+  if (!gpu_name.empty()) {  // absent in files of other tools: the baseline's name is used then
+    const std::string error = formats::name_error(formats::NameKind::kGpu, gpu_name);
+    if (!error.empty()) throw InputError(source + ": context.gpu_name: " + error + " - " + kNameHint);
+  }
+  return GpuContext{gpu_name,                                    context_string(c, "gpu_slug", source),
                     context_string(c, "gpu_uuid", source),       context_string(c, "gpu_compute_capability", source),
                     context_string(c, "gpu_sm_count", source),   context_string(c, "gpu_memory_mib", source),
                     context_string(c, "driver_version", source), context_string(c, "cuda_runtime", source),
@@ -165,7 +175,10 @@ void add_iteration(const json& entry, EntryLocation& where, ResultsFile& file) {
   const std::string run_name =
       required_string(entry, "run_name", where, "use Google Benchmark >= 1.5, which writes run_name");
   const std::string name = benchmark_name_from_run_name(run_name);
-  if (name.empty()) where.fail("run_name '" + run_name + "' names no benchmark", kRerunHint);
+  if (name.empty()) where.fail("run_name '" + formats::escape_console(run_name) + "' names no benchmark", kRerunHint);
+  if (const std::string error = formats::name_error(formats::NameKind::kBenchmark, name); !error.empty()) {
+    where.fail(error, kNameHint);
+  }
   where.set_name(name);
   BenchmarkSamples& b = out[name];
   ++b.repetitions;
@@ -341,6 +354,9 @@ std::map<std::string, Fingerprint> parse_fingerprints(const json& doc, const std
   const auto list = doc.find("fingerprints");
   if (list == doc.end() || !list->is_object()) return fingerprints;
   for (const auto& [name, value] : list->items()) {
+    if (const std::string error = formats::name_error(formats::NameKind::kBenchmark, name); !error.empty()) {
+      throw InputError(source + ": fingerprints: " + error + " - " + kNameHint);
+    }
     try {
       fingerprints[name] = value.get<Fingerprint>();
     } catch (const std::exception& e) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <utility>
 
+#include "formats/escape.h"
 #include "gate/format.h"
 #include "gate/input_error.h"
 #include "gate/json_input.h"
@@ -206,13 +207,17 @@ nlohmann::ordered_json tally_json(const SameCodeTally& tally) {
   return j;
 }
 
+// The line goes to the console and is appended to the Markdown report. The ledger lives on the runner, so
+// a name written into it once would reach every later report there: what it read (the GPU's name, the
+// date, the benchmarks') is escaped as Markdown text, which is safe on a console too (formats/escape.h).
 std::string ledger_line(const SameCodeTally& tally, const std::string& mode) {
+  using formats::escape_markdown_text;
   const int timed = tally.timed();
   const int alarms = tally.slow + tally.fast;
-  std::string line = "same code on this GPU (" + tally.gpu_name + ", " + mode_words(mode) + "), " +
-                     std::to_string(tally.reports) + (tally.reports == 1 ? " report" : " reports") + " since " +
-                     date_of(tally.since) + ": " + std::to_string(timed) + " timed verdicts, " +
-                     std::to_string(tally.slow) + " SLOW, " + std::to_string(tally.fast) +
+  std::string line = "same code on this GPU (" + escape_markdown_text(tally.gpu_name) + ", " + mode_words(mode) +
+                     "), " + std::to_string(tally.reports) + (tally.reports == 1 ? " report" : " reports") +
+                     " since " + escape_markdown_text(date_of(tally.since)) + ": " + std::to_string(timed) +
+                     " timed verdicts, " + std::to_string(tally.slow) + " SLOW, " + std::to_string(tally.fast) +
                      " FAST (false alarms in " + format_number("%.2g", timed > 0 ? 100.0 * alarms / timed : 0.0) +
                      "% of verdicts, " + std::to_string(tally.reports_with_false_alarms) + " of " +
                      std::to_string(tally.reports) + " reports)";
@@ -224,7 +229,8 @@ std::string ledger_line(const SameCodeTally& tally, const std::string& mode) {
       line += ", " + std::to_string(by_count.size() - i) + " more";
       break;
     }
-    line += (i == 0 ? "; false alarms in: " : ", ") + by_count[i].first + " (" + std::to_string(by_count[i].second) + ")";
+    line += (i == 0 ? "; false alarms in: " : ", ") + escape_markdown_text(by_count[i].first) + " (" +
+            std::to_string(by_count[i].second) + ")";
   }
   return line;
 }

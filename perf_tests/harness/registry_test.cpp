@@ -81,6 +81,38 @@ TEST(Registry, AFamilyWithoutCorrectnessOrPerfCasesIsAnError) {
   EXPECT_NE(error_of("fusion", nothing).find("registered 0 case(s)"), std::string::npos);
 }
 
+// A name reaches every report and CI log: one outside formats/names.h's rule stops the program at start-up
+// (gpuperf_bench and gpuperf_correctness exit 2 with the message), named escaped, with the rule.
+void poisoned_variant(Registry& r) {
+  r.add(make_case("checked", kCorrectness));
+  r.add(make_case("x\n::error::pwned", kPerf));
+}
+void poisoned_shape(Registry& r) {
+  Case c = make_case("timed", kBoth);
+  c.shape = "n:`<img src=x>`";
+  r.add(c);
+}
+void overlong_name(Registry& r) { r.add(make_case(std::string(150, 'v'), kBoth)); }
+
+TEST(Registry, ANameOutsideTheRuleIsAStartUpError) {
+  const std::string variant = error_of("fusion", poisoned_variant);
+  EXPECT_NE(variant.find("registry: variant or shape 'x\\x0a::error::pwned' has a control character (\\x0a) at 1; "
+                         "a variant or shape is letters, digits and _ . , : - (baselines/README.md, Names) "
+                         "(register_fusion)"),
+            std::string::npos)
+      << variant;
+  EXPECT_EQ(variant.find('\n'), std::string::npos) << "the message itself stays on one line";
+  EXPECT_NE(error_of("fusion", poisoned_shape).find("variant or shape 'n:`<img src=x>`' has '`' at 2"),
+            std::string::npos);
+  EXPECT_NE(error_of("fusion", overlong_name).find("benchmark name 'fusion/" + std::string(150, 'v') +
+                                                    "/n:1' is 161 characters long (at most 160)"),
+            std::string::npos);
+  EXPECT_NE(error_of("fu\x1b[31msion", both_roles).find("registry: family name 'fu\\x1b[31msion' has a control "
+                                                         "character (\\x1b) at 2"),
+            std::string::npos);
+  EXPECT_NE(error_of("fam-ily", both_roles).find("family name 'fam-ily' has '-' at 3"), std::string::npos);
+}
+
 TEST(Registry, OutsideAFamilyACaseNeedsItsFamily) {
   Registry r;
   EXPECT_THROW(r.add(make_case("timed", kPerf)), std::invalid_argument);

@@ -13,16 +13,28 @@ need_tool jq
 shopt -s nullglob
 reports=("$1"/*.verdict.json)
 ((${#reports[@]})) || die "$EXIT_INVALID" "no *.verdict.json in $1: the gate wrote no report"
+# The reports come from a run of the branch's code: a name or GPU name is printed only when it keeps the
+# rule of baselines/README.md ("Names"), a verdict only from the gate's set, numbers only as numbers, and the
+# free text (the reason) escaped, so that no field can end the annotation or start a workflow command.
 for report in "${reports[@]}"; do
   jq -r --arg file "$(basename "$report")" '
-    # Workflow commands: % CR LF are escaped in the message, and also : , in a property (the title).
-    def msg: gsub("%"; "%25") | gsub("\r"; "%0D") | gsub("\n"; "%0A");
+    # Workflow commands: % CR LF are escaped in the message, and also : , in a property (the title), as
+    # GitHub documents; any other control character is written \xNN, as the gate writes it.
+    def hex2: [(. / 16 | floor), (. % 16)] | map("0123456789abcdef"[.:. + 1]) | add;
+    def msg: gsub("%"; "%25") | gsub("\r"; "%0D") | gsub("\n"; "%0A")
+      | [explode[] | if . < 32 or (. >= 127 and . < 160) then "\\x" + hex2 else [.] | implode end] | add // "";
     def prop: msg | gsub(":"; "%3A") | gsub(","; "%2C");
-    def pct: if . == null then "n/a" else "\(if . > 0 then "+" else "" end)\(. * 10 | round / 10)%" end;
-    .gpu.name as $gpu
+    def number: type == "number" and isinfinite == false and isnan == false;
+    def pct: if number then "\(if . > 0 then "+" else "" end)\(. * 10 | round / 10)%" else "n/a" end;
+    def benchmark_name: type == "string" and length <= 160
+      and test("\\A[A-Za-z][A-Za-z0-9_]{0,47}(/[A-Za-z0-9_.,:-]+)+\\z");
+    def gpu_name: type == "string" and test("\\A[A-Za-z0-9]([A-Za-z0-9 _.-]{0,94}[A-Za-z0-9])?\\z");
+    (if .gpu.name | gpu_name then .gpu.name else "(a GPU name outside the allowed characters)" end) as $gpu
     | .benchmarks[]
     | (if .verdict == "SLOW" or .verdict == "ERROR" or .verdict == "MISSING" then "error"
        elif .verdict == "NOT_JUDGED" or .verdict == "AMBIGUOUS" then "warning" else empty end) as $level
-    | "::\($level) title=\("\(.verdict) \(.name)" | prop)::\("\(.name) on \($gpu): \(.verdict), change \(.change_pct | pct) (tolerance \(.tolerance_pct)%)\(if (.reason // "") != "" then ": " + .reason else "" end) [\($file)]" | msg)"
+    | (if .name | benchmark_name then .name else "(a name outside the allowed characters)" end) as $name
+    | (if .reason | type == "string" then .reason else "" end) as $reason
+    | "::\($level) title=\("\(.verdict) \($name)" | prop)::\("\($name) on \($gpu): \(.verdict), change \(.change_pct | pct) (tolerance \(.tolerance_pct | pct | ltrimstr("+")))\(if $reason != "" then ": " + $reason else "" end) [\($file)]" | msg)"
   ' "$report" || die "$EXIT_INVALID" "cannot read $report"
 done

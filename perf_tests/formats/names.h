@@ -1,0 +1,38 @@
+#pragma once
+// The names that reach every report: benchmark, family and GPU names. They come from files a run of
+// untrusted code can write (results, baselines, case listings), so they are held to one character set
+// and length, checked where they enter (the registry at start-up, the gate's readers); a name that
+// breaks the rule is an input error, never printed raw. baselines/README.md ("Names") states the rule.
+//
+//   benchmark  family/part[/part...], at most kMaxBenchmarkNameLength characters; the registry's are
+//              family/variant/shape ("reduction/reduce9_shfl_down_last_warp/n:33554432")
+//   family     a letter, then letters, digits, '_'; at most kMaxFamilyNameLength ("smem_latency")
+//   part       (variant, shape) one or more of letters, digits, _ . , : - ("m:1000,n:1001,k:999")
+//   GPU        letters, digits, space, _ . - starting and ending with a letter or digit; at most
+//              kMaxGpuNameLength ("NVIDIA H100 80GB HBM3", "NVIDIA A100-SXM4-40GB MIG 1g.5gb")
+//
+// None of them can hold a backtick, '|', '<', '&', '@', '[', a quote, a backslash, a control character or
+// any non-ASCII byte, so no name can close a code span, open HTML or a link, mention anyone or start a
+// line. Every name the registry makes (108 perf cases, the longest 82 characters) fits with room to spare.
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+namespace gpuperf::formats {
+
+inline constexpr std::size_t kMaxBenchmarkNameLength = 160;  // [characters]
+inline constexpr std::size_t kMaxFamilyNameLength = 48;      // [characters]
+inline constexpr std::size_t kMaxGpuNameLength = 96;         // [characters]
+
+enum class NameKind { kBenchmark, kFamily, kNamePart, kGpu };
+
+// "" when `text` is a valid name of this kind; else one line saying which name (escaped with
+// escape_console, so it is safe to print), what is wrong with it and the rule, e.g.
+//   benchmark name 'fam/a\x0a::error::x/n:1' has a control character (\x0a) at 6; a benchmark name is ...
+std::string name_error(NameKind kind, std::string_view text);
+
+// The rule for one kind of name, in words (as in the header comment): what name_error() ends with.
+std::string name_rule(NameKind kind);
+
+}  // namespace gpuperf::formats

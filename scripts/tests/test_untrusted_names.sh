@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# The CI scripts that turn the gate's JSON reports into text for GitHub, on a poisoned report: one a run of
+# a pull request's code could write (names with a backtick and HTML, a newline and a workflow command, an
+# @-mention, an unknown verdict, text where numbers belong). The pull-request comment must hold no raw
+# HTML, no mention, no line starting a workflow command and no control character, and MISSING rows must
+# say "baseline only" instead of an empty interval; the annotations must stay one per benchmark, each
+# one line that nothing in it can end or follow with another command.
+#   test_untrusted_names.sh
+set -uo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+ci="$here/../ci"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+passed=0 failed=0
+
+check() {  # check <description> <command...>: passes when the command succeeds
+  local what=$1
+  shift
+  if "$@"; then
+    passed=$((passed + 1))
+  else
+    failed=$((failed + 1))
+    echo "FAIL: $what"
+  fi
+}
+has() { grep -qF -- "$2" "$1"; }
+lacks() { ! grep -qF -- "$2" "$1"; }
+no_line() { ! grep -qE -- "$2" "$1"; }  # no_line <file> <regex>
+# No byte outside printable ASCII but the line ends.
+printable() { ! LC_ALL=C grep -q '[^[:print:]]' "$1"; }
+
+mkdir -p "$work/artifact"
+jq -n '{
+  schema_version: 1, tool: "perf_gate", mode: "compare\n::error::mode",
+  gpu: {name: "Fake GPU\n::error::gpu <img src=g>", slug: "fake-gpu"},
+  outcome: "FAIL: regression <img src=o>", exit_code: 1,
+  counts: {"SLOW": 2, "SLOW <img src=c>": 1, "ERROR": "1 @octocat", "MISSING": 1},
+  benchmarks: [
+    {name: "fake/`<img src=x onerror=alert(1)>`/n:1", verdict: "SLOW", reason: "",
+     change_pct: 10.04, ci_low_pct: 9.91, ci_high_pct: 10.2, tolerance_pct: 3.0},
+    {name: "fake/x\n::error::pwned/n:1", verdict: "ERROR",
+     reason: "wrong\n::error::reason\r\u001b[31m\u0000 @octocat", change_pct: null, ci_low_pct: null,
+     ci_high_pct: null, tolerance_pct: 0.0},
+    {name: "fake/@octocat/n:1", verdict: "AMBIGUOUS", reason: "", change_pct: "5 <img src=p>",
+     ci_low_pct: "[x](https://evil.example)", ci_high_pct: 9, tolerance_pct: "3 @octocat"},
+    {name: "fake/ok/n:1", verdict: "<img src=v>", reason: "", change_pct: 1, ci_low_pct: 0, ci_high_pct: 2,
+     tolerance_pct: 3},
+    {name: "fake/removed/n:1", verdict: "MISSING", reason: "in the baseline, not in the results",
+     change_pct: null, ci_low_pct: null, ci_high_pct: null, tolerance_pct: 0.0},
+    {name: "fake/added/n:1", verdict: "NEW", reason: "not in the baseline", change_pct: null,
+     ci_low_pct: null, ci_high_pct: null, tolerance_pct: 0.0},
+    {name: "fake/same/n:1", verdict: "SAME", reason: "", change_pct: 0.1, ci_low_pct: -0.2,
+     ci_high_pct: 0.4, tolerance_pct: 3.0}
+  ]}' >"$work/artifact/fake.verdict.json"
+
+# --- the pull-request comment -------------------------------------------------------------------------
+comment="$work/comment.md"
+bash "$ci/pr_comment_body.sh" "$work/artifact" https://example.invalid/run/1 >"$comment"
+check "the comment is written (exit 0)" test -s "$comment"
+check "no raw HTML in the comment" lacks "$comment" "<img"
+check "no @-mention in the comment" lacks "$comment" "@octocat"
+check "no link but the run's" test "$(grep -c '](' "$comment")" -eq 1
+check "no line of the comment starts a workflow command" no_line "$comment" "^::"
+check "no control character in the comment" printable "$comment"
+check "a name outside the rule is replaced, never printed" \
+  test "$(grep -cF '| (a name outside the allowed characters) |' "$comment")" -eq 3
+check "a GPU name outside the rule is replaced" has "$comment" "| (a GPU name outside the allowed characters) | fake |"
+check "an unknown verdict is replaced" has "$comment" "| (unknown verdict) | \`fake/ok/n:1\` |"
+check "an unknown mode and outcome are replaced" has "$comment" "| (unknown mode) | (unknown outcome) |"
+check "counts keep only known verdicts with numbers" has "$comment" "| 2 SLOW, 1 MISSING |"
+check "text where a number belongs is not printed" \
+  has "$comment" "| AMBIGUOUS | (a name outside the allowed characters) | (a GPU name outside the allowed characters) |  |  |"
+check "a MISSING row says 'baseline only', with no interval and no tolerance" \
+  has "$comment" "| MISSING | \`fake/removed/n:1\` | (a GPU name outside the allowed characters) | baseline only |  |"
+check "a NEW row says it has no baseline" \
+  has "$comment" "| NEW | \`fake/added/n:1\` | (a GPU name outside the allowed characters) | not in the baseline |  |"
+check "an ERROR row without a change says so" has "$comment" "| error in the benchmark |  |"
+check "no empty interval or 0% tolerance" no_line "$comment" "\[, \]|\| 0% \|"
+check "a judged row keeps its numbers" has "$comment" "| +10% [+9.9%, +10.2%] | 3% |"
+
+# --- the annotations ----------------------------------------------------------------------------------
+annotations="$work/annotations.txt"
+bash "$ci/annotate_verdicts.sh" "$work/artifact" >"$annotations"
+check "annotations are written (exit 0)" test -s "$annotations"
+check "one annotation per SLOW, ERROR, MISSING and AMBIGUOUS benchmark, one line each" \
+  test "$(wc -l <"$annotations")" -eq 4
+check "every line is an annotation (nothing injected a line)" \
+  test "$(grep -cE "^::(error|warning) title=[^:]*::" "$annotations")" -eq "$(wc -l <"$annotations")"
+check "no control character in the annotations" printable "$annotations"
+check "no raw HTML from a name" lacks "$annotations" "<img"
+check "a name outside the rule is replaced in title and message" \
+  has "$annotations" "::error title=SLOW (a name outside the allowed characters)::(a name outside the allowed characters) on (a GPU name outside the allowed characters): SLOW, change +10%25 (tolerance 3%25)"
+check "the reason's newline, CR, ESC and NUL are escaped" \
+  has "$annotations" 'ERROR, change n/a (tolerance 0%25): wrong%0A::error::reason%0D\x1b[31m\x00 @octocat [fake.verdict.json]'
+check "text where a number belongs is n/a" has "$annotations" "AMBIGUOUS, change n/a (tolerance n/a)"
+check "a MISSING benchmark with a valid name is named" has "$annotations" "::error title=MISSING fake/removed/n%3A1::fake/removed/n:1 on"
+
+echo "$passed passed, $failed failed"
+((failed == 0))
