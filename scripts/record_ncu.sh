@@ -43,6 +43,9 @@ gpu=$(gpu_info "$bench")
 slug=$(jq -r .slug <<<"$gpu")
 target="$baselines/$slug.ncu.json"
 lock_gpu "$(jq -r .uuid <<<"$gpu")" "$lock_wait"
+# Two GPUs of one model share the file: its profiles are read here and the file replaced at the end, so
+# it stays locked in between (perf_gate ncu-store takes the same lock).
+lock_file "$target" "$lock_wait"
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -66,6 +69,6 @@ for name in "${names[@]}"; do
 done
 ((${#failed[@]} < ${#names[@]})) ||
   die "$EXIT_INVALID" "ncu profiled none of ${#names[@]} benchmarks (first: ${failed[0]}); $target left unchanged"
-cp "$work/profiles.json" "$target.tmp" && mv -f "$target.tmp" "$target"
+replace_file "$work/profiles.json" "$target" || die "$EXIT_INVALID" "cannot write $target; it was left unchanged"
 ((${#failed[@]} == 0)) || note "not profiled, left out (${#failed[@]}): $(printf '%s; ' "${failed[@]}")"
 note "wrote $target: $((${#names[@]} - ${#failed[@]})) of ${#names[@]} benchmarks profiled; commit it with the baseline"

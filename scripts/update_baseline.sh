@@ -54,6 +54,9 @@ for ((run = 1; run <= runs; run++)); do
   results+=("$work/run$run.json")
 done
 
+# perf_gate record locks $target from reading it (--previous) to replacing it: two GPUs of one model
+# recording at once each leave a whole file (the later one stands), and no lock is taken here, which that
+# call would wait on.
 previous=()
 [[ -f $target ]] && previous=(--previous "$target")
 "$gate" record --results "${results[@]}" --out "$target" "${previous[@]}" --commit "$commit"

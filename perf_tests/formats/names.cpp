@@ -108,7 +108,13 @@ std::string name_rule(NameKind kind) {
 std::string name_error(NameKind kind, std::string_view text) {
   const std::string why = why_not(kind, text);
   if (why.empty()) return "";
-  return std::string(kind_words(kind)) + " '" + escape_console(text) + "' " + why + "; " + name_rule(kind) +
+  // A message quotes the start of an over-long name only: a 30,000-character name is an attack or a bug,
+  // and a message a person cannot read helps with neither.
+  constexpr std::size_t kQuotedCharacters = 60;
+  const std::string quoted = text.size() > kQuotedCharacters
+                                 ? escape_console(text.substr(0, kQuotedCharacters)) + "..."
+                                 : escape_console(text);
+  return std::string(kind_words(kind)) + " '" + quoted + "' " + why + "; " + name_rule(kind) +
          " (baselines/README.md, Names)";
 }
 

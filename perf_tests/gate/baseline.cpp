@@ -11,6 +11,7 @@
 #include "formats/names.h"
 #include "gate/input_error.h"
 #include "gate/json_input.h"
+#include "gate/results.h"
 #include "gate/statistics.h"
 
 namespace gpuperf::gate {
@@ -20,6 +21,13 @@ using nlohmann::json;
 
 constexpr const char* kFixHint =
     "fix the file by hand, or re-record it: scripts/update_baseline.sh (see baselines/README.md)";
+
+// A number as a message shows it: "1000", "1e+308", "46.3".
+std::string format_value(double value) {
+  std::ostringstream text;
+  text << value;
+  return text.str();
+}
 
 // Reads the fields of one JSON object, naming the file and the object's path in every message.
 class ObjectReader {
@@ -78,6 +86,17 @@ class ObjectReader {
     }
     return value;
   }
+  // An optional tolerance [percent], checked by why_not_tolerance_pct; `positive`: zero refused too.
+  std::optional<double> tolerance(const char* key, bool positive = false) const {
+    const std::optional<double> value = number(key);
+    if (!value) return std::nullopt;
+    const std::string why = *value == 0.0 && positive ? "zero" : why_not_tolerance_pct(*value);
+    if (!why.empty()) {
+      fail(key, "is " + why + ", expected a " + (positive ? "positive, finite number" : "finite number >= 0") +
+                    " of at most " + format_value(kMaxTolerancePct) + " (percent)");
+    }
+    return value;
+  }
   std::optional<long long> integer(const char* key) const {
     const json* value = find(key);
     if (value == nullptr) return std::nullopt;
@@ -116,6 +135,8 @@ void require_name(formats::NameKind kind, const std::string& name, const std::st
   const std::string error = formats::name_error(kind, name);
   if (!error.empty()) throw InputError(source + ": " + where + ": " + error + " - " + kFixHint);
 }
+
+bool is_known_unit(const std::string& unit) { return unit == kUnitMicroseconds || unit == kUnitCycles; }
 
 // Significant digits a written sample keeps: far finer than any timer, and it drops the binary noise of
 // unit conversions (9.0651684000000001) that would make every re-record diff look larger than it is.
@@ -163,7 +184,10 @@ BaselineEntry parse_entry(const std::string& source, const std::string& name, co
   const ObjectReader e(value, source, "benchmarks" + quoted_key(name));
   BaselineEntry entry;
   entry.unit = e.string("unit", true);
-  if (entry.unit.empty()) e.fail("unit", "is empty, expected \"us\" or \"cycles\"");
+  if (!is_known_unit(entry.unit)) {
+    e.fail("unit", "is \"" + entry.unit + "\", expected one of the units the gate knows: \"" + kUnitMicroseconds +
+                       "\" or \"" + kUnitCycles + "\"");
+  }
   entry.median = e.positive("median");
   const char* list_key = schema == 1 ? "samples" : "process_medians";
   e.require(list_key);
@@ -172,9 +196,16 @@ BaselineEntry parse_entry(const std::string& source, const std::string& name, co
   entry.process_medians = schema == 1 ? process_medians_from_pooled(values, recorded) : values;
   // Schema 1's median pooled the samples; every ratio is now taken against the process medians' centre.
   if (schema == 1) entry.median = geometric_mean(entry.process_medians);
+  const auto [lowest, highest] = std::minmax_element(entry.process_medians.begin(), entry.process_medians.end());
+  if (entry.median < *lowest * (1.0 - kMedianWithinProcessMediansSlack) ||
+      entry.median > *highest * (1.0 + kMedianWithinProcessMediansSlack)) {
+    e.fail("median", "is " + format_value(entry.median) + " " + entry.unit + ", outside its process_medians (" +
+                         format_value(*lowest) + " to " + format_value(*highest) +
+                         "): the median is their geometric mean, so the file was edited by hand");
+  }
   entry.bytes = e.non_negative("bytes").value_or(0.0);
   entry.flops = e.non_negative("flops").value_or(0.0);
-  entry.tolerance_pct = e.non_negative("tolerance_pct");
+  entry.tolerance_pct = e.tolerance("tolerance_pct");
   if (const auto fingerprint = value.find("fingerprint"); fingerprint != value.end()) {
     try {
       entry.fingerprint = fingerprint->get<fingerprint::Fingerprint>();
@@ -187,6 +218,14 @@ BaselineEntry parse_entry(const std::string& source, const std::string& name, co
 }
 
 }  // namespace
+
+std::string why_not_tolerance_pct(double pct) {
+  if (std::isnan(pct)) return "NaN";
+  if (std::isinf(pct)) return pct > 0 ? "infinite" : "-infinite";
+  if (pct < 0.0) return "negative";
+  if (pct > kMaxTolerancePct) return format_value(pct) + ", above " + format_value(kMaxTolerancePct);
+  return "";
+}
 
 Baseline parse_baseline(const std::string& text, const std::string& source) {
   const json doc = parse_json_document(text, source);
@@ -228,18 +267,18 @@ Baseline parse_baseline(const std::string& text, const std::string& source) {
   }
 
   const ObjectReader defaults = top.object("defaults");
-  const std::optional<double> default_tolerance = defaults.non_negative("tolerance_pct");
+  const std::optional<double> default_tolerance = defaults.tolerance("tolerance_pct");
   if (!default_tolerance) defaults.fail("tolerance_pct", "is missing: every baseline needs a default tolerance");
   b.default_tolerance_pct = *default_tolerance;
   // Positive: it exists to be tighter than the default, and zero would fail any significant change at all.
-  b.same_gpu_tolerance_pct = defaults.optional_positive("same_gpu_tolerance_pct");
+  b.same_gpu_tolerance_pct = defaults.tolerance("same_gpu_tolerance_pct", /*positive=*/true);
 
   if (top.find("families") != nullptr) {
     const ObjectReader families = top.object("families");
     for (const auto& [family, value] : families.raw().items()) {
       require_name(formats::NameKind::kFamily, family, source, "families");
       const ObjectReader f(value, source, "families" + quoted_key(family));
-      if (const std::optional<double> tolerance = f.non_negative("tolerance_pct")) {
+      if (const std::optional<double> tolerance = f.tolerance("tolerance_pct")) {
         b.family_tolerance_pct[family] = *tolerance;
       }
     }

@@ -17,6 +17,17 @@ namespace gpuperf::gate {
 inline constexpr int kBaselineSchemaVersion = 2;
 inline constexpr int kOldestReadableBaselineSchema = 1;
 
+// The largest tolerance a baseline or an option may give [percent]. Beyond it a tolerance no longer says how
+// much a benchmark may move but that it may never fail: a typo (1e308) must not silently turn the gate off.
+inline constexpr double kMaxTolerancePct = 1000.0;
+// "" when `pct` is a tolerance the gate accepts, a finite number in [0, kMaxTolerancePct]; else what is
+// wrong with it ("NaN", "negative", "1e+308, above 1000"). Every reader of a tolerance checks with it.
+std::string why_not_tolerance_pct(double pct);
+
+// Relative slack of the check that a benchmark's median lies within its process medians: the file keeps 7
+// significant digits of each, and rounding is monotone, so a recorded file is within by construction.
+inline constexpr double kMedianWithinProcessMediansSlack = 1e-6;
+
 struct BaselineGpu {
   std::string name;                // "NVIDIA H200"
   std::string slug;                // "nvidia-h200": must equal the results' context.gpu_slug
@@ -72,7 +83,11 @@ struct Baseline {
 
 // Parses and validates a baseline; `source` names it in messages. InputError for corrupt JSON, an
 // unsupported schema_version, missing or mistyped fields, a median, process median or
-// same_gpu_tolerance_pct that is not positive and finite, or no process medians. A schema_version 1 file
+// same_gpu_tolerance_pct that is not positive and finite, no process medians, a unit other than "us" or
+// "cycles", a tolerance outside [0, kMaxTolerancePct], a benchmark name longer than
+// kMaxBenchmarkNameLength, or (schema 2) a median outside [min, max] of its process medians: it is their
+// geometric mean, and one that is not was edited by hand, so the reports would print one number while
+// the verdict was taken against another. A schema_version 1 file
 // is read: its pooled samples are split into recorded.runs processes of samples_per_run (one process when
 // the counts do not divide, as after throttled samples were dropped).
 Baseline parse_baseline(const std::string& text, const std::string& source);

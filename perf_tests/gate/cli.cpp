@@ -1,7 +1,6 @@
 #include "gate/cli.h"
 
 #include <cmath>
-#include <fstream>
 #include <iostream>
 #include <map>
 #include <optional>
@@ -11,6 +10,7 @@
 
 #include "gate/ab_comparator.h"
 #include "gate/atomic_file.h"
+#include "gate/baseline.h"
 #include "gate/case_listing.h"
 #include "gate/code_check.h"
 #include "gate/comparator.h"
@@ -25,6 +25,7 @@
 #include "gate/outcome.h"
 #include "gate/platform.h"
 #include "gate/record.h"
+#include "gate/results.h"
 #include "gate/reports.h"
 #include "gate/same_code_ledger.h"
 
@@ -80,7 +81,8 @@ const char* const kUsage = R"(usage:
       of its GPU model and mode in FILE (created if missing; updated under a lock, atomically): any SLOW
       or FAST among them is a false alarm of the gate. Prints the count with the observed false-alarm
       rate (of verdicts, and of reports), appends that line to REPORT.md and writes the count into
-      VERDICT.json ("same_code_ledger"). Give each final report once: every call counts.
+      VERDICT.json ("same_code_ledger"). A report counted before (a retried step) changes
+      nothing: the ledger remembers the reports it counted.
   perf_gate ncu-metrics
       Print the Nsight Compute metrics the diagnosis collects, as the argument of ncu --metrics.
   perf_gate ncu-diff (--before A.csv | --before-stored FILE --benchmark NAME) --after B.csv [--title TEXT]
@@ -91,7 +93,8 @@ const char* const kUsage = R"(usage:
       --before-stored: NAME's profile in the profiles stored beside a baseline (ncu-store).
   perf_gate ncu-store --profiles FILE --gpu SLUG --benchmark NAME --csv X.csv
       Store NAME's profile (ncu's --csv output, as for ncu-diff) in FILE, the profiles kept beside the
-      baseline of GPU SLUG (baselines/<slug>.ncu.json; created if missing, replaced atomically).
+      baseline of GPU SLUG (baselines/<slug>.ncu.json; created if missing, updated under a lock,
+      replaced atomically).
   perf_gate gpu --results R.json
       Print the GPU slug the results were measured on (names the baseline: baselines/<slug>.json).
   perf_gate report --cases CASES.json (--baseline FILE ... | --results R.json ...)... [--markdown OUT.md]
@@ -112,6 +115,11 @@ exit codes:
       reported an error, no samples at all, results from another GPU than the baseline
   77  not judged: no regression, but some benchmark (or every one) could not be judged (throttled,
       too few samples or processes, unit mismatch); CTest reports it as skipped
+
+files: an input must be a regular file of at most 512 MiB; an output must be absent or a regular file
+  in a writable folder. Every output of a call is checked before anything is read, and all are written
+  or none. A file that is read and rewritten (record --out, migrate --out, ncu-store, ledger) is locked
+  meanwhile through FILE.lock, which stays beside it.
 )";
 
 namespace {
@@ -214,7 +222,10 @@ class Arguments {
 constexpr double kMinAlpha = 1e-12;
 constexpr double kMaxAlpha = 0.5;
 constexpr int kMaxLooks = 100;
-constexpr double kMaxTolerancePct = 1000.0;
+// The longest --filter [characters]: far beyond any name the registry has (kMaxBenchmarkNameLength), and
+// short enough that std::regex, which matches recursively, cannot nest deep enough to overflow the stack
+// on a name of that length.
+constexpr std::size_t kMaxFilterLength = 256;
 
 int looks_from(const Arguments& args) {
   const std::optional<double> looks = args.number("--looks", 1, kMaxLooks);
@@ -225,18 +236,43 @@ int looks_from(const Arguments& args) {
 Selection selection_from(const Arguments& args) {
   if (args.has("--family") && args.has("--filter")) throw UsageError("give --family or --filter, not both");
   if (args.has("--family")) return Selection::family(args.value("--family"));
-  if (args.has("--filter")) return Selection::filter(args.value("--filter"));
+  if (args.has("--filter")) {
+    const std::string filter = args.value("--filter");
+    if (filter.size() > kMaxFilterLength) {
+      throw UsageError("--filter is " + std::to_string(filter.size()) + " characters long; at most " +
+                       std::to_string(kMaxFilterLength) + " are accepted (a benchmark name has at most " +
+                       std::to_string(kMaxBenchmarkNameLength) + ") - use --family or a shorter expression");
+    }
+    return Selection::filter(filter);
+  }
   return {};
 }
 
+// The output options of a command that are given, checked (check_output_path, each file once) before
+// anything is read or computed: a bad one fails the call at once, with nothing written.
+std::vector<std::string> checked_outputs(const Arguments& args, std::initializer_list<const char*> options) {
+  std::vector<std::string> paths;
+  OutputFiles probe;
+  for (const char* option : options) {
+    if (!args.has(option)) continue;
+    paths.push_back(args.value(option));
+    probe.add(paths.back(), "");
+  }
+  return paths;
+}
+
+constexpr std::initializer_list<const char*> kReportOutputs = {"--markdown", "--json", "--remeasure-list"};
+
 void write_requested_reports(const Arguments& args, const Comparison& comparison) {
+  OutputFiles files;
   if (args.has("--markdown")) {
     std::ostringstream markdown;
     write_markdown_report(comparison, markdown);
-    write_file_atomically(args.value("--markdown"), markdown.str());
+    files.add(args.value("--markdown"), markdown.str());
   }
-  if (args.has("--json")) write_file_atomically(args.value("--json"), json_report(comparison));
-  if (args.has("--remeasure-list")) write_file_atomically(args.value("--remeasure-list"), remeasure_list(comparison));
+  if (args.has("--json")) files.add(args.value("--json"), json_report(comparison));
+  if (args.has("--remeasure-list")) files.add(args.value("--remeasure-list"), remeasure_list(comparison));
+  files.write();
 }
 
 int finish(const Arguments& args, const Comparison& comparison, std::ostream& out) {
@@ -252,6 +288,7 @@ int run_compare(const Arguments& args, std::ostream& out) {
   options.looks = looks_from(args);
   options.strict = args.has("--strict");
   options.skip_unchanged = args.has("--skip-unchanged");
+  checked_outputs(args, kReportOutputs);
   const Baseline baseline = load_baseline(args.required("--baseline"));
   const std::vector<ResultsFile> results = load_results_files(args.list("--results"));
   return finish(args, compare_with_baseline(baseline, results, options), out);
@@ -293,10 +330,14 @@ int run_ncu_store(const Arguments& args, std::ostream& out) {
   const std::string path = args.required("--profiles");
   const std::string slug = args.required("--gpu");
   const std::string benchmark = args.required("--benchmark");
+  if (benchmark.size() > kMaxBenchmarkNameLength) throw UsageError("--benchmark: " + name_too_long(benchmark));
+  checked_outputs(args, {"--profiles"});
   const NcuProfile profile = load_ncu_profile(args.required("--csv"));
   NcuBaseline stored;
   stored.gpu_slug = slug;
-  if (std::ifstream(path).good()) {
+  // Read, add and write under the file's lock: parallel stores into one file each keep their profile.
+  const FileLock lock(path);
+  if (input_file_exists(path)) {
     stored = load_ncu_baseline(path);
     if (stored.gpu_slug != slug) {
       throw InputError(path + " holds profiles of " + stored.gpu_slug + ", not " + slug +
@@ -311,58 +352,65 @@ int run_ncu_store(const Arguments& args, std::ostream& out) {
 }
 
 int run_ncu_diff(const Arguments& args, std::ostream& out) {
+  checked_outputs(args, {"--markdown", "--json"});
   const NcuProfile before = before_profile(args);
   const NcuProfile after = load_ncu_profile(args.required("--after"));
   const std::string before_label = args.has("--before-label") ? args.value("--before-label") : "before";
   const std::string after_label = args.has("--after-label") ? args.value("--after-label") : "after";
   std::string markdown = args.has("--title") ? "#### " + args.value("--title") + "\n\n" : "";
   markdown += markdown_diff_table(diff_profiles(before, after), before_label, after_label);
+  OutputFiles files;
   if (args.has("--json")) {
     const nlohmann::json doc = {{"before", before}, {"after", after}};
-    write_file_atomically(args.value("--json"), doc.dump(2) + "\n");
+    files.add(args.value("--json"), doc.dump(2) + "\n");
   }
-  if (args.has("--markdown")) {
-    write_file_atomically(args.value("--markdown"), markdown);
-  } else {
-    out << markdown;
-  }
+  if (args.has("--markdown")) files.add(args.value("--markdown"), markdown);
+  files.write();
+  if (!args.has("--markdown")) out << markdown;
   return kExitPass;
 }
 
-int run_ledger(const Arguments& args, std::ostream& out) {
+int run_ledger(const Arguments& args, std::ostream& out, std::ostream& err) {
   const std::string ledger_path = args.required("--ledger");
   const std::string report_path = args.required("--report");
   const std::string hint = "give the --json report of perf_gate compare or ab";
-  nlohmann::ordered_json report;  // rewritten below with its keys in their order
-  try {
-    report = nlohmann::ordered_json::parse(read_text_file(report_path, hint));
-  } catch (const nlohmann::json::exception& e) {
-    throw InputError(report_path + ": not valid JSON (" + e.what() + ") - " + hint);
-  }
-  const SameCodeVerdicts verdicts = same_code_verdicts(nlohmann::json::parse(report.dump()), report_path);
+  const std::vector<std::string> outputs = checked_outputs(args, {"--ledger", "--report", "--markdown"});
+  // Every file this call reads and rewrites stays locked from its read to its write.
+  const FileLocks locks(outputs);
+  // Rewritten below with its keys in their order.
+  nlohmann::ordered_json report = parse_ordered_json_document(read_text_file(report_path, hint), report_path);
+  const nlohmann::json sorted_report = nlohmann::json::parse(report.dump());
+  const SameCodeVerdicts verdicts = same_code_verdicts(sorted_report, report_path);
+  const std::string id = report_id(sorted_report);
   SameCodeLedger ledger;
-  {
-    const FileLock lock(ledger_path);
-    if (std::ifstream(ledger_path).good()) {
-      ledger = ledger_from_text(read_text_file(ledger_path, "is it readable?"), ledger_path);
-    }
-    add_to_ledger(ledger, verdicts, utc_now_iso8601());
-    write_file_atomically(ledger_path, ledger_to_text(ledger));
-  }
+  if (input_file_exists(ledger_path)) ledger = ledger_from_text(read_text_file(ledger_path, "is it readable?"), ledger_path);
+  const bool repeated = counted_before(ledger, id);
+  if (!repeated) add_to_ledger(ledger, verdicts, utc_now_iso8601(), id);
   const auto gpu = ledger.tallies.find(verdicts.gpu_slug);
   if (gpu == ledger.tallies.end() || gpu->second.count(verdicts.mode) == 0) {
+    write_file_atomically(ledger_path, ledger_to_text(ledger));  // created if missing, as a count of nothing
     out << "same code: nothing counted yet for " << verdicts.gpu_name << " (" << verdicts.mode << "): " << report_path
         << " holds no timed verdict on unchanged code\n";
     return kExitPass;
   }
   const SameCodeTally& tally = gpu->second.at(verdicts.mode);
   const std::string line = ledger_line(tally, verdicts.mode);
+  if (repeated) {
+    // A retried CI step: counting it again would inflate the count; its report and Markdown have the line.
+    err << "perf_gate: " << report_path << " was counted in " << ledger_path
+        << " already (the same report); nothing changed\n";
+    out << line << "\n";
+    return kExitPass;
+  }
   report["same_code_ledger"] = tally_json(tally);
-  write_file_atomically(report_path, report.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
+  OutputFiles files;
+  files.add(ledger_path, ledger_to_text(ledger));
+  files.add(report_path, report.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
   if (args.has("--markdown")) {
     const std::string markdown = args.value("--markdown");
-    write_file_atomically(markdown, read_text_file(markdown, "write it with perf_gate --markdown first") + "\n" + line + "\n");
+    files.add(markdown, read_text_file(markdown, "write it with perf_gate --markdown first") + "\n" + line + "\n");
   }
+  files.write();
   out << line << "\n";
   return kExitPass;
 }
@@ -370,6 +418,7 @@ int run_ledger(const Arguments& args, std::ostream& out) {
 int run_unchanged(const Arguments& args, std::ostream& out) {
   const Selection selection = selection_from(args);
   const std::string list_path = args.required("--list");
+  checked_outputs(args, {"--list"});
   const Baseline baseline = load_baseline(args.required("--baseline"));
   const std::vector<ResultsFile> results = load_results_files(args.list("--results"));
   const std::set<std::string> unchanged = unchanged_benchmarks(baseline, results, selection);
@@ -391,6 +440,7 @@ int run_ab(const Arguments& args, std::ostream& out) {
   options.run_alpha = args.number("--alpha", kMinAlpha, kMaxAlpha).value_or(kDefaultRunAlpha);
   options.looks = looks_from(args);
   options.tolerance_pct = args.number("--tolerance-pct", 0.0, kMaxTolerancePct).value_or(kDefaultAbTolerancePct);
+  checked_outputs(args, kReportOutputs);
   const std::vector<ResultsFile> a = load_results_files(args.list("--a"));
   const std::vector<ResultsFile> b = load_results_files(args.list("--b"));
   return finish(args, compare_ab(a, b, options), out);
@@ -406,7 +456,11 @@ int run_record(const Arguments& args, std::ostream& out) {
     throw UsageError("--same-gpu-tolerance-pct must be greater than 0");
   }
   const std::string path = args.required("--out");
+  checked_outputs(args, {"--out"});
   const std::vector<ResultsFile> runs = load_results_files(args.list("--results"));
+  // --previous is usually the file --out replaces: read and written under its lock, so that two recordings
+  // of one GPU model at once each leave a whole file.
+  const FileLock lock(path);
   std::optional<Baseline> previous;
   if (args.has("--previous")) previous = load_baseline(args.value("--previous"));
   const Baseline baseline = record_baseline(runs, previous ? &*previous : nullptr, options);
@@ -426,6 +480,8 @@ int run_record(const Arguments& args, std::ostream& out) {
 int run_migrate(const Arguments& args, std::ostream& out) {
   const std::string from = args.required("--baseline");
   const std::string to = args.required("--out");
+  checked_outputs(args, {"--out"});
+  const FileLock lock(to);
   const Baseline baseline = load_baseline(from);
   write_file_atomically(to, baseline_to_text(baseline));
   out << "wrote " << to << ": " << from << " in schema_version " << kBaselineSchemaVersion << "\n";
@@ -470,6 +526,7 @@ FleetChart chart_from(const Arguments& args) {
 int run_report(const std::vector<std::string>& raw, const Arguments& args, std::ostream& out) {
   const std::string cases = args.required("--cases");
   const FleetChart chart = chart_from(args);
+  checked_outputs(args, {"--markdown", "--json"});
   const std::vector<std::pair<std::string, std::string>> inputs = report_inputs(raw);
   if (inputs.empty()) {
     throw UsageError("report needs what to tabulate: one --baseline FILE per GPU and/or --results FILES");
@@ -492,8 +549,10 @@ int run_report(const std::vector<std::string>& raw, const Arguments& args, std::
     out << markdown.str();
     return kExitPass;
   }
-  if (args.has("--markdown")) write_file_atomically(args.value("--markdown"), markdown.str());
-  if (args.has("--json")) write_file_atomically(args.value("--json"), json);
+  OutputFiles files;
+  if (args.has("--markdown")) files.add(args.value("--markdown"), markdown.str());
+  if (args.has("--json")) files.add(args.value("--json"), json);
+  files.write();
   std::size_t rows = 0;
   for (const FleetFamily& family : report.families) rows += family.rows.size();
   out << "fleet report: " << rows << " benchmarks in " << report.families.size()
@@ -522,7 +581,7 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
     if (args[0] == "unchanged") return run_unchanged(arguments, out);
     if (args[0] == "ncu-diff") return run_ncu_diff(arguments, out);
     if (args[0] == "ncu-store") return run_ncu_store(arguments, out);
-    if (args[0] == "ledger") return run_ledger(arguments, out);
+    if (args[0] == "ledger") return run_ledger(arguments, out, err);
     if (args[0] == "ncu-metrics") {
       out << ncu_metrics_argument() << "\n";
       return kExitPass;

@@ -1,15 +1,23 @@
 #include "gate/json_input.h"
 
+#include <algorithm>
 #include <array>
 #include <cctype>
 #include <cerrno>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
-#include <fstream>
 #include <limits>
+#include <set>
 #include <sstream>
 #include <string_view>
+#include <vector>
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "gate/atomic_file.h"
 #include "gate/input_error.h"
 
 namespace gpuperf::gate {
@@ -69,41 +77,96 @@ bool is_blank(const std::string& text) {
   return true;
 }
 
-}  // namespace
+struct FileDescriptor {
+  int fd;
+  ~FileDescriptor() { ::close(fd); }
+};
 
-std::string read_text_file(const std::string& path, const std::string& hint) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    throw InputError("cannot open '" + path + "': " + std::strerror(errno) + " - " + hint);
-  }
-  // Reserved once and filled in large reads: streaming through an ostringstream copied a 20 MB results file
-  // twice more, a third of the time perf_gate took to read a suite's results.
-  std::string content;
-  in.seekg(0, std::ios::end);
-  const std::streamoff size = in.tellg();
-  if (size > 0) content.reserve(static_cast<std::size_t>(size));
-  in.clear();  // a pipe cannot seek: read it from where it is
-  in.seekg(0, std::ios::beg);
-  in.clear();
-  constexpr std::size_t kChunk = std::size_t{1} << 20;
-  std::string chunk(kChunk, '\0');
-  while (in.read(chunk.data(), static_cast<std::streamsize>(kChunk)) || in.gcount() > 0) {
-    content.append(chunk.data(), static_cast<std::size_t>(in.gcount()));
-  }
-  if (in.bad()) {
-    throw InputError("cannot read '" + path + "': " + std::strerror(errno) + " - " + hint);
-  }
-  return content;
-}
+// Follows the parser through the document and refuses an object that repeats a key, naming its path
+// ("benchmarks['reduction/x'].median"): nlohmann's parser would keep the last value without a word.
+class DuplicateKeyCheck {
+ public:
+  explicit DuplicateKeyCheck(const std::string& source) : source_(source) {}
 
-nlohmann::json parse_json_document(const std::string& text, const std::string& source) {
+  template <typename Json>
+  bool on(nlohmann::json::parse_event_t event, const Json& parsed) {
+    using Event = nlohmann::json::parse_event_t;
+    switch (event) {
+      case Event::object_start:
+      case Event::array_start:
+        frames_.push_back(Frame{event == Event::object_start, segment(), {}, 0, {}});
+        break;
+      case Event::key: {
+        Frame& frame = frames_.back();
+        frame.key = parsed.template get<std::string>();
+        if (!frame.keys.insert(frame.key).second) {
+          throw InputError(source_ + ": key " + path() + " appears twice in one object - which value counts is "
+                           "not defined; remove one (was the file edited by hand or merged?)");
+        }
+        break;
+      }
+      case Event::object_end:
+      case Event::array_end:
+        frames_.pop_back();
+        next_element();
+        break;
+      case Event::value:
+        next_element();
+        break;
+    }
+    return true;
+  }
+
+ private:
+  struct Frame {
+    bool object;
+    std::string segment;  // how the parent names this container: ".key", "['odd key']" or "[3]"
+    std::string key;      // an object's current key
+    std::size_t index;    // an array's current element
+    std::set<std::string> keys;
+  };
+
+  static std::string key_segment(const std::string& key, bool first) {
+    constexpr std::size_t kShownKeyLength = 100;  // a message quotes the start of an overlong key
+    const std::string shown = key.size() > kShownKeyLength ? key.substr(0, kShownKeyLength) + "..." : key;
+    const bool plain = !key.empty() && std::all_of(key.begin(), key.end(), [](char c) { return is_identifier_char(c); });
+    return plain ? (first ? "" : ".") + shown : "['" + shown + "']";
+  }
+
+  // How the container or key now being read is named in its parent.
+  std::string segment() const {
+    if (frames_.empty()) return "";
+    const Frame& parent = frames_.back();
+    return parent.object ? key_segment(parent.key, frames_.size() == 1) : "[" + std::to_string(parent.index) + "]";
+  }
+
+  std::string path() const {
+    std::string text;
+    for (const Frame& frame : frames_) text += frame.segment;
+    return text + segment();
+  }
+
+  void next_element() {
+    if (!frames_.empty() && !frames_.back().object) ++frames_.back().index;
+  }
+
+  const std::string& source_;
+  std::vector<Frame> frames_;
+};
+
+template <typename Json>
+Json parse_document(const std::string& text, const std::string& source) {
   if (is_blank(text)) {
     throw InputError(source +
                      ": the file is empty - the program that should have written it failed or was "
                      "killed; run it again");
   }
   try {
-    return nlohmann::json::parse(quote_non_finite_tokens(text));
+    DuplicateKeyCheck check(source);
+    return Json::parse(quote_non_finite_tokens(text),
+                       [&check](int /*depth*/, nlohmann::json::parse_event_t event, Json& parsed) {
+                         return check.on(event, parsed);
+                       });
   } catch (const nlohmann::json::parse_error& e) {
     const bool at_end = e.byte >= text.size();
     std::ostringstream message;
@@ -118,6 +181,57 @@ nlohmann::json parse_json_document(const std::string& text, const std::string& s
     throw InputError(source + ": a number in it is too large to represent - the file is corrupt; write it again" +
                      " (parser: " + e.what() + ")");
   }
+}
+
+}  // namespace
+
+std::string read_text_file(const std::string& path, const std::string& hint) {
+  const auto fail = [&](const std::string& what) { throw InputError(what + " - " + hint); };
+  // Refused by its kind before it is opened: opening a device can already do something.
+  struct stat st {};
+  if (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
+    fail("'" + path + "' is " + describe_file_type(st.st_mode) + ", expected a regular file");
+  }
+  // Non-blocking: a named pipe swapped in after the stat opens at once (and is refused below), where a
+  // blocking open would wait for a writer that may never come.
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) fail("cannot open '" + path + "': " + std::strerror(errno));
+  const FileDescriptor closer{fd};
+  if (::fstat(fd, &st) != 0) fail("cannot read '" + path + "': " + std::strerror(errno));
+  if (!S_ISREG(st.st_mode)) fail("'" + path + "' is " + describe_file_type(st.st_mode) + ", expected a regular file");
+  const auto too_large = [&] {
+    fail("'" + path + "' is larger than " + std::to_string(kMaxInputFileBytes >> 20) +
+         " MiB, the most an input of the gate may be - is it the right file?");
+  };
+  if (static_cast<std::uintmax_t>(st.st_size) > kMaxInputFileBytes) too_large();
+  // Reserved once and filled in large reads: streaming through an ostringstream copied a 20 MB results file
+  // twice more, a third of the time perf_gate took to read a suite's results.
+  std::string content;
+  content.reserve(static_cast<std::size_t>(st.st_size));
+  constexpr std::size_t kChunk = std::size_t{1} << 20;
+  std::string chunk(kChunk, '\0');
+  while (true) {
+    const ssize_t n = ::read(fd, chunk.data(), kChunk);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) fail("cannot read '" + path + "': " + std::strerror(errno));
+    if (n == 0) break;
+    content.append(chunk.data(), static_cast<std::size_t>(n));
+    if (content.size() > kMaxInputFileBytes) too_large();  // it grew while being read
+  }
+  return content;
+}
+
+bool input_file_exists(const std::string& path) {
+  struct stat st {};
+  return ::lstat(path.c_str(), &st) == 0;
+}
+
+nlohmann::json parse_json_document(const std::string& text, const std::string& source) {
+  return parse_document<nlohmann::json>(text, source);
+}
+
+nlohmann::ordered_json parse_ordered_json_document(const std::string& text, const std::string& source) {
+  return parse_document<nlohmann::ordered_json>(text, source);
 }
 
 std::optional<double> number_value(const nlohmann::json& value) {

@@ -3,6 +3,9 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
+#include "gate/input_error.h"
+#include "gate/json_input.h"
+
 namespace gpuperf::gate {
 
 namespace {
@@ -24,8 +27,12 @@ std::string ncu_baseline_to_text(const NcuBaseline& stored) {
 }
 
 NcuBaseline ncu_baseline_from_text(const std::string& text) {
-  const nlohmann::json doc = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
-  if (doc.is_discarded()) fail("not valid JSON");
+  nlohmann::json doc;
+  try {
+    doc = parse_json_document(text, "ncu baseline");  // refuses a repeated key, as every reader does
+  } catch (const InputError& e) {
+    throw std::invalid_argument(e.what());
+  }
   if (!doc.is_object()) fail("not a JSON object");
   if (doc.value("schema_version", 0) != kNcuBaselineSchemaVersion) {
     fail("schema_version is not " + std::to_string(kNcuBaselineSchemaVersion));

@@ -2,11 +2,13 @@
 // Benchmark results: what one Google Benchmark JSON file (--benchmark_out_format=json) written by a perf
 // binary says, reduced to what the gate judges: per benchmark, the valid samples of every repetition.
 
+#include <cstddef>
 #include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "formats/names.h"
 #include "harness/fingerprint/fingerprint.h"
 
 namespace gpuperf::gate {
@@ -30,6 +32,13 @@ struct GpuContext {
   std::string cuda_runtime;
   std::string git_commit;
 };
+
+// The longest benchmark name the gate reads is formats/names.h's: a --filter regular expression is matched
+// against every name, and std::regex matches recursively: a 30,000-character name overflowed the stack (a
+// crash, not an error). Names are refused beyond it where they are read (formats::name_error).
+using formats::kMaxBenchmarkNameLength;
+// "a benchmark name of 30000 characters ('reduction/...'), longer than the 160 a name may have".
+std::string name_too_long(const std::string& name);
 
 // One benchmark in one results file (or pooled over several).
 struct BenchmarkSamples {

@@ -5,6 +5,7 @@
 
 #include "formats/escape.h"
 #include "gate/format.h"
+#include "harness/fingerprint/fnv1a.h"
 #include "gate/input_error.h"
 #include "gate/json_input.h"
 
@@ -105,6 +106,29 @@ SameCodeTally tally_from_json(const nlohmann::json& j, const std::string& where)
   return tally;
 }
 
+bool is_report_id(const std::string& id) {
+  return id.size() == 16 && std::all_of(id.begin(), id.end(), [](char c) {
+           return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
+         });
+}
+
+std::vector<std::string> counted_reports_from_json(const nlohmann::json& doc, const std::string& where) {
+  const auto list = doc.find("counted_reports");
+  if (list == doc.end()) return {};
+  if (!list->is_array() || list->size() > kCountedReportsKept) {
+    throw InputError(where + ": \"counted_reports\" must be a list of at most " + std::to_string(kCountedReportsKept) +
+                     " report ids");
+  }
+  std::vector<std::string> ids;
+  for (const nlohmann::json& id : *list) {
+    if (!id.is_string() || !is_report_id(id.get<std::string>())) {
+      throw InputError(where + ": \"counted_reports\" holds " + id.dump() + ", not a report id (16 hex digits)");
+    }
+    ids.push_back(id.get<std::string>());
+  }
+  return ids;
+}
+
 std::string mode_words(const std::string& mode) { return mode == "ab" ? "A/B" : "against the baseline"; }
 
 // "2026-11-23" of "2026-11-23T01:02:03Z".
@@ -145,8 +169,27 @@ SameCodeVerdicts same_code_verdicts(const nlohmann::json& report, const std::str
   return verdicts;
 }
 
-void add_to_ledger(SameCodeLedger& ledger, const SameCodeVerdicts& verdicts, const std::string& now) {
+std::string report_id(const nlohmann::json& report) {
+  nlohmann::json counted = report;
+  if (counted.is_object()) counted.erase("same_code_ledger");
+  return fingerprint::hex16(
+      fingerprint::fnv1a64(counted.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)));
+}
+
+bool counted_before(const SameCodeLedger& ledger, const std::string& id) {
+  return std::find(ledger.counted_reports.begin(), ledger.counted_reports.end(), id) != ledger.counted_reports.end();
+}
+
+void add_to_ledger(SameCodeLedger& ledger, const SameCodeVerdicts& verdicts, const std::string& now,
+                   const std::string& id) {
   if (verdicts.timed() == 0) return;
+  if (!id.empty()) {
+    ledger.counted_reports.push_back(id);
+    if (ledger.counted_reports.size() > kCountedReportsKept) {
+      ledger.counted_reports.erase(ledger.counted_reports.begin(),
+                                   ledger.counted_reports.end() - static_cast<std::ptrdiff_t>(kCountedReportsKept));
+    }
+  }
   SameCodeTally& tally = ledger.tallies[verdicts.gpu_slug][verdicts.mode];
   if (tally.reports == 0) tally.since = now;
   tally.gpu_name = verdicts.gpu_name;
@@ -165,7 +208,9 @@ std::string ledger_to_text(const SameCodeLedger& ledger) {
   for (const auto& [slug, modes] : ledger.tallies) {
     for (const auto& [mode, tally] : modes) gpus[slug][mode] = tally_file_json(tally);
   }
-  return nlohmann::ordered_json{{"schema_version", kLedgerSchemaVersion}, {"gpus", gpus}}.dump(2) + "\n";
+  nlohmann::ordered_json doc{{"schema_version", kLedgerSchemaVersion}, {"gpus", gpus}};
+  if (!ledger.counted_reports.empty()) doc["counted_reports"] = ledger.counted_reports;
+  return doc.dump(2) + "\n";
 }
 
 SameCodeLedger ledger_from_text(const std::string& text, const std::string& source) {
@@ -192,6 +237,7 @@ SameCodeLedger ledger_from_text(const std::string& text, const std::string& sour
         ledger.tallies[slug][mode] = tally_from_json(tally, where + ": gpus." + slug + "." + mode);
       }
     }
+    ledger.counted_reports = counted_reports_from_json(doc, where);
     return ledger;
   } catch (const InputError& e) {
     throw InputError(std::string(e.what()) + kStartOver);

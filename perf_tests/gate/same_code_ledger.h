@@ -9,6 +9,7 @@
 // with a false alarm are counted too: runs are the closer thing to independent trials.
 // Pure functions: tests/test_same_code_ledger.cpp.
 
+#include <cstddef>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -52,17 +53,30 @@ struct SameCodeTally {
   int timed() const { return same + ambiguous + slow + fast; }
 };
 
+// The reports a ledger remembers having counted: a CI step retried after a timeout gives the same report
+// again within minutes, so the latest few hundred are plenty (16 characters each in the file).
+inline constexpr std::size_t kCountedReportsKept = 500;
+
 struct SameCodeLedger {
   std::map<std::string, std::map<std::string, SameCodeTally>> tallies;  // GPU slug -> mode -> count
+  std::vector<std::string> counted_reports;  // report_id of the reports counted, oldest first
 };
 
-// Adds one report at time `now` (ISO 8601 UTC). A report without timed verdicts on unchanged code adds
-// nothing.
-void add_to_ledger(SameCodeLedger& ledger, const SameCodeVerdicts& verdicts, const std::string& now);
+// What identifies a report to the ledger: FNV-1a (64 bits, 16 hex digits) of its JSON with sorted keys,
+// leaving out the "same_code_ledger" the ledger writes into it, so that the report a first call rewrote
+// has the id of the report compare or ab wrote.
+std::string report_id(const nlohmann::json& report);
+bool counted_before(const SameCodeLedger& ledger, const std::string& report_id);
+
+// Adds one report at time `now` (ISO 8601 UTC), remembering `report_id` (when given) among the latest
+// kCountedReportsKept. A report without timed verdicts on unchanged code adds nothing.
+void add_to_ledger(SameCodeLedger& ledger, const SameCodeVerdicts& verdicts, const std::string& now,
+                   const std::string& report_id = "");
 
 // The file: {"schema_version": 1, "gpus": {"<slug>": {"<mode>": {"gpu_name", "since", "last", "reports",
 // "reports_with_false_alarms", "verdicts": {"SAME", "AMBIGUOUS", "SLOW", "FAST"}, "false_alarms":
-// {"<benchmark>": n}}}}}.
+// {"<benchmark>": n}}}}, "counted_reports": ["<report_id>", ...]}. counted_reports is left out while
+// empty, and a file without it (written before it existed) reads as having counted none.
 std::string ledger_to_text(const SameCodeLedger& ledger);
 // InputError naming `source` (and what to do: move the file away to start a new count) when the text is
 // not such a file or its counts are negative or inconsistent.

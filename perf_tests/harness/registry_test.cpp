@@ -104,8 +104,8 @@ TEST(Registry, ANameOutsideTheRuleIsAStartUpError) {
   EXPECT_EQ(variant.find('\n'), std::string::npos) << "the message itself stays on one line";
   EXPECT_NE(error_of("fusion", poisoned_shape).find("variant or shape 'n:`<img src=x>`' has '`' at 2"),
             std::string::npos);
-  EXPECT_NE(error_of("fusion", overlong_name).find("benchmark name 'fusion/" + std::string(150, 'v') +
-                                                    "/n:1' is 161 characters long (at most 160)"),
+  EXPECT_NE(error_of("fusion", overlong_name).find("benchmark name 'fusion/" + std::string(53, 'v') +
+                                                    "...' is 161 characters long (at most 160)"),
             std::string::npos);
   EXPECT_NE(error_of("fu\x1b[31msion", both_roles).find("registry: family name 'fu\\x1b[31msion' has a control "
                                                          "character (\\x1b) at 2"),

@@ -1,5 +1,5 @@
 # shellcheck shell=bash
-# Shared by the scripts in scripts/: exit codes, messages, the GPU lock. Source it; do not run it.
+# Shared by the scripts in scripts/: exit codes, messages, the GPU and file locks. Source it; do not run it.
 
 # Exit codes of every program and script of the harness (the same as perf_tests/gate/exit_codes.h).
 # shellcheck disable=SC2034  # used by the scripts that source this file
@@ -50,6 +50,33 @@ lock_gpu() {  # lock_gpu <gpu uuid> <seconds to wait>
   if ! flock -w "$2" "$GPUPERF_LOCK_FD"; then
     die "$EXIT_INVALID" "another perf run has held GPU $1 for more than $2 s (lock file $file). Wait for it to finish, or raise --lock-wait."
   fi
+}
+
+# Holds an exclusive lock on one file for the rest of the calling script, the lock perf_gate takes while it
+# reads and rewrites that file (flock on <file>.lock, perf_tests/gate/atomic_file.h): a script that reads a
+# shared file early and replaces it late loses no update another writer made in between. Never around a
+# perf_gate call that writes the same file: it would wait on this lock forever.
+lock_file() {  # lock_file <file> <seconds to wait>
+  need_tool flock
+  if ! exec {GPUPERF_FILE_LOCK_FD}>>"$1.lock"; then
+    die "$EXIT_INVALID" "cannot create the lock file $1.lock: does its folder exist, and is it writable?"
+  fi
+  if ! flock -w "$2" "$GPUPERF_FILE_LOCK_FD"; then
+    die "$EXIT_INVALID" "another writer has held $1 for more than $2 s (lock file $1.lock). Wait for it to finish, or raise --lock-wait."
+  fi
+}
+
+# Replaces <target> with <source> atomically: a copy in a unique temporary file beside the target (readable
+# as a new file would be), renamed over it. A reader never sees half a file, and two writers never share
+# a temporary file.
+replace_file() {  # replace_file <source> <target>
+  local temporary
+  temporary=$(mktemp "$2.tmp.XXXXXX") || return 1
+  if cp "$1" "$temporary" && chmod "$(printf '%o' $((0666 & ~$(umask))))" "$temporary" && mv -f "$temporary" "$2"; then
+    return 0
+  fi
+  rm -f "$temporary"
+  return 1
 }
 
 # The names on stdin, one a line, as one regex alternative "a|b" with every metacharacter escaped.

@@ -226,5 +226,83 @@ TEST(BaselineInput, WrittenTextReadsBackTheSame) {
       << "process medians on one line";
 }
 
+// A baseline's tolerances were read without an upper bound: tolerance_pct 1e308 let a clear slowdown pass,
+// where the CLI caps its options at 1000%. Every tolerance of the file is held to the same bound.
+TEST(BaselineInput, TolerancesAreBoundedAsTheOptionsAre) {
+  EXPECT_EQ(why_not_tolerance_pct(kMaxTolerancePct), "");
+  EXPECT_EQ(why_not_tolerance_pct(0.0), "");
+  EXPECT_EQ(why_not_tolerance_pct(1e308), "1e+308, above 1000");
+  EXPECT_EQ(why_not_tolerance_pct(-1.0), "negative");
+  expect_words(parse_error(R"({"schema_version": 2, "gpu": {"slug": "g"}, "defaults": {"tolerance_pct": 4},
+                   "benchmarks": {"a/b": {"unit": "us", "median": 1, "process_medians": [1], "tolerance_pct": 1e308}}})"),
+               {"b.json", "benchmarks['a/b'].tolerance_pct is 1e+308, above 1000", "at most 1000"});
+  expect_words(parse_error(R"({"schema_version": 2, "gpu": {"slug": "g"}, "defaults": {"tolerance_pct": 1001},
+                   "benchmarks": {}})"),
+               {"defaults.tolerance_pct is 1001, above 1000"});
+  expect_words(parse_error(R"({"schema_version": 2, "gpu": {"slug": "g"}, "defaults": {"tolerance_pct": 4},
+                   "families": {"f": {"tolerance_pct": Infinity}}, "benchmarks": {}})"),
+               {"families['f'].tolerance_pct is infinite"});
+  expect_words(parse_error(baseline_text(R"("same_gpu_tolerance_pct": 5000)")),
+               {"defaults.same_gpu_tolerance_pct is 5000, above 1000"});
+  EXPECT_NO_THROW(parse_baseline(baseline_text(R"("same_gpu_tolerance_pct": 1000)"), "b.json"));
+}
+
+// A repeated key was read as nlohmann's parser does, the last one winning: a hand edit that added a second
+// "tolerance_pct" silently decided the verdicts. Refused with the key's path.
+TEST(BaselineInput, RepeatedKeysAreRefusedWithTheirPath) {
+  expect_words(parse_error(R"({"schema_version": 2, "gpu": {"slug": "g"}, "defaults": {"tolerance_pct": 4},
+                   "benchmarks": {"a/b": {"unit": "us", "median": 1, "process_medians": [1],
+                                          "tolerance_pct": 2, "tolerance_pct": 50}}})"),
+               {"b.json", "key benchmarks['a/b'].tolerance_pct appears twice"});
+  expect_words(parse_error(R"({"schema_version": 2, "gpu": {"slug": "g"}, "defaults": {"tolerance_pct": 4},
+                   "benchmarks": {"a/b": {"unit": "us", "median": 1, "process_medians": [1]},
+                                  "a/b": {"unit": "us", "median": 9, "process_medians": [9]}}})"),
+               {"key benchmarks['a/b'] appears twice"});
+}
+
+// A unit outside the known set was read, and every benchmark in it came out NOT_JUDGED ("unit mismatch",
+// exit 77) instead of the file being refused.
+TEST(BaselineInput, UnitsOutsideTheKnownSetAreRefused) {
+  expect_words(parse_error(R"({"schema_version": 2, "gpu": {"slug": "g"}, "defaults": {"tolerance_pct": 4},
+                   "benchmarks": {"a/b": {"unit": "parsecs", "median": 1, "process_medians": [1]}}})"),
+               {"b.json", "benchmarks['a/b'].unit is \"parsecs\"", "\"us\" or \"cycles\""});
+  EXPECT_NO_THROW(parse_baseline(R"({"schema_version": 2, "gpu": {"slug": "g"}, "defaults": {"tolerance_pct": 4},
+                   "benchmarks": {"a/b": {"unit": "cycles", "median": 1, "process_medians": [1]}}})",
+                                 "b.json"));
+}
+
+// The rule: a median lies within [min, max] of its process medians (it is their geometric mean; the file
+// keeps 7 significant digits of each, and rounding is monotone). A median of 1.00 over process medians of
+// 42 us used to be printed as the baseline while the verdict was taken against the process medians.
+TEST(BaselineInput, AMedianOutsideItsProcessMediansIsRefused) {
+  const auto entry = [](const std::string& median, const std::string& process_medians) {
+    return R"({"schema_version": 2, "gpu": {"slug": "g"}, "defaults": {"tolerance_pct": 4},
+               "benchmarks": {"a/b": {"unit": "us", "median": )" + median + R"(, "process_medians": )" +
+           process_medians + "}}}";
+  };
+  expect_words(parse_error(entry("1.0", "[41.9, 42.3, 46.3]")),
+               {"b.json", "benchmarks['a/b'].median is 1 us, outside its process_medians (41.9 to 46.3)"});
+  expect_words(parse_error(entry("46.4", "[41.9, 42.3, 46.3]")), {"outside its process_medians"});
+  EXPECT_NO_THROW(parse_baseline(entry("41.9", "[41.9, 42.3, 46.3]"), "b.json")) << "the ends are within";
+  EXPECT_NO_THROW(parse_baseline(entry("46.30004", "[41.9, 42.3, 46.3]"), "b.json")) << "7-digit rounding";
+  // Every committed baseline and baseline fixture satisfies it, as every recorded file does.
+  for (const char* file : {"baseline_h200.json", "baseline_h200_canary.json", "baseline_h200_clocks.json",
+                           "baseline_h200_fingerprints.json", "baseline_h200_schema1.json",
+                           "fleet_baseline_h100.json", "fleet_baseline_h200.json"}) {
+    EXPECT_NO_THROW(load_baseline(testdata(file))) << file;
+  }
+  for (const char* file : {"nvidia-h100-80gb-hbm3.json", "nvidia-h200.json"}) {
+    EXPECT_NO_THROW(load_baseline(std::string(GATE_TESTDATA_DIR) + "/../../../baselines/" + file)) << file;
+  }
+}
+
+TEST(BaselineInput, AnOverlongBenchmarkNameIsRefused) {
+  const std::string name(30000, 'x');
+  const std::string message = parse_error(R"({"schema_version": 2, "gpu": {"slug": "g"}, "defaults": {"tolerance_pct": 4},
+                   "benchmarks": {")" + name + R"(": {"unit": "us", "median": 1, "process_medians": [1]}}})");
+  expect_words(message, {"b.json", "30000 characters long", "at most 160"});
+  EXPECT_LT(message.size(), 600u);
+}
+
 }  // namespace
 }  // namespace gpuperf::gate

@@ -2,9 +2,17 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <sys/stat.h>
 
 #include "gate/atomic_file.h"
 #include "gate/input_error.h"
@@ -183,6 +191,14 @@ TEST(Record, MovesAreSortedByTheSizeOfTheChange) {
   EXPECT_NE(quiet.str().find("no benchmark moved beyond"), std::string::npos) << quiet.str();
 }
 
+// The names in `dir`, sorted.
+std::vector<std::string> names_in(const std::filesystem::path& dir) {
+  std::vector<std::string> names;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) names.push_back(entry.path().filename().string());
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
 class AtomicWrite : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -203,7 +219,100 @@ TEST_F(AtomicWrite, ReplacesTheFileAndLeavesNoTemporary) {
   std::string content;
   std::getline(in, content);
   EXPECT_EQ(content, "new");
-  EXPECT_FALSE(std::filesystem::exists(path + ".tmp"));
+  EXPECT_EQ(names_in(dir_), std::vector<std::string>{"b.json"});
+  // mkstemp creates 0600: the file gets what a plain create would give, readable by others as before.
+  const mode_t mask = ::umask(0);
+  ::umask(mask);
+  EXPECT_EQ(std::filesystem::status(path).permissions(), static_cast<std::filesystem::perms>(0666 & ~mask));
+}
+
+// A writer used to stage every file in "<path>.tmp": two writers at once truncated and renamed each other's
+// temporary file. Each now stages in its own (mkstemp) beside the target.
+TEST_F(AtomicWrite, ParallelWritersEachStageTheirOwnTemporary) {
+  const std::string path = (dir_ / "b.json").string();
+  std::vector<std::thread> writers;
+  std::atomic<int> failed{0};
+  for (int i = 0; i < 8; ++i) {
+    writers.emplace_back([&, i] {
+      for (int round = 0; round < 20; ++round) {
+        try {
+          write_file_atomically(path, std::string(4096 + i, static_cast<char>('a' + i)));
+        } catch (const InputError&) {
+          ++failed;
+        }
+      }
+    });
+  }
+  for (std::thread& writer : writers) writer.join();
+  EXPECT_EQ(failed, 0);
+  std::ifstream in(path);
+  const std::string content((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  ASSERT_GE(content.size(), 4096u);
+  EXPECT_EQ(content, std::string(content.size(), content.front())) << "one writer's whole content";
+  EXPECT_EQ(names_in(dir_), std::vector<std::string>{"b.json"});
+}
+
+// Outputs that are not regular files: an atomic write would have replaced a symbolic link, a named pipe or
+// (as root) a device with a regular file. Refused before anything is written, the path left as it was.
+TEST_F(AtomicWrite, RefusesAnOutputThatIsNotARegularFile) {
+  const std::filesystem::path target = dir_ / "real.md";
+  write_file_atomically(target.string(), "kept\n");
+  std::filesystem::create_symlink(target, dir_ / "link.md");
+  ASSERT_EQ(::mkfifo((dir_ / "fifo.json").c_str(), 0644), 0);
+  for (const char* name : {"link.md", "fifo.json"}) {
+    try {
+      write_file_atomically((dir_ / name).string(), "x");
+      FAIL() << name << ": expected InputError";
+    } catch (const InputError& e) {
+      const std::string message = e.what();
+      EXPECT_NE(message.find(name), std::string::npos) << message;
+      EXPECT_NE(message.find(std::string(name) == "link.md" ? "a symbolic link" : "a named pipe"), std::string::npos)
+          << message;
+    }
+  }
+  EXPECT_TRUE(std::filesystem::is_symlink(dir_ / "link.md"));
+  EXPECT_TRUE(std::filesystem::is_fifo(dir_ / "fifo.json"));
+  std::ifstream in(target);
+  std::string content;
+  std::getline(in, content);
+  EXPECT_EQ(content, "kept");
+  EXPECT_THROW(check_output_path("/dev/null"), InputError) << "a device";
+  EXPECT_THROW(check_output_path(dir_.string()), InputError) << "a folder";
+}
+
+// One call's outputs: with the second one's folder missing, the first used to be written already (and
+// the run exited 2 with half its reports). Now nothing is written, and no temporary file is left.
+TEST_F(AtomicWrite, SeveralOutputsAreWrittenAllOrNothing) {
+  const std::string markdown = (dir_ / "summary.md").string();
+  OutputFiles files;
+  files.add(markdown, "# report\n");
+  EXPECT_THROW(files.add((dir_ / "no_such_dir" / "r.json").string(), "{}"), InputError);
+  try {
+    files.add((dir_ / "." / "summary.md").string(), "again");
+    FAIL() << "expected InputError: one file named twice";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("two outputs"), std::string::npos) << e.what();
+  }
+  // The folder goes away after the check: the staging fails, before any rename.
+  OutputFiles late;
+  late.add(markdown, "# report\n");
+  std::filesystem::create_directories(dir_ / "gone");
+  late.add((dir_ / "gone" / "r.json").string(), "{}");
+  std::filesystem::remove_all(dir_ / "gone");
+  EXPECT_THROW(late.write(), InputError);
+  EXPECT_TRUE(names_in(dir_).empty()) << "nothing written, no temporary file";
+  OutputFiles both;
+  both.add(markdown, "# report\n");
+  both.add((dir_ / "r.json").string(), "{}");
+  both.write();
+  EXPECT_EQ(names_in(dir_), (std::vector<std::string>{"r.json", "summary.md"}));
+}
+
+TEST_F(AtomicWrite, FileLocksTakeEachFileOnceInOneOrder) {
+  const std::string a = (dir_ / "a.json").string();
+  // The same file under two names: a second flock of it would wait on the first forever.
+  const FileLocks locks({a, (dir_ / "." / "a.json").string(), (dir_ / "b.json").string()});
+  EXPECT_EQ(names_in(dir_), (std::vector<std::string>{"a.json.lock", "b.json.lock"}));
 }
 
 TEST_F(AtomicWrite, FailureLeavesTheOldFileIntact) {

@@ -215,15 +215,69 @@ TEST(ResultsInput, ValidJsonAndTextWithANonFiniteTokenReadAlike) {
   }
 }
 
-TEST(ResultsInput, DuplicateKeysAndNestedIgnoredFieldsReadAsJsonParsersDo) {
+TEST(ResultsInput, NestedIgnoredFieldsAreSkipped) {
   const ResultsFile r = parse_results(
-      R"({"benchmarks": [{"run_name": "a/b", "run_type": "iteration", "real_time": 1, "real_time": 2,
+      R"({"benchmarks": [{"run_name": "a/b", "run_type": "iteration", "real_time": 2,
           "counters": {"x": [1, {"y": [2, 3]}], "z": null}, "time_unit": "us", "label": "k"},
           {"run_name": "a/b", "run_type": "iteration", "real_time": 4, "time_unit": "us"}],
-          "context": {"gpu_slug": "g"}, "context": {"gpu_slug": "h"}})",
+          "context": {"gpu_slug": "h"}})",
       "inline.json");
-  EXPECT_EQ(r.benchmarks.at("a/b").samples, (std::vector<double>{2.0, 4.0})) << "the later duplicate wins";
+  EXPECT_EQ(r.benchmarks.at("a/b").samples, (std::vector<double>{2.0, 4.0}));
   EXPECT_EQ(r.gpu.slug, "h");
+}
+
+// A repeated key used to be read as nlohmann's parser does, the last one winning without a word: a hand
+// edit or a bad merge silently changed a sample. Refused with its path, in fields the gate reads or not.
+TEST(ResultsInput, RepeatedKeysAreRefusedWithTheirPath) {
+  const auto error = [](const std::string& text) {
+    try {
+      parse_results(text, "inline.json");
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  expect_words(error(R"({"benchmarks": [{"run_name": "a/b", "run_type": "iteration", "real_time": 1,
+                     "real_time": 2, "time_unit": "us"}]})"),
+               {"inline.json", "benchmarks[0].real_time", "appears twice"});
+  expect_words(error(R"({"benchmarks": [{"run_name": "a/b", "run_type": "iteration", "real_time": 1,
+                     "time_unit": "us"}], "context": {"gpu_slug": "g"}, "context": {"gpu_slug": "h"}})"),
+               {"key context appears twice"});
+  expect_words(error(R"({"benchmarks": [{"run_name": "a/b", "run_type": "iteration", "real_time": 1,
+                     "time_unit": "us", "label": "k", "label": "l"}, 3]})"),
+               {"benchmarks[0].label appears twice"});
+  expect_words(error(R"({"benchmarks": [{"run_name": "a/b", "run_type": "iteration", "real_time": 1,
+                     "time_unit": "us", "counters": {"x y": 1, "x y": 2}}]})"),
+               {"benchmarks[0].counters['x y'] appears twice"});
+  // Also on the slow path (a bare NaN makes the text invalid JSON for the fast one).
+  expect_words(error(R"({"benchmarks": [{"run_name": "a/b", "run_type": "iteration", "real_time": NaN,
+                     "time_unit": "us", "time_unit": "ms"}]})"),
+               {"benchmarks[0].time_unit appears twice"});
+}
+
+// A 30,000-character name crashed perf_gate --filter (std::regex overflowed the stack): names are bounded
+// where they are read.
+TEST(ResultsInput, AnOverlongBenchmarkNameIsRefused) {
+  const std::string name(30000, 'a');
+  try {
+    parse_results(R"({"benchmarks": [{"run_name": ")" + name +
+                      R"(", "run_type": "iteration", "real_time": 1, "time_unit": "us"}]})",
+                  "inline.json");
+    FAIL() << "expected InputError";
+  } catch (const InputError& e) {
+    expect_words(e.what(), {"inline.json", "benchmarks[0]", "30000 characters long", "at most 160"});
+    EXPECT_LT(std::string(e.what()).size(), 600u) << "the message quotes the start of the name only";
+  }
+  try {
+    parse_results(R"({"benchmarks": [], "fingerprints": {")" + name + R"(": {}}})", "inline.json");
+    FAIL() << "expected InputError";
+  } catch (const InputError& e) {
+    expect_words(e.what(), {"inline.json", "fingerprints", "30000 characters long"});
+  }
+  const std::string longest = "f/" + std::string(kMaxBenchmarkNameLength - 2, 'a');
+  EXPECT_NO_THROW(parse_results(R"({"benchmarks": [{"run_name": ")" + longest +
+                                    R"(", "run_type": "iteration", "real_time": 1, "time_unit": "us"}]})",
+                                "inline.json"));
 }
 
 TEST(ResultsInput, FilesOfDifferentGpusAreNotPooled) {

@@ -18,6 +18,7 @@
 #include "gate/reports.h"
 #include "gate/same_code_ledger.h"
 #include "gate_test_support.h"
+#include "harness/fingerprint/fnv1a.h"
 #include "golden_file.h"
 
 namespace gpuperf::gate {
@@ -181,13 +182,18 @@ TEST(LedgerCommand, CountsEachReportIntoTheFileTheReportsAndTheJson) {
 
   std::string out;
   ASSERT_EQ(run({"ledger", "--ledger", ledger, "--report", report, "--markdown", markdown}, &out), kExitPass) << out;
-  ASSERT_EQ(run({"ledger", "--ledger", ledger, "--report", report, "--markdown", markdown}, &out), kExitPass) << out;
+  // Another report (another run): its id differs, so it counts.
+  const std::string second = (dir / "verdict2.json").string();
+  nlohmann::ordered_json other = nlohmann::ordered_json::parse(report_text("results_same_code_slow_"));
+  other["run_id"] = "second";
+  write_file_atomically(second, other.dump(2) + "\n");
+  ASSERT_EQ(run({"ledger", "--ledger", ledger, "--report", second, "--markdown", markdown}, &out), kExitPass) << out;
   EXPECT_NE(out.find("2 reports since"), std::string::npos) << out;
   EXPECT_NE(out.find(kReduce9 + std::string(" (2)")), std::string::npos) << out;
 
   const SameCodeLedger counted = ledger_from_text(slurp(ledger), ledger);
   EXPECT_EQ(counted.tallies.at("nvidia-h200").at("compare").slow, 2);
-  const nlohmann::ordered_json verdict = nlohmann::ordered_json::parse(slurp(report));
+  const nlohmann::ordered_json verdict = nlohmann::ordered_json::parse(slurp(second));
   EXPECT_EQ(verdict.at("same_code_ledger").at("reports"), 2);
   EXPECT_EQ(verdict.at("same_code_ledger").at("verdicts").at("SLOW"), 2);
   EXPECT_EQ(verdict.begin().key(), "schema_version") << "the report keeps its keys in their order";
@@ -203,6 +209,72 @@ TEST(LedgerCommand, CountsEachReportIntoTheFileTheReportsAndTheJson) {
   EXPECT_EQ(slurp(ledger), "{\"schema_version\": 1, \"gp");
   EXPECT_EQ(slurp(report), before);
   std::filesystem::remove_all(dir);
+}
+
+// A retried CI step gives the same report again: it used to be counted twice. The ledger remembers the
+// reports it counted, and the second call changes no file and says so.
+TEST(LedgerCommand, ARetriedCallCountsTheReportOnce) {
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() / "gate_ledger_retry_test";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  const std::string ledger = (dir / "ledger.json").string();
+  const std::string report = (dir / "verdict.json").string();
+  const std::string markdown = (dir / "summary.md").string();
+  write_file_atomically(report, report_text("results_same_code_slow_"));
+  write_file_atomically(markdown, "# report\n");
+  const std::vector<std::string> args = {"ledger", "--ledger", ledger, "--report", report, "--markdown", markdown};
+
+  std::ostringstream out1, err1;
+  ASSERT_EQ(run_cli(args, out1, err1), kExitPass) << err1.str();
+  EXPECT_NE(out1.str().find("1 report since"), std::string::npos) << out1.str();
+  const std::string ledger_once = slurp(ledger), report_once = slurp(report), markdown_once = slurp(markdown);
+
+  std::ostringstream out2, err2;
+  ASSERT_EQ(run_cli(args, out2, err2), kExitPass) << err2.str();
+  EXPECT_NE(err2.str().find("was counted in " + ledger + " already"), std::string::npos) << err2.str();
+  EXPECT_NE(err2.str().find("nothing changed"), std::string::npos) << err2.str();
+  EXPECT_NE(out2.str().find("1 report since"), std::string::npos) << out2.str();
+  EXPECT_EQ(slurp(ledger), ledger_once);
+  EXPECT_EQ(slurp(report), report_once);
+  EXPECT_EQ(slurp(markdown), markdown_once);
+  EXPECT_EQ(ledger_from_text(ledger_once, ledger).tallies.at("nvidia-h200").at("compare").reports, 1);
+  EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir), std::filesystem::directory_iterator()), 6)
+      << "the three files and their three lock files, no temporary file";
+  std::filesystem::remove_all(dir);
+}
+
+TEST(SameCodeLedger, RemembersTheLatestReportsOnly) {
+  SameCodeLedger ledger;
+  for (std::size_t i = 0; i < kCountedReportsKept + 20; ++i) {
+    add_to_ledger(ledger, verdicts(10, 0), "2026-11-23T10:00:00Z", fingerprint::hex16(i));
+  }
+  ASSERT_EQ(ledger.counted_reports.size(), kCountedReportsKept);
+  EXPECT_EQ(ledger.counted_reports.front(), fingerprint::hex16(20));
+  EXPECT_FALSE(counted_before(ledger, fingerprint::hex16(19)));
+  EXPECT_TRUE(counted_before(ledger, fingerprint::hex16(kCountedReportsKept + 19)));
+  const SameCodeLedger read = ledger_from_text(ledger_to_text(ledger), "l.json");
+  EXPECT_EQ(read.counted_reports, ledger.counted_reports);
+
+  const auto error = [](const std::string& ids) {
+    try {
+      ledger_from_text(R"({"schema_version": 1, "gpus": {}, "counted_reports": )" + ids + "}", "l.json");
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  EXPECT_NE(error(R"(["abc"])").find("not a report id"), std::string::npos);
+  EXPECT_NE(error("{}").find("counted_reports"), std::string::npos);
+  EXPECT_EQ(error(R"(["0123456789abcdef"])"), "accepted");
+}
+
+TEST(SameCodeLedger, AReportRewrittenByTheLedgerKeepsItsId) {
+  nlohmann::json report = nlohmann::json::parse(report_text("results_same_code_slow_"));
+  const std::string id = report_id(report);
+  report["same_code_ledger"] = {{"reports", 1}};
+  EXPECT_EQ(report_id(report), id);
+  report["run"] = "another";
+  EXPECT_NE(report_id(report), id);
 }
 
 }  // namespace

@@ -42,7 +42,7 @@ const std::vector<Poison>& poisons() {
       {"ANSI escape", "fam/\x1b[2J\x1b[31mred/n:1", "fam/\\x1b[2J\\x1b[31mred/n:1",
        "has a control character (\\x1b) at 4"},
       {"NUL", "fam/a\0b/n:1"s, "fam/a\\x00b/n:1", "has a control character (\\x00) at 5"},
-      {"over-long", "fam/" + std::string(300, 'a') + "/n:1", "fam/" + std::string(300, 'a') + "/n:1",
+      {"over-long", "fam/" + std::string(300, 'a') + "/n:1", "fam/" + std::string(56, 'a') + "...",
        "is 308 characters long (at most 160)"},
   };
   return list;
