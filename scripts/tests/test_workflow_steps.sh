@@ -5,6 +5,10 @@
 # working tree. A broken command, path, exit code or a missing value fails here, not on a GPU runner.
 # Also what the workflows promise about trust: which events start which jobs, what a dispatched commit
 # may leave behind for trusted runs (caches, the same-code ledger), which artifact pr-comment reads.
+# perf.yml and update-baseline.yml call the reusable perf-call.yml and update-baseline-call.yml (a job
+# is named CALLER/JOB); a project that uses the harness calls them too: a scratch consumer repository
+# (its own labels, GPU table, baseline folder and CMake project) calls them from a fake GitHub holding
+# this harness, as examples/consumer/.github/workflows/perf.yml shows.
 #   test_workflow_steps.sh PERF_GATE
 set -uo pipefail
 (($# == 1)) || { echo "usage: $0 PERF_GATE" >&2; exit 2; }
@@ -24,6 +28,12 @@ git init -q -b main && git add -A && git -c user.name=t -c user.email=t@t commit
 git update-ref refs/remotes/origin/main HEAD
 git switch -qc feature && echo change >>README.md && git -c user.name=t -c user.email=t@t commit -qam change
 base_sha=$(git rev-parse origin/main) head_sha=$(git rev-parse HEAD)
+# The fake GitHub the runner checks out and reads called workflows from: this repository as owner/repo
+# (its own CI) and as owner/gpu-perf-harness (the harness a consumer calls).
+mkdir -p "$work/github/owner"
+ln -s "$work/repo" "$work/github/owner/repo"
+ln -s "$work/repo" "$work/github/owner/gpu-perf-harness"
+export FAKE_GITHUB="$work/github"
 
 # A baseline of the fake GPU, from three clean fake runs.
 mkdir -p "$work/baselines"
@@ -41,14 +51,16 @@ artifacts="$work/artifacts"
 mkdir -p "$artifacts" "$FAKE_CACHE_STORE"
 
 # job <workflow> <job> <expected exit> <expected text> <description> [expr:KEY=VALUE | VAR=VALUE ...]
-# (the defaults: a maintainer's push of the branch feature of owner/repo, a trusted run)
+# (the defaults: a maintainer's push of the branch feature of owner/repo, a trusted run, plus $extra: the
+# outputs of the jobs a job needs, and a consumer's own values)
+extra='{}'
 job() {
   local workflow=$1 name=$2 expected=$3 text=$4 what=$5 rc=0 arg
   shift 5
   local temp="$work/runner-temp"
   rm -rf "$temp" && mkdir -p "$temp"
   local exprs
-  exprs=$(jq -n --arg sha "$head_sha" --arg temp "$temp" '{
+  exprs=$(jq -n --arg sha "$head_sha" --arg temp "$temp" --argjson extra "$extra" '{
     "github.event_name": "push", "github.sha": $sha, "github.ref": "refs/heads/feature",
     "github.ref_name": "feature", "github.repository": "owner/repo", "github.token": "fake-token",
     "github.actor": "maintainer", "github.event.repository.default_branch": "main", "runner.temp": $temp,
@@ -61,7 +73,7 @@ job() {
     "github.event.workflow_run.head_repository.full_name": "owner/repo",
     "github.event.workflow_run.pull_requests[0]": {"number": 7},
     "github.event.workflow_run.pull_requests[0].number": "7",
-    "github.event.workflow_run.html_url": "https://github.invalid/owner/repo/actions/runs/42"}')
+    "github.event.workflow_run.html_url": "https://github.invalid/owner/repo/actions/runs/42"} + $extra')
   local envs=()
   for arg in "$@"; do
     if [[ $arg == expr:* ]]; then
@@ -72,7 +84,7 @@ job() {
     fi
   done
   jq -n --argjson e "$exprs" '{expressions: $e}' >"$temp/context.json"
-  env "${envs[@]}" RUNNER_TEMP="$temp" GITHUB_SHA="$head_sha" GITHUB_RUN_ID=42 GITHUB_WORKSPACE="$PWD" \
+  env "${envs[@]}" RUNNER_TEMP="$temp" GITHUB_SHA="$(jq -r '."github.sha"' <<<"$exprs")" GITHUB_RUN_ID=42 GITHUB_WORKSPACE="$PWD" \
     python3 "$here/workflow_runner.py" ".github/workflows/$workflow" "$name" "$temp/context.json" "$artifacts" \
     >"$work/log" 2>&1 || rc=$?
   if ((rc == expected)) && grep -q -- "$text" "$work/log" "$temp/github_step_summary"; then
@@ -87,6 +99,9 @@ check() {  # check <description> <command...>: a condition after a job
   if "${@:2}" >/dev/null; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL: $1"; fi
 }
 summary() { cat "$work/runner-temp/github_step_summary"; }
+# needs_of <job>: the last job's outputs as the needs.<job>.outputs.* values of the jobs that need it.
+# shellcheck disable=SC2016  # $job is jq's
+needs_of() { jq -c --arg job "$1" 'with_entries(.key |= "needs.\($job).outputs." + .)' "$work/runner-temp/job-outputs.json"; }
 
 job build.yml build 0 "job build: passed" "build runs .ci/run" expr:github.ref=refs/heads/main
 check "build.yml runs the CI workflow preset" grep -q "cmake --workflow --preset ci" "$FAKE_LOG"
@@ -97,46 +112,63 @@ job build.yml fork-notice 0 "::notice title=GPU perf not run::" "a fork's pull r
 check "the notice names the commit to dispatch" grep -q "sha = $head_sha" "$work/runner-temp/github_step_summary"
 
 # perf: the target job validates the dispatch input and says how far the commit is trusted.
-job perf.yml target 0 "job target: passed" "a push measures its own commit"
+job perf.yml perf/target 0 "job target: passed" "a push measures its own commit"
 check "target's output is the pushed SHA" grep -q "$head_sha" "$work/runner-temp/job-outputs.json"
 check "a push is trusted" jq -e '.scope == "trusted"' "$work/runner-temp/job-outputs.json"
-job perf.yml target 0 "job target: passed" "a dispatched commit is measured" \
+check "the harness measures itself in its own tree" jq -e '.harness == "in-tree"' "$work/runner-temp/job-outputs.json"
+check "the stored-baseline jobs run on h100 and h200, A/B on h200" jq -e '
+  (."gpu-matrix" | fromjson) == {include: [{gpu: "h100", "runs-on": ["self-hosted", "linux", "gpu", "h100"]},
+                                           {gpu: "h200", "runs-on": ["self-hosted", "linux", "gpu", "h200"]}]}
+  and ([."ab-matrix" | fromjson | .include[].gpu] == ["h200"])' "$work/runner-temp/job-outputs.json"
+# shellcheck disable=SC2016  # $sha is jq's
+check "the called workflow's outputs are the target job's" jq -e --arg sha "$head_sha" '. == {sha: $sha, scope: "trusted"}' \
+  "$work/runner-temp/workflow-outputs.json"
+check "the CI scripts are the workflow's commit's, checked out into .gpuperf" \
+  grep -qx "\[runner\] checkout owner/repo@$head_sha into .gpuperf" "$work/log"
+extra=$(needs_of target)  # what the GPU jobs of a push get from target
+job perf.yml perf/target 0 "job target: passed" "a dispatched commit is measured" \
   expr:github.event_name=workflow_dispatch "expr:inputs.sha=$head_sha" expr:github.ref=refs/heads/main
 # shellcheck disable=SC2016  # $sha is jq's
 check "a dispatched commit is untrusted" jq -e --arg sha "$head_sha" '.sha == $sha and .scope == "untrusted"' "$work/runner-temp/job-outputs.json"
-job perf.yml target 1 "must be a full 40-character" "a dispatch SHA that is not hex is refused" \
+job perf.yml perf/target 1 "must be a full 40-character" "a dispatch SHA that is not hex is refused" \
   expr:github.event_name=workflow_dispatch "expr:inputs.sha=main; rm -rf /"
 
 # perf: Dependabot's branches never reach a GPU runner (nor does a push by Dependabot elsewhere).
 : >"$FAKE_LOG"
 for gpu_job in target baseline ab; do
-  job perf.yml "$gpu_job" 0 "workflow not triggered: branches-ignore 'dependabot/\*\*'" \
+  job perf.yml "perf/$gpu_job" 0 "workflow not triggered: branches-ignore 'dependabot/\*\*'" \
     "a push to a Dependabot branch does not start perf ($gpu_job)" \
     expr:github.ref=refs/heads/dependabot/github_actions/actions/cache-4.3.0 "expr:github.actor=dependabot[bot]"
 done
-job perf.yml target 0 "job target skipped" "a push by Dependabot to another branch stops at target" \
+job perf.yml perf/target 0 "job target skipped" "a push by Dependabot to another branch stops at target" \
   "expr:github.actor=dependabot[bot]"
 check "nothing ran for Dependabot" test ! -s "$FAKE_LOG"
-job perf.yml baseline 0 "job baseline: passed" "a maintainer's branch named like a bot's still runs" \
+job perf.yml perf/baseline 0 "job baseline: passed" "a maintainer's branch named like a bot's still runs" \
   expr:github.ref=refs/heads/dependabot-fix expr:github.ref_name=dependabot-fix
 git clean -fdxq
 
 # perf: the stored-baseline job.
 git clean -fdxq
-job perf.yml baseline 0 "Perf gate (compare) on Fake GPU" "a clean run passes with the report in the summary"
-check "the artifact holds the verdict and JUnit" test -f "$artifacts/perf-results-h200/build/ci/perf-results/fake.verdict.json" -a -f "$artifacts/perf-results-h200/build/ci/junit.xml"
+job perf.yml perf/baseline 0 "Perf gate (compare) on Fake GPU" "a clean run passes with the report in the summary"
+check "the matrix is the labels' and this job runs on the h200 runners" bash -c \
+  "grep -q '^\[runner\] matrix: {\"gpu\":\"h100\",.* | {\"gpu\":\"h200\",' '$work/log' &&
+   grep -qx '\[runner\] runs-on: self-hosted, linux, gpu, h200' '$work/log'"
+# (an artifact's root is its paths' common folder, build/ci, as upload-artifact makes it)
+check "the artifact holds the verdict and JUnit" test -f "$artifacts/perf-results-h200/perf-results/fake.verdict.json" -a -f "$artifacts/perf-results-h200/junit.xml"
+check "the harness is built in its own tree, with no install" bash -c \
+  "grep -q '^cmake -S $PWD -B ./build/ci --preset ci .*-DGPUPERF_STRICT_BASELINE=ON' '$FAKE_LOG' && ! grep -q 'cmake --install' '$FAKE_LOG'"
 check "the tests ran with a resource spec, one GPU" grep -q -- "--resource-spec-file .*-j 1" "$FAKE_LOG"
 check "the fleet report of the run is in the job summary" grep -q "Fleet report: Fake" "$work/runner-temp/github_step_summary"
-check "and in the artifact" test -f "$artifacts/perf-results-h200/build/ci/fleet-report/fleet.md"
+check "and in the artifact" test -f "$artifacts/perf-results-h200/fleet-report/fleet.md"
 git clean -fdxq
-job perf.yml baseline 1 "::error title=SLOW fake/long/n%3A2::" "a regression fails with an annotation naming the benchmark" \
+job perf.yml perf/baseline 1 "::error title=SLOW fake/long/n%3A2::" "a regression fails with an annotation naming the benchmark" \
   FAKE_SLOWDOWN_PCT=10
 git clean -fdxq
-job perf.yml baseline 1 "perf.fake was skipped: nothing was judged" "a skipped perf test (no GPU visible) fails the job" \
+job perf.yml perf/baseline 1 "perf.fake was skipped: nothing was judged" "a skipped perf test (no GPU visible) fails the job" \
   FAKE_GPU=none
 git clean -fdxq
 : >"$FAKE_LOG"
-job perf.yml baseline 1 "expects GPU 'NVIDIA H200', but this runner has 'NVIDIA H100 80GB HBM3'" \
+job perf.yml perf/baseline 1 "expects GPU 'NVIDIA H200', but this runner has 'NVIDIA H100 80GB HBM3'" \
   "a runner whose GPU is not its label's fails at preflight, naming both" "FAKE_GPU_NAME=NVIDIA H100 80GB HBM3"
 check "nothing is built after a failed preflight" test ! -s "$FAKE_LOG"
 
@@ -149,7 +181,7 @@ dispatch=(expr:github.event_name=workflow_dispatch "expr:inputs.sha=$head_sha" e
   expr:github.ref_name=main expr:needs.target.outputs.scope=untrusted)
 git clean -fdxq
 : >"$FAKE_LOG"
-job perf.yml baseline 0 "job baseline: passed" "a dispatched commit runs the stored-baseline job" \
+job perf.yml perf/baseline 0 "job baseline: passed" "a dispatched commit runs the stored-baseline job" \
   "${dispatch[@]}" FAKE_CCACHE_MARK=planted-by-dispatch
 check "a dispatched commit restores only trusted caches, under a key of its own" \
   grep -qx "\[runner\] cache restore: key ccache-untrusted-h200-$head_sha; restore-keys ccache-trusted-h200-" "$work/log"
@@ -158,7 +190,7 @@ check "a dispatched commit's ledger is its own, in RUNNER_TEMP" \
   grep -q -- "-DGPUPERF_SAME_CODE_LEDGER=$work/runner-temp/same-code-ledger.json" "$FAKE_LOG"
 git clean -fdxq
 : >"$FAKE_LOG"
-job perf.yml ab 0 "job ab: passed" "a dispatched commit runs the A/B job" "${dispatch[@]}" FAKE_CCACHE_MARK=planted-by-dispatch
+job perf.yml perf/ab 0 "job ab: passed" "a dispatched commit runs the A/B job" "${dispatch[@]}" FAKE_CCACHE_MARK=planted-by-dispatch
 check "the dispatched A/B job restores only trusted caches, under a key of its own" \
   grep -qx "\[runner\] cache restore: key ccache-untrusted-ab-h200-$head_sha; restore-keys ccache-trusted-ab-h200-, ccache-trusted-h200-" "$work/log"
 check "the dispatched A/B job saves no cache" bash -c "! grep -q 'cache saved' '$work/log' && ! grep -rq planted-by-dispatch '$FAKE_CACHE_STORE'"
@@ -166,7 +198,7 @@ check "the dispatched A/B job kept a ledger of its own" test -f "$work/runner-te
 check "and never wrote the runner's ledger" test ! -e "$RUNNER_TOOL_CACHE/gpuperf/same-code-ledger.json"
 git clean -fdxq
 : >"$FAKE_LOG"
-job perf.yml baseline 0 "job baseline: passed" "a push after the dispatched commit runs" FAKE_CCACHE_MARK=built-by-push
+job perf.yml perf/baseline 0 "job baseline: passed" "a push after the dispatched commit runs" FAKE_CCACHE_MARK=built-by-push
 check "a push restores and saves the trusted scope" bash -c \
   "grep -qx '\[runner\] cache restore: key ccache-trusted-h200-$head_sha; restore-keys ccache-trusted-h200-' '$work/log' &&
    grep -qx '\[runner\] cache saved under key ccache-trusted-h200-$head_sha' '$work/log'"
@@ -175,23 +207,23 @@ check "a push never restores what a dispatched run or the old prefix held" \
 check "a push keeps the runner's ledger in the tool cache" \
   grep -q -- "-DGPUPERF_SAME_CODE_LEDGER=$RUNNER_TOOL_CACHE/gpuperf/same-code-ledger.json" "$FAKE_LOG"
 git clean -fdxq
-job perf.yml baseline 0 "cache restored from key ccache-trusted-h200-$head_sha" "a dispatched commit reuses the trusted cache" \
+job perf.yml perf/baseline 0 "cache restored from key ccache-trusted-h200-$head_sha" "a dispatched commit reuses the trusted cache" \
   "${dispatch[@]}"
 
 # perf: A/B against the merge base, in a worktree that is removed afterwards.
 git clean -fdxq
 : >"$FAKE_LOG"
-job perf.yml ab 0 "A/B: this commit vs its merge base $base_sha" "A/B compares with the merge base and reports in the summary"
+job perf.yml perf/ab 0 "A/B: this commit vs its merge base $base_sha" "A/B compares with the merge base and reports in the summary"
 check "the A/B worktree is removed" bash -c "! ls -d '$work'/runner-temp/ab-base-* 2>/dev/null && ! git worktree list | grep -q ab-base"
 check "both A/B builds were built" test "$(grep -c 'cmake --build' "$FAKE_LOG")" -eq 2
 check "a push's A/B job counts in the runner's ledger" test -f "$RUNNER_TOOL_CACHE/gpuperf/same-code-ledger.json"
 
 # perf: the verdict reports of every GPU job, as the one artifact pr-comment reads.
 git clean -fdxq
-job perf.yml verdicts 0 "job verdicts: passed" "the verdict reports are gathered into one artifact"
+job perf.yml perf/verdicts 0 "job verdicts: passed" "the verdict reports are gathered into one artifact"
 check "it holds the stored-baseline and A/B reports, and no build tree" bash -c \
   "cd '$artifacts/perf-verdicts' && test \"\$(find . -name '*.verdict.json' | wc -l)\" -eq 2 && test -z \"\$(find . -type f ! -name '*.verdict.json' ! -name reports.txt)\""
-job perf.yml verdicts 0 "job verdicts skipped" "no verdicts when the GPU jobs did not run" expr:needs.baseline.result=skipped
+job perf.yml perf/verdicts 0 "job verdicts skipped" "no verdicts when the GPU jobs did not run" expr:needs.baseline.result=skipped
 
 # pr-comment: only a push run of this repository, one artifact by name; creates, then updates, one comment.
 comment_run=(expr:github.event_name=workflow_run expr:github.ref=refs/heads/main)
@@ -216,10 +248,17 @@ job pr-comment.yml comment 0 "created a comment on #7" "a run that found a regre
   expr:github.event.workflow_run.conclusion=failure
 job pr-comment.yml comment 0 "workflow not triggered" "pr-comment starts only on workflow_run"
 
-# update-baseline: record (read-only) uploads the file; pull-request commits it and opens the PR.
+# update-baseline: target (hosted) validates the inputs; record (read-only) uploads the file;
+# pull-request commits it and opens the PR.
 git clean -fdxq
 rm -rf "$artifacts/baseline"
-job update-baseline.yml record 0 "job record: passed" "record writes and uploads the baseline" \
+extra='{}'
+job update-baseline.yml update-baseline/target 0 "job target: passed" "target validates the inputs of a re-recording" \
+  expr:github.event_name=workflow_dispatch expr:inputs.gpu=fake
+check "the record job runs on the runners of the GPU label" jq -e '."runs-on" == "[\"self-hosted\",\"linux\",\"gpu\",\"fake\"]"' \
+  "$work/runner-temp/job-outputs.json"
+extra=$(needs_of target)
+job update-baseline.yml update-baseline/record 0 "job record: passed" "record writes and uploads the baseline" \
   expr:github.event_name=workflow_dispatch expr:inputs.gpu=fake "FAKE_GPU_NAME=Fake GPU" FAKE_FINGERPRINTS=1
 check "the record job says which GPU it ran on" jq -e '.gpu_slug == "fake-gpu"' "$work/runner-temp/job-outputs.json"
 check "the uploaded baseline is the fake GPU's" test -f "$artifacts/baseline/baselines/fake-gpu.json"
@@ -229,17 +268,161 @@ check "the ncu profiles were recorded beside it" \
 git clean -fdxq
 git switch -q main
 export FAKE_GH_PR_BODY="$work/pr_body.md"
-job update-baseline.yml pull-request 0 "job pull-request: passed" "pull-request commits the file and opens the PR" \
+job update-baseline.yml update-baseline/pull-request 0 "job pull-request: passed" "pull-request commits the file and opens the PR" \
   expr:github.event_name=workflow_dispatch expr:github.ref_name=main expr:inputs.gpu=fake
 check "the PR branch was pushed and the PR opened" grep -q "gh pr create --base main --head baseline/fake-42" "$FAKE_LOG"
 check "the PR commits the baseline and its profiles" bash -c "git show --stat HEAD | grep -q 'baselines/fake-gpu.ncu.json'"
 check "the PR body holds the recording's log in a code block" bash -c "sed -n '3p;\$p' '$FAKE_GH_PR_BODY' | grep -cx '\`\`\`' | grep -qx 2"
 git switch -q feature
-job update-baseline.yml pull-request 1 "is not a 'NVIDIA H200' (runner label 'h200')" \
+job update-baseline.yml update-baseline/pull-request 1 "is not a 'NVIDIA H200' (runner label 'h200')" \
   "a baseline recorded on another GPU than the label's is refused" \
   expr:github.event_name=workflow_dispatch expr:github.ref_name=main
-job update-baseline.yml record 1 "runs must be a whole number" "a runs input that is not a number is refused" \
+job update-baseline.yml update-baseline/target 1 "runs must be a whole number" "a runs input that is not a number is refused" \
   expr:github.event_name=workflow_dispatch "expr:inputs.runs=3; echo pwned"
+
+# A workflow call GitHub would refuse: a called job asking for more than the calling job grants, an
+# input the called workflow does not declare, a required one left out.
+mkdir -p "$work/calls/.github/workflows"
+cp .github/workflows/*-call.yml "$work/calls/.github/workflows/"
+sed 's/contents: write/contents: read/' .github/workflows/update-baseline.yml >"$work/calls/.github/workflows/update-baseline.yml"
+sed 's/preset: ci/presett: ci/' .github/workflows/perf.yml >"$work/calls/.github/workflows/perf.yml"
+sed '/harness-ref:/d' .github/workflows/perf.yml >"$work/calls/.github/workflows/perf-no-ref.yml"
+cd "$work/calls" || exit 2
+job update-baseline.yml update-baseline/record 1 "the called job pull-request asks for contents: write, but the calling job update-baseline grants read" \
+  "a called job cannot get a permission the caller does not grant" expr:github.event_name=workflow_dispatch
+job perf.yml perf/target 1 "invalid input(s) presett: not declared by ./.github/workflows/perf-call.yml" "an unknown input is refused"
+job perf-no-ref.yml perf/target 1 "input required and not supplied: harness-ref" "harness-ref is required"
+cd "$work/repo" || exit 2
+
+# The README's and runner_setup.md's "Calling it from your repository" show the example caller, exactly.
+example="$root/examples/consumer/.github/workflows/perf.yml"
+for doc in README.md docs/runner_setup.md; do
+  check "$doc shows examples/consumer/.github/workflows/perf.yml as it is" diff "$example" <(
+    awk '/Calling it from your repository/ { found = 1 } found && /^```/ { if (inside) exit; inside = 1; next } inside' "$root/$doc")
+done
+
+# A project that uses the harness (team/saxpy): its CMake project in bench/, its own runner labels,
+# GPU table and baseline folder, calling the harness (owner/gpu-perf-harness at $head_sha) from the
+# fake GitHub. It holds no script of the harness: whatever the jobs run comes from their .gpuperf.
+consumer="$work/consumer"
+mkdir -p "$consumer"/{bench,perf/baselines,baselines,ci,.github/workflows}
+echo 'project(saxpy_perf LANGUAGES CXX CUDA)' >"$consumer/bench/CMakeLists.txt"
+echo '{}' >"$consumer/perf/baselines/nvidia-h200.json"
+echo '{}' >"$consumer/baselines/nvidia-h100-80gb-hbm3.json"
+printf '# runner label -> GPU name\nlab-h200\tNVIDIA H200\nlab-l4\tNVIDIA L4\n' >"$consumer/ci/gpus.tsv"
+# The example caller, with a real owner and the harness's commit in place of the placeholders.
+sed "s|OWNER/|owner/|g; s|0\{40\}|$head_sha|g" "$example" >"$consumer/.github/workflows/example.yml"
+cat >"$consumer/.github/workflows/perf.yml" <<YAML
+name: perf
+on:
+  push:
+  workflow_dispatch:
+    inputs:
+      sha: {required: true, type: string}
+permissions: {}
+jobs:
+  perf:
+    uses: owner/gpu-perf-harness/.github/workflows/perf-call.yml@$head_sha
+    permissions:
+      contents: read
+    with:
+      harness-repository: owner/gpu-perf-harness
+      harness-ref: $head_sha
+      sha: \${{ inputs.sha }}
+      gpu-labels: '["lab-h200", "lab-l4"]'
+      ab-gpu-labels: '["lab-h200"]'
+      runner-labels: '["self-hosted", "gpu-lab"]'
+      gpu-models: ci/gpus.tsv
+      source-dir: bench
+      cmake-args: -G Ninja -DSAXPY_CHECK=ON
+      baselines: perf/baselines
+YAML
+sed "s|harness-ref: $head_sha|harness-ref: main|" "$consumer/.github/workflows/perf.yml" >"$consumer/.github/workflows/bad-ref.yml"
+sed "s|ab-gpu-labels: .*|ab-gpu-labels: '[]'|" "$consumer/.github/workflows/perf.yml" >"$consumer/.github/workflows/no-ab.yml"
+cd "$consumer" || exit 2
+git init -q -b main && git add -A && git -c user.name=t -c user.email=t@t commit -qm base
+git update-ref refs/remotes/origin/main HEAD
+git switch -qc feature && echo '# change' >>bench/CMakeLists.txt && git -c user.name=t -c user.email=t@t commit -qam change
+consumer_base=$(git rev-parse origin/main) consumer_sha=$(git rev-parse HEAD)
+as_consumer=(expr:github.repository=team/saxpy "expr:github.sha=$consumer_sha")
+temp="$work/runner-temp"
+
+extra='{}'
+job perf.yml perf/target 0 "job target: passed" "a consumer's call is validated on a hosted runner" "${as_consumer[@]}"
+# shellcheck disable=SC2016  # $sha is jq's
+check "it measures the consumer's commit with the installed harness, on the labels it asked for" jq -e --arg sha "$consumer_sha" '
+  .sha == $sha and .scope == "trusted" and .harness == "package"
+  and (."gpu-matrix" | fromjson) == {include: [{gpu: "lab-h200", "runs-on": ["self-hosted", "gpu-lab", "lab-h200"]},
+                                               {gpu: "lab-l4", "runs-on": ["self-hosted", "gpu-lab", "lab-l4"]}]}
+  and (."ab-matrix" | fromjson) == {include: [{gpu: "lab-h200", "runs-on": ["self-hosted", "gpu-lab", "lab-h200"]}]}' \
+  "$temp/job-outputs.json"
+check "the called workflow came from the harness at the pinned commit" \
+  grep -qx "\[runner\] called workflow .github/workflows/perf-call.yml read from owner/gpu-perf-harness@$head_sha" "$work/log"
+extra=$(jq -c --arg sha "$consumer_sha" '. + {"github.repository": "team/saxpy", "github.sha": $sha}' <(needs_of target))
+
+: >"$FAKE_LOG"
+job perf.yml perf/baseline 1 "has no baseline: expected perf/baselines/nvidia-l4.json" \
+  "the consumer's second label is a job of its own, which needs its baseline in the consumer's folder" \
+  expr:matrix.gpu=lab-l4 "FAKE_GPU_NAME=NVIDIA L4"
+check "nothing is built without a baseline" test ! -s "$FAKE_LOG"
+git clean -fdxq
+: >"$FAKE_LOG"
+job perf.yml perf/baseline 0 "Perf gate (compare) on Fake GPU" "a consumer's stored-baseline job passes on its own label" \
+  expr:matrix.gpu=lab-h200
+check "its runner labels are the consumer's" grep -qx "\[runner\] runs-on: self-hosted, gpu-lab, lab-h200" "$work/log"
+check "the harness is checked out at harness-ref into .gpuperf" bash -c \
+  "grep -qx '\[runner\] checkout owner/gpu-perf-harness@$head_sha into .gpuperf' '$work/log' &&
+   test \"\$(git -C .gpuperf rev-parse HEAD)\" = $head_sha"
+check "preflight reads the consumer's GPU table and baseline folder" \
+  grep -q "preflight: label 'lab-h200', GPU 'NVIDIA H200', baseline perf/baselines/nvidia-h200.json" "$work/log"
+check "the harness is built without its demo kernels and tests, and installed" bash -c \
+  "grep -q '^cmake -S $consumer/.gpuperf -B .gpuperf/build/package -DCMAKE_BUILD_TYPE=Release .*-DGPUPERF_BUILD_DEMO_FAMILIES=OFF -DGPUPERF_BUILD_TESTS=OFF' '$FAKE_LOG' &&
+   grep -qx 'cmake --install .gpuperf/build/package --prefix $temp/gpuperf' '$FAKE_LOG'"
+check "the consumer's project is configured with its arguments and the harness's prefix" grep -q \
+  "^cmake -S $consumer/bench -B bench/build/gpuperf -DCMAKE_BUILD_TYPE=Release .* -G Ninja -DSAXPY_CHECK=ON -DCMAKE_PREFIX_PATH=$temp/gpuperf -DGPUPERF_BASELINE_DIR=$consumer/perf/baselines " \
+  "$FAKE_LOG"
+check "its perf test runs the installed harness's scripts" \
+  grep -qx "fake ctest: perf.fake runs $temp/gpuperf/share/gpuperf/scripts/perf_test.sh" "$FAKE_LOG"
+check "the consumer's tree holds no script of the harness" test ! -e scripts
+check "the fleet report finds the consumer's programs" grep -q "Fleet report: Fake" "$temp/github_step_summary"
+check "the results artifact is there for the verdicts job" test -f "$artifacts/perf-results-lab-h200/perf-results/fake.verdict.json"
+git clean -fdxq
+job perf.yml perf/baseline 1 "runner label 'lab-h100' is not in ci/gpus.tsv" "a label outside the consumer's table fails at preflight" \
+  'expr:needs.target.outputs.gpu-matrix={"include":[{"gpu":"lab-h100","runs-on":["x"]}]}' expr:matrix.gpu=lab-h100
+job perf.yml perf/baseline 1 "the matrix has no combination with gpu=h200" "a label the call did not ask for gets no job" \
+  expr:matrix.gpu=h200
+git clean -fdxq
+job perf.yml perf/ab 0 "A/B: this commit vs its merge base $consumer_base" "a consumer's A/B job compares with its merge base" \
+  expr:matrix.gpu=lab-h200
+check "A/B judges the consumer's builds with the installed gate" bash -c \
+  "test \"\$(readlink '$temp/ab-programs/b/gate/perf_gate')\" = '$FAKE_PERF_GATE' && ! git worktree list | grep -q ab-base"
+git clean -fdxq
+consumer_needs=$extra
+extra='{}'
+job no-ab.yml perf/target 0 "job target: passed" "a call without A/B labels is valid" "${as_consumer[@]}"
+check "and has no A/B matrix" jq -e '."ab-matrix" == ""' "$temp/job-outputs.json"
+extra=$(jq -c --argjson consumer "$consumer_needs" '$consumer + .' <(needs_of target))
+job no-ab.yml perf/ab 0 "job ab skipped: its if: is false" "no A/B labels: no A/B job"
+extra=$consumer_needs
+
+: >"$FAKE_LOG"
+job bad-ref.yml perf/target 1 "harness-ref must be a full 40-character" "a harness-ref that is not a full SHA is refused"
+job bad-ref.yml perf/baseline 0 "job baseline skipped: target, a job it needs, did not succeed" \
+  "so no GPU job starts" expr:needs.target.result=failure
+job bad-ref.yml perf/ab 0 "job ab skipped: target, a job it needs, did not succeed" \
+  "nor the A/B job" expr:needs.target.result=failure
+check "nothing was built for it" test ! -s "$FAKE_LOG"
+
+# The example caller as a team copies it (its one label, the default table and baselines/).
+extra='{}'
+job example.yml perf/target 0 "job target: passed" "the example caller is valid" "${as_consumer[@]}"
+extra=$(jq -c --arg sha "$consumer_sha" '. + {"github.repository": "team/saxpy", "github.sha": $sha}' <(needs_of target))
+git clean -fdxq
+job example.yml perf/baseline 0 "Perf gate (compare) on Fake GPU" "the example caller's job passes" \
+  expr:matrix.gpu=h100 "FAKE_GPU_NAME=NVIDIA H100 80GB HBM3"
+check "it runs on the example's label with the harness's table" \
+  grep -q "preflight: label 'h100', GPU 'NVIDIA H100 80GB HBM3', baseline baselines/nvidia-h100-80gb-hbm3.json" "$work/log"
+cd "$work/repo" || exit 2
 
 echo "$passed passed, $failed failed"
 ((failed == 0))
