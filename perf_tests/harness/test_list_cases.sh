@@ -18,8 +18,13 @@ rc=0
 jq -e '.schema_version == 1 and (.cases | length > 0)' "$listing" >/dev/null ||
   { echo "FAIL: the listing does not parse, or has no schema_version 1 or no cases:"; head -5 "$listing"; exit 1; }
 
+# The baselines only: the Nsight Compute profiles beside them (<gpu>.ncu.json) name benchmarks too, with
+# no unit.
+baseline_files=()
+for file in "$baselines"/*.json; do [[ $file == *.ncu.json ]] || baseline_files+=("$file"); done
+
 # One line per problem; none is a pass.
-problems=$(jq -r --slurpfile baselines <(cat "$baselines"/*.json) '
+problems=$(jq -r --slurpfile baselines <(cat "${baseline_files[@]}") '
   (.cases | map({key: .name, value: .}) | from_entries) as $listed
   | (.cases | map({key: .family, value: true}) | from_entries) as $families
   | def built: $families[split("/")[0]] == true;
