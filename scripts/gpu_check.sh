@@ -7,7 +7,7 @@
 #   gpu_check.sh OUTDIR [--build-dir DIR] [--families "a;b"] [--record] [--calibrate]
 #                       [--planted-regression] [--other-process] [--clean-runs N] [--ab-clean-runs N]
 #                       [--clean-family F] [--deadline SECONDS] [--order-check] [--skip-correctness]
-#                       [--skip-perf]
+#                       [--skip-perf] [--consumer]
 #
 # --clean-runs / --ab-clean-runs: false-alarm checks on unchanged code, each run in fresh processes:
 # scripts/perf_test.sh of F against the committed baseline (every family for "all"; odd runs with the
@@ -21,6 +21,8 @@
 # --deadline: start no further clean run when the last one would end after SECONDS since the start.
 # --order-check: scripts/order_check.sh over the whole suite, 3 rounds (does a benchmark's time depend on
 # checks, order, its neighbours, the pause after freed memory?), its table in OUTDIR/order/.
+# --consumer: scripts/consumer_check.sh: the harness installed, examples/consumer built against it,
+# its first baseline recorded, then a real slowdown planted in its kernel judged (OUTDIR/consumer/).
 # --other-process: a second benchmark process shares the GPU while perf.<F> runs; the gate must say
 # "not judged" (CTest: skipped), never pass or fail.
 #
@@ -33,7 +35,7 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 out=$(mkdir -p "$1" && cd "$1" && pwd)
 shift
 build="$root/build-gpu" families="" record="" calibrate="" planted="" clean_runs=0 ab_clean_runs=0
-clean_family=reduction other_process="" skip_perf="" skip_correctness="" order_check="" deadline=0
+clean_family=reduction other_process="" skip_perf="" skip_correctness="" order_check="" deadline=0 consumer=""
 while (($#)); do
   case "$1" in
     --build-dir) need_value "$@"; build=$2; shift 2 ;;
@@ -47,6 +49,7 @@ while (($#)); do
     --deadline) need_value "$@"; deadline=$2; shift 2 ;;
     --other-process) other_process=1; shift ;;
     --order-check) order_check=1; shift ;;
+    --consumer) consumer=1; shift ;;
     --skip-perf) skip_perf=1; shift ;;
     --skip-correctness) skip_correctness=1; shift ;;
     *) die "$EXIT_INVALID" "unknown argument '$1'" ;;
@@ -180,6 +183,11 @@ if [[ -n $order_check ]]; then
   step order_check "$root/scripts/order_check.sh" --bench "$build/perf_tests/gpuperf_bench" --out "$out/order" \
     --rounds 3 --repetitions 10 --ways "unchecked reverse no_pause family"
   cat "$out/order/order_check.md" 2>/dev/null
+fi
+
+if [[ -n $consumer ]]; then
+  step consumer "$root/scripts/consumer_check.sh" "$build" "$out/consumer"
+  tail -n 20 "$logs/consumer.log"
 fi
 
 if [[ -n $calibrate ]]; then

@@ -121,6 +121,13 @@ if ! "$scripts/update_baseline.sh" --build-dir "$fake" --runs 2 --repetitions 5 
   [[ ! -f $work/fake-baselines/fake-gpu.json ]]; then
   fail "update_baseline.sh did not write the baseline into the build's folder $work/fake-baselines: $(tail -n 3 "$log")"
 fi
+# On a GPU host scripts/consumer_check.sh takes the example through its first day; without a GPU it
+# judges nothing (77).
+if [[ -z $gpu && $way == installed ]]; then
+  rc=0
+  "$root/scripts/consumer_check.sh" "$build" "$work/consumer_check" >"$log" 2>&1 || rc=$?
+  ((rc == 77)) || fail "consumer_check.sh without a GPU: exit $rc, expected 77: $(tail -n 3 "$log")"
+fi
 elapsed "scripts"
 
 ((failures == 0)) || exit 1
