@@ -12,6 +12,8 @@ bool is_digit(char c) { return c >= '0' && c <= '9'; }
 bool is_family_char(char c) { return is_letter(c) || is_digit(c) || c == '_'; }
 bool is_part_char(char c) { return is_family_char(c) || c == '.' || c == ',' || c == ':' || c == '-'; }
 bool is_gpu_char(char c) { return is_letter(c) || is_digit(c) || c == ' ' || c == '_' || c == '.' || c == '-'; }
+bool is_slug_char(char c) { return (c >= 'a' && c <= 'z') || is_digit(c) || c == '_' || c == '.' || c == '-'; }
+bool is_slug_end(char c) { return (c >= 'a' && c <= 'z') || is_digit(c); }
 
 const char* kind_words(NameKind kind) {
   switch (kind) {
@@ -19,6 +21,7 @@ const char* kind_words(NameKind kind) {
     case NameKind::kFamily: return "family name";
     case NameKind::kNamePart: return "variant or shape";
     case NameKind::kGpu: return "GPU name";
+    case NameKind::kGpuSlug: return "GPU slug";
   }
   return "name";
 }
@@ -42,7 +45,7 @@ std::string why_not(NameKind kind, std::string_view text) {
   if (text.empty()) return "is empty";
   const std::size_t max_length = kind == NameKind::kBenchmark ? kMaxBenchmarkNameLength
                                  : kind == NameKind::kFamily  ? kMaxFamilyNameLength
-                                 : kind == NameKind::kGpu     ? kMaxGpuNameLength
+                                 : kind == NameKind::kGpu || kind == NameKind::kGpuSlug ? kMaxGpuNameLength
                                                               : kMaxBenchmarkNameLength;
   if (text.size() > max_length) {
     return "is " + std::to_string(text.size()) + " characters long (at most " + std::to_string(max_length) + ")";
@@ -65,6 +68,13 @@ std::string why_not(NameKind kind, std::string_view text) {
         if (!is_gpu_char(text[i])) return "has " + bad_char_text(text, i);
       }
       if (!is_letter(text.back()) && !is_digit(text.back())) return "does not end with a letter or digit";
+      return "";
+    case NameKind::kGpuSlug:
+      if (!is_slug_end(text.front())) return "does not start with a lower-case letter or digit";
+      for (std::size_t i = 0; i < text.size(); ++i) {
+        if (!is_slug_char(text[i])) return "has " + bad_char_text(text, i);
+      }
+      if (!is_slug_end(text.back())) return "does not end with a lower-case letter or digit";
       return "";
     case NameKind::kBenchmark: {
       const std::size_t slash = text.find('/');
@@ -100,6 +110,10 @@ std::string name_rule(NameKind kind) {
       return "a variant or shape is letters, digits and _ . , : -";
     case NameKind::kGpu:
       return "a GPU name is letters, digits, spaces and _ . - starting and ending with a letter or digit, at most " +
+             std::to_string(kMaxGpuNameLength) + " characters";
+    case NameKind::kGpuSlug:
+      return "a GPU slug (it names baselines/<slug>.json) is lower-case letters, digits and _ . - starting and "
+             "ending with a letter or digit, at most " +
              std::to_string(kMaxGpuNameLength) + " characters";
   }
   return "";

@@ -10,6 +10,9 @@
 //   part       (variant, shape) one or more of letters, digits, _ . , : - ("m:1000,n:1001,k:999")
 //   GPU        letters, digits, space, _ . - starting and ending with a letter or digit; at most
 //              kMaxGpuNameLength ("NVIDIA H100 80GB HBM3", "NVIDIA A100-SXM4-40GB MIG 1g.5gb")
+//   GPU slug   the GPU name in lower case, spaces as '-' ("nvidia-h100-80gb-hbm3"): lower-case letters,
+//              digits, _ . - starting and ending with a letter or digit, at most kMaxGpuNameLength. It
+//              names files (baselines/<slug>.json), so it can hold no '/' and never be "." or "..".
 //
 // None of them can hold a backtick, '|', '<', '&', '@', '[', a quote, a backslash, a control character or
 // any non-ASCII byte, so no name can close a code span, open HTML or a link, mention anyone or start a
@@ -25,7 +28,7 @@ inline constexpr std::size_t kMaxBenchmarkNameLength = 160;  // [characters]
 inline constexpr std::size_t kMaxFamilyNameLength = 48;      // [characters]
 inline constexpr std::size_t kMaxGpuNameLength = 96;         // [characters]
 
-enum class NameKind { kBenchmark, kFamily, kNamePart, kGpu };
+enum class NameKind { kBenchmark, kFamily, kNamePart, kGpu, kGpuSlug };
 
 // "" when `text` is a valid name of this kind; else one line saying which name (escaped with
 // escape_console, so it is safe to print), what is wrong with it and the rule, e.g.

@@ -249,6 +249,7 @@ Baseline parse_baseline(const std::string& text, const std::string& source) {
   if (!b.gpu.name.empty()) require_name(formats::NameKind::kGpu, b.gpu.name, source, "gpu.name");
   b.gpu.slug = gpu.string("slug", true);
   if (b.gpu.slug.empty()) gpu.fail("slug", "is empty");
+  require_name(formats::NameKind::kGpuSlug, b.gpu.slug, source, "gpu.slug");
   b.gpu.compute_capability = gpu.string("compute_capability", false);
   b.gpu.sm_count = gpu.integer("sm_count");
   b.gpu.memory_mib = gpu.integer("memory_mib");

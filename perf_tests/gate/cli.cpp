@@ -8,6 +8,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "formats/escape.h"
+#include "formats/names.h"
 #include "gate/ab_comparator.h"
 #include "gate/atomic_file.h"
 #include "gate/baseline.h"
@@ -330,7 +332,13 @@ int run_ncu_store(const Arguments& args, std::ostream& out) {
   const std::string path = args.required("--profiles");
   const std::string slug = args.required("--gpu");
   const std::string benchmark = args.required("--benchmark");
-  if (benchmark.size() > kMaxBenchmarkNameLength) throw UsageError("--benchmark: " + name_too_long(benchmark));
+  // Both reach the file and every report that reads it: held to the names' rule (formats/names.h).
+  if (const std::string error = formats::name_error(formats::NameKind::kBenchmark, benchmark); !error.empty()) {
+    throw UsageError("--benchmark: " + error);
+  }
+  if (const std::string error = formats::name_error(formats::NameKind::kGpuSlug, slug); !error.empty()) {
+    throw UsageError("--gpu: " + error);
+  }
   checked_outputs(args, {"--profiles"});
   const NcuProfile profile = load_ncu_profile(args.required("--csv"));
   NcuBaseline stored;
@@ -389,7 +397,7 @@ int run_ledger(const Arguments& args, std::ostream& out, std::ostream& err) {
   const auto gpu = ledger.tallies.find(verdicts.gpu_slug);
   if (gpu == ledger.tallies.end() || gpu->second.count(verdicts.mode) == 0) {
     write_file_atomically(ledger_path, ledger_to_text(ledger));  // created if missing, as a count of nothing
-    out << "same code: nothing counted yet for " << verdicts.gpu_name << " (" << verdicts.mode << "): " << report_path
+    out << "same code: nothing counted yet for " << formats::escape_console(verdicts.gpu_name) << " (" << verdicts.mode << "): " << report_path
         << " holds no timed verdict on unchanged code\n";
     return kExitPass;
   }

@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
+#include "formats/names.h"
 #include "gate/input_error.h"
 #include "gate/json_input.h"
 
@@ -41,9 +42,15 @@ NcuBaseline ncu_baseline_from_text(const std::string& text) {
   const auto slug = doc.find("gpu_slug");
   if (slug == doc.end() || !slug->is_string() || slug->get<std::string>().empty()) fail("no \"gpu_slug\"");
   stored.gpu_slug = slug->get<std::string>();
+  if (const std::string error = formats::name_error(formats::NameKind::kGpuSlug, stored.gpu_slug); !error.empty()) {
+    fail("gpu_slug: " + error);
+  }
   const auto benchmarks = doc.find("benchmarks");
   if (benchmarks == doc.end() || !benchmarks->is_object()) fail("no \"benchmarks\" object");
   for (const auto& [name, profile] : benchmarks->items()) {
+    if (const std::string error = formats::name_error(formats::NameKind::kBenchmark, name); !error.empty()) {
+      fail("benchmarks: " + error);
+    }
     try {
       stored.benchmarks[name] = profile.get<NcuProfile>();
     } catch (const std::invalid_argument& e) {

@@ -140,7 +140,12 @@ GpuContext parse_context(const json& doc, const std::string& source) {
     const std::string error = formats::name_error(formats::NameKind::kGpu, gpu_name);
     if (!error.empty()) throw InputError(source + ": context.gpu_name: " + error + " - " + kNameHint);
   }
-  return GpuContext{gpu_name,                                    context_string(c, "gpu_slug", source),
+  const std::string gpu_slug = context_string(c, "gpu_slug", source);
+  if (!gpu_slug.empty()) {  // it names the baseline file: never a path
+    const std::string error = formats::name_error(formats::NameKind::kGpuSlug, gpu_slug);
+    if (!error.empty()) throw InputError(source + ": context.gpu_slug: " + error + " - " + kNameHint);
+  }
+  return GpuContext{gpu_name,                                    gpu_slug,
                     context_string(c, "gpu_uuid", source),       context_string(c, "gpu_compute_capability", source),
                     context_string(c, "gpu_sm_count", source),   context_string(c, "gpu_memory_mib", source),
                     context_string(c, "driver_version", source), context_string(c, "cuda_runtime", source),
@@ -160,7 +165,7 @@ Sample parse_sample(const json& entry, const EntryLocation& where) {
   const double time = required_positive(entry, "real_time", where, hint);
   const std::string unit = required_string(entry, "time_unit", where, kRerunHint);
   const std::optional<double> scale = microseconds_per(unit);
-  if (!scale) where.fail("time_unit '" + unit + "' is not one of ns, us, ms, s", kRerunHint);
+  if (!scale) where.fail("time_unit '" + formats::escape_console(unit) + "' is not one of ns, us, ms, s", kRerunHint);
   return {time * *scale, kUnitMicroseconds};
 }
 
@@ -383,11 +388,6 @@ std::map<std::string, Fingerprint> parse_fingerprints(const json& doc, const std
 
 }  // namespace
 
-std::string name_too_long(const std::string& name) {
-  return "a benchmark name of " + std::to_string(name.size()) + " characters ('" + name.substr(0, 40) +
-         "...'), longer than the " + std::to_string(kMaxBenchmarkNameLength) + " a name may have";
-}
-
 std::string benchmark_name_from_run_name(const std::string& run_name) {
   std::string_view name = run_name;
   for (std::size_t slash = name.rfind('/'); slash != std::string_view::npos && slash > 0; slash = name.rfind('/')) {
@@ -427,7 +427,7 @@ ResultsFile parse_results(const std::string& text, const std::string& source) {
     const std::string run_type = required_string(entry, "run_type", where, kRerunHint);
     if (run_type == "aggregate") continue;  // mean/median/stddev rows: the gate uses the samples themselves
     if (run_type != "iteration")
-      where.fail("run_type '" + run_type + "' is neither iteration nor aggregate", kRerunHint);
+      where.fail("run_type '" + formats::escape_console(run_type) + "' is neither iteration nor aggregate", kRerunHint);
     add_iteration(entry, where, file);
   }
   if (file.benchmarks.empty() && !list->empty()) {

@@ -37,8 +37,6 @@ struct GpuContext {
 // against every name, and std::regex matches recursively: a 30,000-character name overflowed the stack (a
 // crash, not an error). Names are refused beyond it where they are read (formats::name_error).
 using formats::kMaxBenchmarkNameLength;
-// "a benchmark name of 30000 characters ('reduction/...'), longer than the 160 a name may have".
-std::string name_too_long(const std::string& name);
 
 // One benchmark in one results file (or pooled over several).
 struct BenchmarkSamples {

@@ -46,6 +46,19 @@ TEST(Names, RealGpuNamesAreValid) {
   }
 }
 
+TEST(Names, AGpuSlugNamesAFileAndNothingElse) {
+  for (const char* slug : {"nvidia-h100-80gb-hbm3", "nvidia-h200", "nvidia-a100-sxm4-40gb-mig-1g.5gb", "tesla-t4"}) {
+    EXPECT_EQ(name_error(NameKind::kGpuSlug, slug), "") << slug;
+  }
+  EXPECT_NE(name_error(NameKind::kGpuSlug, "../etc/x").find("does not start with a lower-case letter or digit"),
+            std::string::npos);
+  EXPECT_NE(name_error(NameKind::kGpuSlug, "a/../../b").find("has '/' at 1"), std::string::npos);
+  EXPECT_NE(name_error(NameKind::kGpuSlug, "nvidia-h200.").find("does not end with a lower-case letter or digit"),
+            std::string::npos);
+  EXPECT_NE(name_error(NameKind::kGpuSlug, "NVIDIA-H200").find("does not start with a lower-case"), std::string::npos);
+  EXPECT_NE(name_error(NameKind::kGpuSlug, "nvidia h200").find("has ' ' at 6"), std::string::npos);
+}
+
 TEST(Names, RegistryShapedNamesAreValid) {
   for (const char* name : {"reduction/reduce9_shfl_down_last_warp/n:33554432", "matmul/naive/m:1000,n:1001,k:999",
                            "occupancy/wave_sweep/waves:1.25", "smem_latency/ld_volatile_shared_u32/i:1,w:1,c:16",

@@ -404,8 +404,13 @@ TEST(NcuBaseline, RefusesWhatIsNotOne) {
   expect_words(error("{\"schema_version\": 1, \"gp"), {"ncu baseline", "not valid JSON"});
   expect_words(error(R"({"schema_version": 2, "gpu_slug": "x", "benchmarks": {}})"), {"schema_version is not 1"});
   expect_words(error(R"({"schema_version": 1, "benchmarks": {}})"), {"gpu_slug"});
-  expect_words(error(R"({"schema_version": 1, "gpu_slug": "x", "benchmarks": {"b": {"kernels": 3}}})"),
-               {"b:", "kernels"});
+  expect_words(error(R"({"schema_version": 1, "gpu_slug": "x", "benchmarks": {"f/b": {"kernels": 3}}})"),
+               {"f/b:", "kernels"});
+  // Its slug and names reach file paths and reports: held to the names' rule.
+  expect_words(error(R"({"schema_version": 1, "gpu_slug": "../../x", "benchmarks": {}})"),
+               {"gpu_slug: GPU slug '../../x' does not start with a lower-case letter or digit"});
+  expect_words(error(R"({"schema_version": 1, "gpu_slug": "x", "benchmarks": {"f/`<img>`": {}}})"),
+               {"benchmarks: benchmark name 'f/`<img>`' has '`' at 2"});
 }
 
 }  // namespace

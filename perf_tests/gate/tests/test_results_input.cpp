@@ -150,10 +150,10 @@ TEST(ResultsInput, InlineCases) {
 
 TEST(ResultsInput, NonFiniteTokensInsideStringsAreLeftAlone) {
   const ResultsFile r = parse_results(
-      R"({"context": {"gpu_slug": "NaN-Infinity"}, "benchmarks": [{"run_name": "a/NaN", "run_type": "iteration",
+      R"({"context": {"git_commit": "NaN-Infinity"}, "benchmarks": [{"run_name": "a/NaN", "run_type": "iteration",
           "error_occurred": true, "error_message": "got NaN \" Infinity"}]})",
       "inline.json");
-  EXPECT_EQ(r.gpu.slug, "NaN-Infinity");
+  EXPECT_EQ(r.gpu.git_commit, "NaN-Infinity");
   EXPECT_EQ(r.benchmarks.at("a/NaN").error_message, "got NaN \" Infinity");
 }
 
