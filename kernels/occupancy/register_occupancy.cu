@@ -45,8 +45,16 @@ const AxpbVariant kAxpbVariants[] = {
 #undef GPUPERF_VARIANT
 };
 
-// Threads per block of the sweep, one case each (kLimitedBlock among them).
-const int kBlocks[] = {32, 64, 128, 256, 512, 1024};
+// Threads per block of the sweep, one case each.
+constexpr int kBlocks[] = {32, 64, 128, 256, 512, 1024};
+
+constexpr bool swept(int block) {
+  for (const int b : kBlocks) {
+    if (b == block) return true;
+  }
+  return false;
+}
+static_assert(swept(occupancy::kLimitedBlock), "the limited variants are timed at one block size of the sweep");
 
 struct Size {
   std::int64_t n;
