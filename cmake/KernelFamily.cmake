@@ -1,9 +1,13 @@
 # The registration API of the harness, the same in this repository and in a project that uses the
 # harness (find_package(gpuperf) or FetchContent: README.md, "Use it in your repository").
 #
-# gpuperf_add_family(<name> SOURCES <files...> [LIBRARIES <targets...>] [BASELINES <folder>])
+# gpuperf_add_family(<name> {SOURCE_DIR <folder> | SOURCES <files...>} [LIBRARIES <targets...>] [BASELINES <folder>])
 #   Builds one kernel family into a static library whose single entry point is
 #     void gpuperf::register_<name>(gpuperf::Registry&);
+#   SOURCE_DIR: every .cu and .cpp file directly in <folder> (relative: to this CMakeLists.txt) but unit
+#   tests beside them (*_test.cu, *_test.cpp), found with file(GLOB CONFIGURE_DEPENDS): a new variant's
+#   file is built with no list to edit, as the build looks for new files each time it runs. SOURCES: the
+#   files, listed (with SOURCE_DIR: added to what it finds).
 #   and records it, so that gpuperf_add_tests() calls that function and gives the family a correctness
 #   test (correctness.<name>) and a perf test (perf.<name>). BASELINES: the folder of its per-GPU baseline
 #   files (relative: to this CMakeLists.txt); default GPUPERF_BASELINE_DIR, else the top-level project's
@@ -47,19 +51,36 @@ function(_gpuperf_require_cuda what)
 endfunction()
 
 function(gpuperf_add_family name)
-  cmake_parse_arguments(PARSE_ARGV 1 ARG "" "BASELINES" "SOURCES;LIBRARIES")
+  cmake_parse_arguments(PARSE_ARGV 1 ARG "" "BASELINES;SOURCE_DIR" "SOURCES;LIBRARIES")
   if(ARG_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "gpuperf_add_family(${name}): unknown arguments '${ARG_UNPARSED_ARGUMENTS}'; it takes "
-                        "SOURCES <files...> [LIBRARIES <targets...>] [BASELINES <folder>]")
+                        "SOURCE_DIR <folder> and/or SOURCES <files...>, [LIBRARIES <targets...>] [BASELINES <folder>]")
   endif()
   if(NOT name MATCHES "^[A-Za-z_][A-Za-z0-9_]*$")
     message(FATAL_ERROR "gpuperf_add_family(${name}): a family's name must be a C++ identifier (letters, digits, "
                         "_): it names the function register_<name>(Registry&) and the tests <kind>.<name>")
   endif()
   _gpuperf_require_cuda("gpuperf_add_family(${name})")
-  if(NOT ARG_SOURCES)
-    message(FATAL_ERROR "gpuperf_add_family(${name}) has no SOURCES: list the family's kernel files and the one "
-                        "that defines gpuperf::register_${name}(gpuperf::Registry&)")
+  set(sources ${ARG_SOURCES})
+  if(DEFINED ARG_SOURCE_DIR)
+    get_filename_component(source_dir "${ARG_SOURCE_DIR}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
+    if(NOT IS_DIRECTORY "${source_dir}")
+      message(FATAL_ERROR "gpuperf_add_family(${name}): SOURCE_DIR ${source_dir} is no folder: name the folder "
+                          "of the family's files (relative: to ${CMAKE_CURRENT_SOURCE_DIR})")
+    endif()
+    file(GLOB found CONFIGURE_DEPENDS "${source_dir}/*.cu" "${source_dir}/*.cpp")
+    list(FILTER found EXCLUDE REGEX "_test\\.(cu|cpp)$")
+    if(NOT found)
+      message(FATAL_ERROR "gpuperf_add_family(${name}): SOURCE_DIR ${source_dir} holds no .cu or .cpp file (unit "
+                          "tests, *_test.cu and *_test.cpp, are not counted): name the folder of the family's "
+                          "kernel files and of the one that defines gpuperf::register_${name}(gpuperf::Registry&)")
+    endif()
+    list(APPEND sources ${found})
+  endif()
+  if(NOT sources)
+    message(FATAL_ERROR "gpuperf_add_family(${name}) has no SOURCES: name the folder of the family's files "
+                        "(SOURCE_DIR <folder>), or list its kernel files and the one that defines "
+                        "gpuperf::register_${name}(gpuperf::Registry&) (SOURCES <files...>)")
   endif()
   get_property(declared_in GLOBAL PROPERTY GPUPERF_FAMILY_${name}_DECLARED_IN)
   if(declared_in)
@@ -95,7 +116,7 @@ function(gpuperf_add_family name)
   if(GPUPERF_ONLY_FAMILIES AND NOT name IN_LIST GPUPERF_ONLY_FAMILIES)
     set(left_out EXCLUDE_FROM_ALL)
   endif()
-  add_library(${target} STATIC ${left_out} ${ARG_SOURCES})
+  add_library(${target} STATIC ${left_out} ${sources})
   target_link_libraries(${target} PUBLIC gpuperf::common PRIVATE ${ARG_LIBRARIES})
   if(NOT left_out)
     set_property(GLOBAL APPEND PROPERTY GPUPERF_FAMILIES ${name})

@@ -28,12 +28,9 @@ using Launcher = void (*)(const Args& args, cudaStream_t stream);
 // Blocks of a kTileDim x kTileDim tiling of an n x n matrix, per side.
 inline unsigned tiles_per_side(int n) { return static_cast<unsigned>((n + kTileDim - 1) / kTileDim); }
 
-void copy_frame(const Args& args, cudaStream_t stream);
-void naive_global_transpose(const Args& args, cudaStream_t stream);
-void smem_tile32_conflicted(const Args& args, cudaStream_t stream);
-void smem_tile32_padded(const Args& args, cudaStream_t stream);
-void smem_tile32_swizzled(const Args& args, cudaStream_t stream);
-void smem_tile32_padded_block32x8(const Args& args, cudaStream_t stream);
-void smem_tile32_swizzled_block32x8(const Args& args, cudaStream_t stream);
+// Every variant's launcher, one per line of variants.def.
+#define GPUPERF_VARIANT(name, transposes) void name(const Args& args, cudaStream_t stream);
+#include "bank_conflicts/variants.def"
+#undef GPUPERF_VARIANT
 
 }  // namespace gpuperf::bank_conflicts

@@ -14,6 +14,7 @@
 #include "common/poison.cuh"
 #include "common/random_fill.cuh"
 #include "common/registry.h"
+#include "common/variant_cases.h"
 
 namespace gpuperf {
 namespace {
@@ -30,15 +31,12 @@ struct Variant {
 // it is compared with nothing of its family).
 constexpr const char* kNaiveTranspose = "naive_global_transpose";
 
-// Adding a variant: write its launcher (bank_conflicts.cuh) and add one line here.
+// The variants in variants.def's order. Adding a variant: its file <name>.cu with its launcher, and one
+// line in variants.def.
 const Variant kVariants[] = {
-    {"copy_frame", bank_conflicts::copy_frame, false},
-    {"naive_global_transpose", bank_conflicts::naive_global_transpose, true},
-    {"smem_tile32_conflicted", bank_conflicts::smem_tile32_conflicted, true},
-    {"smem_tile32_padded", bank_conflicts::smem_tile32_padded, true},
-    {"smem_tile32_swizzled", bank_conflicts::smem_tile32_swizzled, true},
-    {"smem_tile32_padded_block32x8", bank_conflicts::smem_tile32_padded_block32x8, true},
-    {"smem_tile32_swizzled_block32x8", bank_conflicts::smem_tile32_swizzled_block32x8, true},
+#define GPUPERF_VARIANT(name, transposes) {#name, bank_conflicts::name, transposes},
+#include "bank_conflicts/variants.def"
+#undef GPUPERF_VARIANT
 };
 
 struct Size {
@@ -107,20 +105,14 @@ class TransposeInstance final : public Instance {
 }  // namespace
 
 void register_bank_conflicts(Registry& registry) {
-  for (const Variant& variant : kVariants) {
-    for (const Size& size : kSizes) {
-      Case c;
-      c.variant = variant.name;
-      c.shape = shape({{"n", size.n}});
-      c.roles = size.roles;
-      const double elements = static_cast<double>(size.n) * size.n;
-      c.bytes = GlobalMemoryBytes().reads<float>(elements).writes<float>(elements);  // each read once, written once
-      c.compared_with = device_copy_ceiling();
-      if (variant.transposes) c.speedup_over = speedup_over_naive(registry, kNaiveTranspose, c);
-      c.make = [&variant, n = size.n] { return std::make_unique<TransposeInstance>(variant, n); };
-      registry.add(std::move(c));
-    }
-  }
+  add_variant_cases(registry, kVariants, kSizes, [&registry](Case& c, const Variant& variant, const Size& size) {
+    c.shape = shape({{"n", size.n}});
+    const double elements = static_cast<double>(size.n) * size.n;
+    c.bytes = GlobalMemoryBytes().reads<float>(elements).writes<float>(elements);  // each read once, written once
+    c.compared_with = device_copy_ceiling();
+    if (variant.transposes) c.speedup_over = speedup_over_naive(registry, kNaiveTranspose, c);
+    c.make = [&variant, n = size.n] { return std::make_unique<TransposeInstance>(variant, n); };
+  });
 }
 
 }  // namespace gpuperf

@@ -33,9 +33,10 @@ struct Args {
 
 using Launcher = void (*)(const Args& args, cudaStream_t stream);
 
-void device_copy(const Args& args, cudaStream_t stream);
-void read_only_stream(const Args& args, cudaStream_t stream);
-void memset_bytes(const Args& args, cudaStream_t stream);
+// Every variant's launcher, one per line of variants.def.
+#define GPUPERF_VARIANT(name, launcher, operation, partials_for) void launcher(const Args& args, cudaStream_t stream);
+#include "ceiling/variants.def"
+#undef GPUPERF_VARIANT
 
 // Blocks read_only_stream launches for n elements: the partial sums it writes.
 std::int64_t read_only_stream_blocks(std::int64_t n);

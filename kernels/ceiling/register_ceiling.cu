@@ -11,6 +11,7 @@
 #include "common/poison.cuh"
 #include "common/random_fill.cuh"
 #include "common/registry.h"
+#include "common/variant_cases.h"
 
 namespace gpuperf {
 namespace {
@@ -25,11 +26,12 @@ struct Variant {
   std::int64_t (*partials_for)(std::int64_t n);  // kRead only: how many block sums the launcher writes
 };
 
-// Adding a variant: write its launcher (ceiling.cuh) and add one line here.
+// The variants in variants.def's order. Adding a variant: its file <name>.cu with its launcher, and one
+// line in variants.def.
 const Variant kVariants[] = {
-    {"device_copy", Operation::kCopy, ceiling::device_copy, nullptr},
-    {"read_only_stream", Operation::kRead, ceiling::read_only_stream, ceiling::read_only_stream_blocks},
-    {"memset", Operation::kFill, ceiling::memset_bytes, nullptr},
+#define GPUPERF_VARIANT(name, launcher, operation, partials_for) {#name, operation, ceiling::launcher, partials_for},
+#include "ceiling/variants.def"
+#undef GPUPERF_VARIANT
 };
 
 struct Size {
@@ -142,18 +144,12 @@ class CeilingInstance final : public Instance {
 }  // namespace
 
 void register_ceiling(Registry& registry) {
-  for (const Variant& variant : kVariants) {
-    for (const Size& size : kSizes) {
-      Case c;
-      c.variant = variant.name;
-      c.shape = shape({{"n", size.n}});
-      c.roles = size.roles;
-      c.bytes = bytes_moved(variant.op, size.n);
-      // No compared_with or speedup_over: these are what the other families are compared with.
-      c.make = [&variant, n = size.n] { return std::make_unique<CeilingInstance>(variant, n); };
-      registry.add(std::move(c));
-    }
-  }
+  add_variant_cases(registry, kVariants, kSizes, [](Case& c, const Variant& variant, const Size& size) {
+    c.shape = shape({{"n", size.n}});
+    c.bytes = bytes_moved(variant.op, size.n);
+    // No compared_with or speedup_over: these are what the other families are compared with.
+    c.make = [&variant, n = size.n] { return std::make_unique<CeilingInstance>(variant, n); };
+  });
 }
 
 }  // namespace gpuperf

@@ -30,9 +30,9 @@ struct Args {
 
 using Launcher = void (*)(const Args& args, cudaStream_t stream);
 
-// Seed: one thread per element, out[i] = in[(i * stride) mod kArrayElements].
-void strided_read(const Args& args, cudaStream_t stream);
-// Ours, stride 1 only (the best case): float4 loads and stores, grid-stride.
-void contiguous_copy_vec4(const Args& args, cudaStream_t stream);
+// Every variant's launcher, one per line of variants.def (which says what each does).
+#define GPUPERF_VARIANT(name, any_stride) void name(const Args& args, cudaStream_t stream);
+#include "coalescing/variants.def"
+#undef GPUPERF_VARIANT
 
 }  // namespace gpuperf::coalescing

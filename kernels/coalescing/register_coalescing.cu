@@ -12,6 +12,7 @@
 #include "common/poison.cuh"
 #include "common/random_fill.cuh"
 #include "common/registry.h"
+#include "common/variant_cases.h"
 
 namespace gpuperf {
 namespace {
@@ -25,11 +26,13 @@ struct Variant {
   bool any_stride;  // false: stride 1 only
 };
 
-// Adding a variant: write its launcher (coalescing.cuh) and add one line here. The first is the seed's
-// naive variant, which the others' speedups (at the same stride) are over.
+// The variants in variants.def's order; the first is the seed's naive variant, which the others' speedups
+// (at the same stride) are over. Adding a variant: its file <name>.cu with its launcher, and one line in
+// variants.def.
 const Variant kVariants[] = {
-    {"strided_read", coalescing::strided_read, true},
-    {"contiguous_copy_vec4", coalescing::contiguous_copy_vec4, false},
+#define GPUPERF_VARIANT(name, any_stride) {#name, coalescing::name, any_stride},
+#include "coalescing/variants.def"
+#undef GPUPERF_VARIANT
 };
 
 // The seed's contiguous vs A[idx * 100], with the powers of two between: where coalescing breaks down.
@@ -47,6 +50,21 @@ const Size kSizes[] = {
     {1000003, kCorrectness},
     {std::int64_t{1} << 26, kBoth},
 };
+
+// One case per variant at each of these: every stride, at every size.
+struct Point {
+  int stride;
+  std::int64_t n;
+  unsigned roles;  // the size's
+};
+
+std::vector<Point> points() {
+  std::vector<Point> all;
+  for (const int stride : kStrides) {
+    for (const Size& size : kSizes) all.push_back({stride, size.n, size.roles});
+  }
+  return all;
+}
 
 std::int64_t source_index(std::int64_t i, int stride) { return (i * stride) & (kArrayElements - 1); }
 
@@ -83,26 +101,19 @@ class CoalescingInstance final : public Instance {
 }  // namespace
 
 void register_coalescing(Registry& registry) {
-  for (const Variant& variant : kVariants) {
-    for (const int stride : kStrides) {
-      if (stride != 1 && !variant.any_stride) continue;
-      for (const Size& size : kSizes) {
-        Case c;
-        c.variant = variant.name;
-        c.shape = shape({{"stride", stride}, {"n", size.n}});
-        c.roles = size.roles;
-        // Useful bytes only, the same at every stride: n floats read, n floats written. The sectors
-        // wasted by strided reads are what the lower effective GB/s shows.
-        c.bytes = GlobalMemoryBytes().reads<float>(size.n).writes<float>(size.n);
-        c.compared_with = device_copy_ceiling();
-        c.speedup_over = speedup_over_naive(registry, kVariants[0].name, c);
-        c.make = [launch = variant.launch, n = size.n, stride] {
-          return std::make_unique<CoalescingInstance>(launch, n, stride);
-        };
-        registry.add(std::move(c));
-      }
-    }
-  }
+  add_variant_cases(registry, kVariants, points(), [&registry](Case& c, const Variant& variant, const Point& point) {
+    if (point.stride != 1 && !variant.any_stride) return false;
+    c.shape = shape({{"stride", point.stride}, {"n", point.n}});
+    // Useful bytes only, the same at every stride: n floats read, n floats written. The sectors wasted by
+    // strided reads are what the lower effective GB/s shows.
+    c.bytes = GlobalMemoryBytes().reads<float>(point.n).writes<float>(point.n);
+    c.compared_with = device_copy_ceiling();
+    c.speedup_over = speedup_over_naive(registry, kVariants[0].name, c);
+    c.make = [launch = variant.launch, n = point.n, stride = point.stride] {
+      return std::make_unique<CoalescingInstance>(launch, n, stride);
+    };
+    return true;
+  });
 }
 
 }  // namespace gpuperf

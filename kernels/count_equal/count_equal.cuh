@@ -22,12 +22,10 @@ struct Args {
 
 using Launcher = void (*)(const Args& args, cudaStream_t stream);
 
-// Seed, naive: one thread per element, one atomicAdd on the global counter per match.
-void global_atomic_per_element(const Args& args, cudaStream_t stream);
-// Seed, optimised: grid-stride loop, shared-memory tree reduction, one atomicAdd per block.
-void grid_stride_shared_tree_one_atomic_per_block(const Args& args, cudaStream_t stream);
-// Ours: 16-byte loads, warp reductions, one atomicAdd per block, grid sized to the GPU.
-void warp_shuffle_vec4(const Args& args, cudaStream_t stream);
+// Every variant's launcher, one per line of variants.def (which says what each does).
+#define GPUPERF_VARIANT(name) void name(const Args& args, cudaStream_t stream);
+#include "count_equal/variants.def"
+#undef GPUPERF_VARIANT
 
 // Inputs with a chosen match fraction: b[i] = a[i] where a uniform draw from (seed, i) is below
 // match_fraction, else a[i] + 1. a must hold values below INT_MAX. Deterministic in seed.

@@ -11,6 +11,7 @@
 #include "common/poison.cuh"
 #include "common/random_fill.cuh"
 #include "common/registry.h"
+#include "common/variant_cases.h"
 #include "count_equal/count_equal.cuh"
 
 namespace gpuperf {
@@ -23,12 +24,12 @@ struct Variant {
   Launcher launch;
 };
 
-// Adding a variant: write its launcher (count_equal.cuh) and add one line here. The first is the seed's
-// naive variant, which the others' speedups are over.
+// The variants in variants.def's order; the first is the seed's naive variant, which the others' speedups
+// are over. Adding a variant: its file <name>.cu with its launcher, and one line in variants.def.
 const Variant kVariants[] = {
-    {"global_atomic_per_element", count_equal::global_atomic_per_element},
-    {"grid_stride_shared_tree_one_atomic_per_block", count_equal::grid_stride_shared_tree_one_atomic_per_block},
-    {"warp_shuffle_vec4", count_equal::warp_shuffle_vec4},
+#define GPUPERF_VARIANT(name) {#name, count_equal::name},
+#include "count_equal/variants.def"
+#undef GPUPERF_VARIANT
 };
 
 struct Size {
@@ -52,6 +53,21 @@ struct MatchFraction {
   double value;
 };
 const MatchFraction kMatchFractions[] = {{"0.25", 0.25}, {"0.0001", 0.0001}};
+
+// One case per variant at each of these: every size, at every match fraction.
+struct Point {
+  std::int64_t n;
+  const MatchFraction* match;
+  unsigned roles;  // the size's
+};
+
+std::vector<Point> points() {
+  std::vector<Point> all;
+  for (const Size& size : kSizes) {
+    for (const MatchFraction& match : kMatchFractions) all.push_back({size.n, &match, size.roles});
+  }
+  return all;
+}
 
 // a in [-10^6, 10^6]: a[i] + 1 cannot overflow, and the values are far from zero.
 constexpr int kInputMin = -1000000;
@@ -98,24 +114,16 @@ class CountEqualInstance final : public Instance {
 }  // namespace
 
 void register_count_equal(Registry& registry) {
-  for (const Variant& variant : kVariants) {
-    for (const Size& size : kSizes) {
-      for (const MatchFraction& match : kMatchFractions) {
-        Case c;
-        c.variant = variant.name;
-        c.shape = shape({{"n", size.n}, {"match", match.label}});
-        c.roles = size.roles;
-        // a and b read once (the 4-byte count written: not counted).
-        c.bytes = GlobalMemoryBytes().reads<int>(size.n).reads<int>(size.n);
-        c.compared_with = read_only_ceiling();
-        c.speedup_over = speedup_over_naive(registry, kVariants[0].name, c);
-        c.make = [launch = variant.launch, n = size.n, fraction = match.value] {
-          return std::make_unique<CountEqualInstance>(launch, n, fraction);
-        };
-        registry.add(std::move(c));
-      }
-    }
-  }
+  add_variant_cases(registry, kVariants, points(), [&registry](Case& c, const Variant& variant, const Point& point) {
+    c.shape = shape({{"n", point.n}, {"match", point.match->label}});
+    // a and b read once (the 4-byte count written: not counted).
+    c.bytes = GlobalMemoryBytes().reads<int>(point.n).reads<int>(point.n);
+    c.compared_with = read_only_ceiling();
+    c.speedup_over = speedup_over_naive(registry, kVariants[0].name, c);
+    c.make = [launch = variant.launch, n = point.n, fraction = point.match->value] {
+      return std::make_unique<CountEqualInstance>(launch, n, fraction);
+    };
+  });
 }
 
 }  // namespace gpuperf

@@ -29,12 +29,10 @@ struct Args {
 
 using Launcher = void (*)(const Args& args, cudaStream_t stream);
 
-void add_then_scale_two_kernels(const Args& args, cudaStream_t stream);
-void add_scale_fused(const Args& args, cudaStream_t stream);
-void add_scale_fused_vec4(const Args& args, cudaStream_t stream);
-void axpb_through_temporary(const Args& args, cudaStream_t stream);
-void axpb_fused(const Args& args, cudaStream_t stream);
-void axpb_fused_vec4(const Args& args, cudaStream_t stream);
+// Every variant's launcher, one per line of variants.def.
+#define GPUPERF_VARIANT(name, operation, uses_temporary) void name(const Args& args, cudaStream_t stream);
+#include "fusion/variants.def"
+#undef GPUPERF_VARIANT
 
 // Threads per block of every fusion kernel.
 constexpr int kThreads = 256;

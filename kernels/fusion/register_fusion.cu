@@ -9,6 +9,7 @@
 #include "common/poison.cuh"
 #include "common/random_fill.cuh"
 #include "common/registry.h"
+#include "common/variant_cases.h"
 #include "fusion/fusion.cuh"
 
 namespace gpuperf {
@@ -24,14 +25,12 @@ struct Variant {
   bool uses_temporary;  // gets a device array t of n floats
 };
 
-// Adding a variant: write its launcher (fusion.cuh) and add one line here.
+// The variants in variants.def's order. Adding a variant: its file <name>.cu with its launcher, and one
+// line in variants.def.
 const Variant kVariants[] = {
-    {"add_then_scale_two_kernels", Operation::kAddScale, fusion::add_then_scale_two_kernels, true},
-    {"add_scale_fused", Operation::kAddScale, fusion::add_scale_fused, false},
-    {"add_scale_fused_vec4", Operation::kAddScale, fusion::add_scale_fused_vec4, false},
-    {"axpb_through_temporary", Operation::kAxpb, fusion::axpb_through_temporary, true},
-    {"axpb_fused", Operation::kAxpb, fusion::axpb_fused, false},
-    {"axpb_fused_vec4", Operation::kAxpb, fusion::axpb_fused_vec4, false},
+#define GPUPERF_VARIANT(name, operation, uses_temporary) {#name, operation, fusion::name, uses_temporary},
+#include "fusion/variants.def"
+#undef GPUPERF_VARIANT
 };
 
 struct Size {
@@ -147,20 +146,14 @@ class FusionInstance final : public Instance {
 }  // namespace
 
 void register_fusion(Registry& registry) {
-  for (const Variant& variant : kVariants) {
-    for (const Size& size : kSizes) {
-      Case c;
-      c.variant = variant.name;
-      c.shape = shape({{"n", size.n}});
-      c.roles = size.roles;
-      c.bytes = bytes_moved(variant.op, size.n);
-      c.flops = flops(size.n);
-      c.compared_with = device_copy_ceiling();
-      c.speedup_over = speedup_over_naive(registry, unfused_variant_of(variant.op), c);
-      c.make = [&variant, n = size.n] { return std::make_unique<FusionInstance>(variant, n); };
-      registry.add(std::move(c));
-    }
-  }
+  add_variant_cases(registry, kVariants, kSizes, [&registry](Case& c, const Variant& variant, const Size& size) {
+    c.shape = shape({{"n", size.n}});
+    c.bytes = bytes_moved(variant.op, size.n);
+    c.flops = flops(size.n);
+    c.compared_with = device_copy_ceiling();
+    c.speedup_over = speedup_over_naive(registry, unfused_variant_of(variant.op), c);
+    c.make = [&variant, n = size.n] { return std::make_unique<FusionInstance>(variant, n); };
+  });
 }
 
 }  // namespace gpuperf

@@ -52,14 +52,12 @@ void check_sizes(const Args& args);
 // Ceiling division for grid sizes.
 __host__ __device__ constexpr int ceil_div(int x, int y) { return (x + y - 1) / y; }
 
-// C = A * B by cuBLAS in FP32 (no TF32): the library variant, and the reference at sizes where the CPU
-// would be too slow.
-void cublas_sgemm(const Args& args, cudaStream_t stream);
-void cublas_sgemm_tf32(const Args& args, cudaStream_t stream);
-void naive(const Args& args, cudaStream_t stream);
-void tiled16_shared_memory(const Args& args, cudaStream_t stream);
-void blocktile_2d_vec4(const Args& args, cudaStream_t stream);
-void tf32_mma_tensor_core(const Args& args, cudaStream_t stream);
+// Every variant's launcher, one per line of variants.def (cublas_sgemm is also the reference at sizes
+// where the CPU would be too slow).
+#define GPUPERF_VARIANT(name, tf32, rough_tflops, needs) void name(const Args& args, cudaStream_t stream);
+#include "matmul/variants.def"
+#undef GPUPERF_VARIANT
+
 // What tf32_mma_tensor_core needs of the GPU (its file says why).
 extern const Requirements tf32_mma_tensor_core_needs;
 

@@ -13,6 +13,7 @@
 #include "common/poison.cuh"
 #include "common/random_fill.cuh"
 #include "common/registry.h"
+#include "common/variant_cases.h"
 #include "matmul/matmul.cuh"
 
 namespace gpuperf {
@@ -29,15 +30,12 @@ struct Variant {
   const Requirements* needs = nullptr;  // beyond every built architecture, if anything
 };
 
-// Adding a variant: write its launcher (matmul.cuh) and add one line here. The first is the seed's
-// naive variant, which the others' speedups are over.
+// The variants in variants.def's order; the first is the seed's naive variant, which the others' speedups
+// are over. Adding a variant: its file <name>.cu with its launcher, and one line in variants.def.
 const Variant kVariants[] = {
-    {"naive", matmul::naive, false, 3.0},
-    {"tiled16_shared_memory", matmul::tiled16_shared_memory, false, 4.0},
-    {"cublas_sgemm", matmul::cublas_sgemm, false, 50.0},
-    {"cublas_sgemm_tf32", matmul::cublas_sgemm_tf32, true, 350.0},
-    {"blocktile_2d_vec4", matmul::blocktile_2d_vec4, false, 40.0},
-    {"tf32_mma_tensor_core", matmul::tf32_mma_tensor_core, true, 200.0, &matmul::tf32_mma_tensor_core_needs},
+#define GPUPERF_VARIANT(name, tf32, rough_tflops, needs) {#name, matmul::name, tf32, rough_tflops, needs},
+#include "matmul/variants.def"
+#undef GPUPERF_VARIANT
 };
 
 enum class Reference {
@@ -177,28 +175,22 @@ class MatmulInstance final : public Instance {
 }  // namespace
 
 void register_matmul(Registry& registry) {
-  for (const Variant& variant : kVariants) {
-    for (const Size& size : kSizes) {
-      Case c;
-      c.variant = variant.name;
-      c.shape = shape({{"m", size.m}, {"n", size.n}, {"k", size.k}});
-      c.roles = size.roles;
-      // A and B read once, C written once.
-      c.bytes = GlobalMemoryBytes()
-                    .reads<float>(static_cast<double>(size.m) * size.k)
-                    .reads<float>(static_cast<double>(size.k) * size.n)
-                    .writes<float>(static_cast<double>(size.m) * size.n);
-      c.flops = flops_of(size);
-      const Variant& library = library_variant_for(variant);
-      if (&library != &variant) c.compared_with = registry.name_in_family(library.name, c.shape);
-      c.speedup_over = speedup_over_naive(registry, kVariants[0].name, c);
-      const double rough_us = flops_of(size) / (variant.rough_tflops * 1e6);
-      c.runs_per_sample = std::max(1, static_cast<int>(std::ceil(kMinSampleUs / rough_us)));
-      if (variant.needs != nullptr) c.needs = *variant.needs;
-      c.make = [&variant, size] { return std::make_unique<MatmulInstance>(variant, size); };
-      registry.add(std::move(c));
-    }
-  }
+  add_variant_cases(registry, kVariants, kSizes, [&registry](Case& c, const Variant& variant, const Size& size) {
+    c.shape = shape({{"m", size.m}, {"n", size.n}, {"k", size.k}});
+    // A and B read once, C written once.
+    c.bytes = GlobalMemoryBytes()
+                  .reads<float>(static_cast<double>(size.m) * size.k)
+                  .reads<float>(static_cast<double>(size.k) * size.n)
+                  .writes<float>(static_cast<double>(size.m) * size.n);
+    c.flops = flops_of(size);
+    const Variant& library = library_variant_for(variant);
+    if (&library != &variant) c.compared_with = registry.name_in_family(library.name, c.shape);
+    c.speedup_over = speedup_over_naive(registry, kVariants[0].name, c);
+    const double rough_us = flops_of(size) / (variant.rough_tflops * 1e6);
+    c.runs_per_sample = std::max(1, static_cast<int>(std::ceil(kMinSampleUs / rough_us)));
+    if (variant.needs != nullptr) c.needs = *variant.needs;
+    c.make = [&variant, size] { return std::make_unique<MatmulInstance>(variant, size); };
+  });
 }
 
 }  // namespace gpuperf

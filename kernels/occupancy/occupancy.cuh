@@ -52,12 +52,12 @@ constexpr int kLimitedBlock = 256;
 using AxpbPrepare = Residency (*)(int block);
 using AxpbLauncher = void (*)(const AxpbArgs& args, int block, cudaStream_t stream);
 
-Residency axpb_plain_prepare(int block);
-void axpb_plain(const AxpbArgs& args, int block, cudaStream_t stream);
-Residency axpb_register_limited_prepare(int block);
-void axpb_register_limited(const AxpbArgs& args, int block, cudaStream_t stream);
-Residency axpb_shared_memory_limited_prepare(int block);
-void axpb_shared_memory_limited(const AxpbArgs& args, int block, cudaStream_t stream);
+// Every variant's pair, one per line of variants.def.
+#define GPUPERF_VARIANT(name, prepare, launcher, any_block) \
+  Residency prepare(int block);                             \
+  void launcher(const AxpbArgs& args, int block, cudaStream_t stream);
+#include "occupancy/variants.def"
+#undef GPUPERF_VARIANT
 
 // ---- (c): fixed work per block, one block per SM.
 

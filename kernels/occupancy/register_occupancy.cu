@@ -16,6 +16,7 @@
 #include "common/poison.cuh"
 #include "common/random_fill.cuh"
 #include "common/registry.h"
+#include "common/variant_cases.h"
 #include "occupancy/occupancy.cuh"
 
 namespace gpuperf {
@@ -31,18 +32,29 @@ struct AxpbVariant {
   const char* name;
   AxpbPrepare prepare;
   AxpbLauncher launch;
-  std::vector<int> blocks;  // threads per block, one case each
+  bool any_block;  // false: kLimitedBlock threads per block only
 };
 
-// Adding a variant: write its prepare/launch pair (occupancy.cuh) and add one line here. The first, the
-// plain kernel, is what the limited ones' speedups (at the same block size) are over.
+// The variants in variants.def's order; the first, the plain kernel, is what the limited ones' speedups
+// (at the same block size) are over. Adding a variant: its file <name>.cu with its prepare/launch pair,
+// and one line in variants.def.
 const AxpbVariant kAxpbVariants[] = {
-    {"block_size_sweep", occupancy::axpb_plain_prepare, occupancy::axpb_plain, {32, 64, 128, 256, 512, 1024}},
-    {"register_limited", occupancy::axpb_register_limited_prepare, occupancy::axpb_register_limited,
-     {occupancy::kLimitedBlock}},
-    {"shared_memory_limited", occupancy::axpb_shared_memory_limited_prepare, occupancy::axpb_shared_memory_limited,
-     {occupancy::kLimitedBlock}},
+#define GPUPERF_VARIANT(name, prepare, launcher, any_block) \
+  {#name, occupancy::prepare, occupancy::launcher, any_block},
+#include "occupancy/variants.def"
+#undef GPUPERF_VARIANT
 };
+
+// Threads per block of the sweep, one case each.
+constexpr int kBlocks[] = {32, 64, 128, 256, 512, 1024};
+
+constexpr bool swept(int block) {
+  for (const int b : kBlocks) {
+    if (b == block) return true;
+  }
+  return false;
+}
+static_assert(swept(occupancy::kLimitedBlock), "the limited variants are timed at one block size of the sweep");
 
 struct Size {
   std::int64_t n;
@@ -52,6 +64,21 @@ struct Size {
 // 1000003 (prime) leaves a partial last block at every block size; 2^26 floats (256 MiB per array) is
 // several times any L2 and ~130 us at the H200's copy ceiling.
 const Size kAxpbSizes[] = {{1000003, kCorrectness}, {std::int64_t{1} << 26, kBoth}};
+
+// One case per variant at each of these it takes: every block size, at every size.
+struct AxpbPoint {
+  int block;
+  std::int64_t n;
+  unsigned roles;  // the size's
+};
+
+std::vector<AxpbPoint> axpb_points() {
+  std::vector<AxpbPoint> all;
+  for (const int block : kBlocks) {
+    for (const Size& size : kAxpbSizes) all.push_back({block, size.n, size.roles});
+  }
+  return all;
+}
 
 constexpr float kA = 1.5f;
 constexpr float kB = 0.25f;
@@ -210,22 +237,20 @@ int sm_count_if_known() {
 }  // namespace
 
 void register_occupancy(Registry& registry) {
-  for (const AxpbVariant& variant : kAxpbVariants) {
-    for (const int block : variant.blocks) {
-      for (const Size& size : kAxpbSizes) {
-        Case c;
-        c.variant = variant.name;
-        c.shape = shape({{"block", block}, {"n", size.n}});
-        c.roles = size.roles;
-        c.bytes = GlobalMemoryBytes().reads<float>(size.n).writes<float>(size.n);  // x read once, y written once
-        c.flops = 2.0 * static_cast<double>(size.n);                               // one multiply-add per element
-        c.compared_with = device_copy_ceiling();
-        c.speedup_over = speedup_over_naive(registry, kAxpbVariants[0].name, c);
-        c.make = [&variant, block, n = size.n] { return std::make_unique<AxpbInstance>(variant, block, n); };
-        registry.add(std::move(c));
-      }
-    }
-  }
+  add_variant_cases(registry, kAxpbVariants, axpb_points(),
+                    [&registry](Case& c, const AxpbVariant& variant, const AxpbPoint& point) {
+                      if (!variant.any_block && point.block != occupancy::kLimitedBlock) return false;
+                      c.shape = shape({{"block", point.block}, {"n", point.n}});
+                      // x read once, y written once; one multiply-add per element.
+                      c.bytes = GlobalMemoryBytes().reads<float>(point.n).writes<float>(point.n);
+                      c.flops = 2.0 * static_cast<double>(point.n);
+                      c.compared_with = device_copy_ceiling();
+                      c.speedup_over = speedup_over_naive(registry, kAxpbVariants[0].name, c);
+                      c.make = [&variant, block = point.block, n = point.n] {
+                        return std::make_unique<AxpbInstance>(variant, block, n);
+                      };
+                      return true;
+                    });
 
   const int sm_count = sm_count_if_known();
   for (const Waves& w : kWaves) {

@@ -55,15 +55,9 @@ inline std::int64_t blocks_for_tiles(std::int64_t n, std::int64_t per_thread) {
   return (n + tile - 1) / tile;
 }
 
-void reduce1_interleaved_divergent(const Args& args, cudaStream_t stream);
-void reduce2_interleaved_strided_index(const Args& args, cudaStream_t stream);
-void reduce3_sequential_addressing(const Args& args, cudaStream_t stream);
-void reduce4_first_add_during_load(const Args& args, cudaStream_t stream);
-void reduce6_unrolled_templated_block(const Args& args, cudaStream_t stream);
-void reduce7_many_elements_per_thread(const Args& args, cudaStream_t stream);
-void reduce8_tile32_sync_last_warp(const Args& args, cudaStream_t stream);
-void reduce9_shfl_down_last_warp(const Args& args, cudaStream_t stream);
-void reduce10_vec4_single_pass(const Args& args, cudaStream_t stream);
-void cub_device_reduce_sum(const Args& args, cudaStream_t stream);
+// Every variant's launcher, one per line of variants.def.
+#define GPUPERF_VARIANT(name) void name(const Args& args, cudaStream_t stream);
+#include "reduction/variants.def"
+#undef GPUPERF_VARIANT
 
 }  // namespace gpuperf::reduction

@@ -9,6 +9,7 @@
 #include "common/poison.cuh"
 #include "common/random_fill.cuh"
 #include "common/registry.h"
+#include "common/variant_cases.h"
 #include "reduction/reduction.cuh"
 
 namespace gpuperf {
@@ -21,19 +22,12 @@ struct Variant {
   Launcher launch;
 };
 
-// Adding a variant: write its launcher (reduction.cuh) and add one line here. The first is the seed's
-// naive variant, which the others' speedups are over.
+// The variants in variants.def's order; the first is the seed's naive variant, which the others' speedups
+// are over. Adding a variant: its file <name>.cu with its launcher, and one line in variants.def.
 const Variant kVariants[] = {
-    {"reduce1_interleaved_divergent", reduction::reduce1_interleaved_divergent},
-    {"reduce2_interleaved_strided_index", reduction::reduce2_interleaved_strided_index},
-    {"reduce3_sequential_addressing", reduction::reduce3_sequential_addressing},
-    {"reduce4_first_add_during_load", reduction::reduce4_first_add_during_load},
-    {"reduce6_unrolled_templated_block", reduction::reduce6_unrolled_templated_block},
-    {"reduce7_many_elements_per_thread", reduction::reduce7_many_elements_per_thread},
-    {"reduce8_tile32_sync_last_warp", reduction::reduce8_tile32_sync_last_warp},
-    {"reduce9_shfl_down_last_warp", reduction::reduce9_shfl_down_last_warp},
-    {"reduce10_vec4_single_pass", reduction::reduce10_vec4_single_pass},
-    {"cub_device_reduce_sum", reduction::cub_device_reduce_sum},
+#define GPUPERF_VARIANT(name) {#name, reduction::name},
+#include "reduction/variants.def"
+#undef GPUPERF_VARIANT
 };
 
 struct Size {
@@ -89,19 +83,13 @@ class ReductionInstance final : public Instance {
 }  // namespace
 
 void register_reduction(Registry& registry) {
-  for (const Variant& variant : kVariants) {
-    for (const Size& size : kSizes) {
-      Case c;
-      c.variant = variant.name;
-      c.shape = shape({{"n", size.n}});
-      c.roles = size.roles;
-      c.bytes = GlobalMemoryBytes().reads<int>(size.n);  // each input read once (the one int written: not counted)
-      c.compared_with = read_only_ceiling();
-      c.speedup_over = speedup_over_naive(registry, kVariants[0].name, c);
-      c.make = [launch = variant.launch, n = size.n] { return std::make_unique<ReductionInstance>(launch, n); };
-      registry.add(std::move(c));
-    }
-  }
+  add_variant_cases(registry, kVariants, kSizes, [&registry](Case& c, const Variant& variant, const Size& size) {
+    c.shape = shape({{"n", size.n}});
+    c.bytes = GlobalMemoryBytes().reads<int>(size.n);  // each input read once (the one int written: not counted)
+    c.compared_with = read_only_ceiling();
+    c.speedup_over = speedup_over_naive(registry, kVariants[0].name, c);
+    c.make = [launch = variant.launch, n = size.n] { return std::make_unique<ReductionInstance>(launch, n); };
+  });
 }
 
 }  // namespace gpuperf

@@ -18,6 +18,7 @@
 #include "common/poison.cuh"
 #include "common/random_fill.cuh"
 #include "common/registry.h"
+#include "common/variant_cases.h"
 #include "smem_latency/smem_latency.cuh"
 
 namespace gpuperf {
@@ -31,9 +32,12 @@ struct Variant {
   Launcher launch;
 };
 
-// Adding a variant: write its launcher (smem_latency.cuh) and add one line here.
+// The variants in variants.def's order. Adding a variant: its file <name>.cu with its launcher, and one
+// line in variants.def.
 const Variant kVariants[] = {
-    {"ld_volatile_shared_u32", smem_latency::ld_volatile_shared_u32},
+#define GPUPERF_VARIANT(name) {#name, smem_latency::name},
+#include "smem_latency/variants.def"
+#undef GPUPERF_VARIANT
 };
 
 struct Point {
@@ -201,19 +205,13 @@ class LatencyModelFitInstance final : public Instance {
 }  // namespace
 
 void register_smem_latency(Registry& registry) {
-  for (const Variant& variant : kVariants) {
-    for (const Point& point : kPoints) {
-      Case c;
-      c.variant = variant.name;
-      c.shape = shape_of(point.config);
-      c.roles = point.roles;
-      c.metric = Metric::kCycles;
-      c.make = [launch = variant.launch, config = point.config] {
-        return std::make_unique<LoadLatencyInstance>(launch, config);
-      };
-      registry.add(std::move(c));
-    }
-  }
+  add_variant_cases(registry, kVariants, kPoints, [](Case& c, const Variant& variant, const Point& point) {
+    c.shape = shape_of(point.config);
+    c.metric = Metric::kCycles;
+    c.make = [launch = variant.launch, config = point.config] {
+      return std::make_unique<LoadLatencyInstance>(launch, config);
+    };
+  });
 
   Case fit;
   fit.variant = "latency_model_fit";

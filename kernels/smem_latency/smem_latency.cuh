@@ -65,8 +65,10 @@ struct Args {
 // ranges above.
 using Launcher = void (*)(const Args& args, cudaStream_t stream);
 
-// The seed's kernel on Hopper: ld.volatile.shared.u32 between two reads of the 32-bit %clock.
-void ld_volatile_shared_u32(const Args& args, cudaStream_t stream);
+// Every variant's launcher, one per line of variants.def (which says what each does).
+#define GPUPERF_VARIANT(name) void name(const Args& args, cudaStream_t stream);
+#include "smem_latency/variants.def"
+#undef GPUPERF_VARIANT
 
 // Reads the clocks of one launch back (a synchronous copy: call once the launch's stream is done).
 BlockClocks copy_block_clocks(const std::uint32_t* device_clocks, int warps);

@@ -3,14 +3,17 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "common/case_references.h"
 #include "common/case_shape.h"
 #include "common/device_info.h"
 #include "common/global_memory_bytes.h"
 #include "common/registry.h"
+#include "common/variant_cases.h"
 
 namespace gpuperf {
 namespace {
@@ -224,6 +227,75 @@ TEST(References, AFamilyNamesItsOwnCasesWithoutKnowingItsName) {
   r.add_family("fusion", refers_within_family);
   EXPECT_EQ(r.cases()[1].speedup_over, "fusion/naive/n:1");
   EXPECT_EQ(reference_error_of(r), "");
+}
+
+// add_variant_cases(): the loop every register_<family>() shares.
+struct TableVariant {
+  const char* name;
+  bool any_stride;
+};
+const TableVariant kTableVariants[] = {{"naive", true}, {"vec4", false}};
+struct TablePoint {
+  int stride;
+  unsigned roles;
+};
+const TablePoint kTablePoints[] = {{1, kCorrectness}, {2, kBoth}, {4, kPerf}};
+
+void every_variant_at_every_point(Registry& r) {
+  add_variant_cases(r, kTableVariants, kTablePoints, [&r](Case& c, const TableVariant&, const TablePoint& point) {
+    c.shape = shape({{"stride", point.stride}});
+    c.speedup_over = speedup_over_naive(r, kTableVariants[0].name, c);
+    c.make = []() -> std::unique_ptr<Instance> { return nullptr; };
+  });
+}
+
+TEST(VariantCases, EveryVariantInTableOrderThenEveryPointWithItsRoles) {
+  Registry r;
+  r.add_family("coalescing", every_variant_at_every_point);
+  std::vector<std::string> names;
+  std::vector<unsigned> roles;
+  for (const Case& c : r.cases()) {
+    names.push_back(c.name());
+    roles.push_back(c.roles);
+  }
+  EXPECT_EQ(names, (std::vector<std::string>{"coalescing/naive/stride:1", "coalescing/naive/stride:2",
+                                             "coalescing/naive/stride:4", "coalescing/vec4/stride:1",
+                                             "coalescing/vec4/stride:2", "coalescing/vec4/stride:4"}));
+  EXPECT_EQ(roles, (std::vector<unsigned>{kCorrectness, kBoth, kPerf, kCorrectness, kBoth, kPerf}));
+  EXPECT_EQ(r.cases()[4].speedup_over, "coalescing/naive/stride:2") << "what describe() sets is kept";
+}
+
+void stride_one_only_where_the_variant_says(Registry& r) {
+  add_variant_cases(r, kTableVariants, kTablePoints, [](Case& c, const TableVariant& variant, const TablePoint& point) {
+    if (point.stride != 1 && !variant.any_stride) return false;
+    c.shape = shape({{"stride", point.stride}});
+    c.make = []() -> std::unique_ptr<Instance> { return nullptr; };
+    return true;
+  });
+}
+
+TEST(VariantCases, APairDescribeRefusesIsLeftOut) {
+  Registry r;
+  r.add_family("coalescing", stride_one_only_where_the_variant_says);
+  std::vector<std::string> names;
+  for (const Case& c : r.cases()) names.push_back(c.name());
+  EXPECT_EQ(names, (std::vector<std::string>{"coalescing/naive/stride:1", "coalescing/naive/stride:2",
+                                             "coalescing/naive/stride:4", "coalescing/vec4/stride:1"}));
+}
+
+TEST(VariantCases, DescribeSeesTheTablesOwnElements) {
+  Registry r;
+  std::vector<const TableVariant*> seen;
+  add_variant_cases(r, kTableVariants, kTablePoints,
+                    [&seen](Case& c, const TableVariant& variant, const TablePoint& point) {
+                      seen.push_back(&variant);
+                      c.family = "coalescing";
+                      c.shape = shape({{"stride", point.stride}});
+                      c.make = []() -> std::unique_ptr<Instance> { return nullptr; };
+                    });
+  ASSERT_EQ(seen.size(), 6u);
+  EXPECT_EQ(seen[0], &kTableVariants[0]) << "make() may keep a reference to a variant of a static table";
+  EXPECT_EQ(seen[5], &kTableVariants[1]);
 }
 
 // The real families, as both programs register them at start-up (no case is made or run, so no GPU).

@@ -9,6 +9,7 @@
 #include "common/poison.cuh"
 #include "common/random_fill.cuh"
 #include "common/registry.h"
+#include "common/variant_cases.h"
 #include "saxpy.cuh"
 
 namespace gpuperf {
@@ -19,11 +20,12 @@ struct Variant {
   saxpy::Launcher launch;
 };
 
-// Adding a variant: write its launcher (saxpy.cuh) and add one line here. The first is the naive
-// variant, which the others' speedups are over.
+// The variants in variants.def's order; the first is the naive variant, which the others' speedups are
+// over. Adding a variant: its file <name>.cu with its launcher, and one line in variants.def.
 const Variant kVariants[] = {
-    {"naive", saxpy::naive},
-    {"grid_stride_vec4", saxpy::grid_stride_vec4},
+#define GPUPERF_VARIANT(name) {#name, saxpy::name},
+#include "variants.def"
+#undef GPUPERF_VARIANT
 };
 
 struct Size {
@@ -77,19 +79,13 @@ class SaxpyInstance final : public Instance {
 }  // namespace
 
 void register_saxpy(Registry& registry) {
-  for (const Variant& variant : kVariants) {
-    for (const Size& size : kSizes) {
-      Case c;
-      c.variant = variant.name;
-      c.shape = shape({{"n", size.n}});
-      c.roles = size.roles;
-      c.bytes = GlobalMemoryBytes().reads<float>(2.0 * size.n).writes<float>(size.n);  // x, y read; out written
-      c.flops = 2.0 * static_cast<double>(size.n);  // one multiply, one add per element
-      c.speedup_over = speedup_over_naive(registry, kVariants[0].name, c);
-      c.make = [launch = variant.launch, n = size.n] { return std::make_unique<SaxpyInstance>(launch, n); };
-      registry.add(std::move(c));
-    }
-  }
+  add_variant_cases(registry, kVariants, kSizes, [&registry](Case& c, const Variant& variant, const Size& size) {
+    c.shape = shape({{"n", size.n}});
+    c.bytes = GlobalMemoryBytes().reads<float>(2.0 * size.n).writes<float>(size.n);  // x, y read; out written
+    c.flops = 2.0 * static_cast<double>(size.n);  // one multiply, one add per element
+    c.speedup_over = speedup_over_naive(registry, kVariants[0].name, c);
+    c.make = [launch = variant.launch, n = size.n] { return std::make_unique<SaxpyInstance>(launch, n); };
+  });
 }
 
 }  // namespace gpuperf

@@ -18,9 +18,9 @@ struct Args {
 
 using Launcher = void (*)(const Args& args, cudaStream_t stream);
 
-// One thread per element: the naive kernel the other variant's speedup is over.
-void naive(const Args& args, cudaStream_t stream);
-// float4 loads and stores, a grid that fills the GPU once, each thread striding over the arrays.
-void grid_stride_vec4(const Args& args, cudaStream_t stream);
+// Every variant's launcher, one per line of variants.def (which says what each does).
+#define GPUPERF_VARIANT(name) void name(const Args& args, cudaStream_t stream);
+#include "variants.def"
+#undef GPUPERF_VARIANT
 
 }  // namespace saxpy
