@@ -4,7 +4,8 @@
 #                         targets gpuperf::..., KernelFamily.cmake (gpuperf_add_family) and the registry's
 #                         template
 #   lib/, include/gpuperf/, bin/perf_gate   the libraries and objects the generated programs link, the
-#                         headers a family includes ("common/registry.h", ...), the gate
+#                         headers a family includes ("common/registry.h", ...; "formats/version.h", the
+#                         harness's version, generated), the gate
 #   share/gpuperf/scripts/  what the generated tests run (perf_test.sh and what it calls) and the scripts
 #                         that record baselines for a project's build (update_baseline.sh, record_ncu.sh)
 include(CMakePackageConfigHelpers)
@@ -12,12 +13,15 @@ include(CMakePackageConfigHelpers)
 set(GPUPERF_INSTALL_CMAKEDIR "${CMAKE_INSTALL_LIBDIR}/cmake/gpuperf")
 set(GPUPERF_INSTALL_SCRIPTSDIR "${CMAKE_INSTALL_DATADIR}/gpuperf/scripts")
 
-install(TARGETS gpuperf_formats gpuperf_common gpuperf_harness gpuperf_gate gpuperf_fingerprint gpuperf_cupti_capture
-                gpuperf_bench_main gpuperf_correctness_main gpuperf_warnings perf_gate
+# gpuperf_version's header set is the generated formats/version.h: installed beside the other formats
+# headers (include/gpuperf/formats/version.h).
+install(TARGETS gpuperf_formats gpuperf_version gpuperf_common gpuperf_harness gpuperf_gate gpuperf_fingerprint
+                gpuperf_cupti_capture gpuperf_bench_main gpuperf_correctness_main gpuperf_warnings perf_gate
         EXPORT gpuperfTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}
-        OBJECTS DESTINATION ${CMAKE_INSTALL_LIBDIR}/gpuperf/objects)
+        OBJECTS DESTINATION ${CMAKE_INSTALL_LIBDIR}/gpuperf/objects
+        FILE_SET HEADERS DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/gpuperf)
 install(EXPORT gpuperfTargets NAMESPACE gpuperf:: DESTINATION ${GPUPERF_INSTALL_CMAKEDIR})
 
 # The headers, as the targets' include paths name them: formats/, common/, gate/, harness/, harness/fingerprint/.

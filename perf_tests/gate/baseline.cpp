@@ -262,6 +262,7 @@ Baseline parse_baseline(const std::string& text, const std::string& source) {
     const ObjectReader recorded = top.object("recorded");
     b.recorded.date = recorded.string("date", false);
     b.recorded.commit = recorded.string("commit", false);
+    b.recorded.harness_version = recorded.string("harness_version", false);
     b.recorded.runs = static_cast<int>(recorded.integer("runs").value_or(0));
     b.recorded.samples_per_run = static_cast<int>(recorded.integer("samples_per_run").value_or(0));
     b.recorded.gpu_uuids = recorded.strings("gpu_uuids");
@@ -319,12 +320,13 @@ std::string baseline_to_text(const Baseline& b) {
   gpu["cuda_runtime"] = b.gpu.cuda_runtime;
   if (b.gpu.sm_clock_mhz) gpu["sm_clock_mhz"] = *b.gpu.sm_clock_mhz;
   if (b.gpu.mem_clock_mhz) gpu["mem_clock_mhz"] = *b.gpu.mem_clock_mhz;
-  doc["recorded"] = ordered{{"date", b.recorded.date},
-                            {"commit", b.recorded.commit},
-                            {"runs", b.recorded.runs},
-                            {"samples_per_run", b.recorded.samples_per_run}};
-  // The optional fields are left out when unset: a file without them is rewritten without them.
-  if (!b.recorded.gpu_uuids.empty()) doc["recorded"]["gpu_uuids"] = b.recorded.gpu_uuids;
+  // The optional fields are left out when unset: a file without them is rewritten without them (migrate
+  // names no harness_version it did not record with).
+  ordered& recorded = doc["recorded"] = ordered{{"date", b.recorded.date}, {"commit", b.recorded.commit}};
+  if (!b.recorded.harness_version.empty()) recorded["harness_version"] = b.recorded.harness_version;
+  recorded["runs"] = b.recorded.runs;
+  recorded["samples_per_run"] = b.recorded.samples_per_run;
+  if (!b.recorded.gpu_uuids.empty()) recorded["gpu_uuids"] = b.recorded.gpu_uuids;
   doc["defaults"] = ordered{{"tolerance_pct", b.default_tolerance_pct}};
   if (b.same_gpu_tolerance_pct) doc["defaults"]["same_gpu_tolerance_pct"] = *b.same_gpu_tolerance_pct;
   doc["families"] = ordered::object();

@@ -45,6 +45,9 @@ struct BaselineGpu {
 struct BaselineRecorded {
   std::string date;  // ISO 8601, UTC
   std::string commit;
+  // The gpuperf release whose perf_gate recorded the file ("0.1.0", formats/version.h); empty in files
+  // recorded before releases were named (optional: read when present, written when set).
+  std::string harness_version;
   int runs = 0;             // processes recorded
   int samples_per_run = 0;  // repetitions in one process
   // UUIDs of the GPUs whose runs were pooled ("GPU-8f2c..."), sorted; empty when unknown (older files,

@@ -10,6 +10,7 @@
 
 #include "formats/escape.h"
 #include "formats/names.h"
+#include "formats/version.h"
 #include "gate/ab_comparator.h"
 #include "gate/atomic_file.h"
 #include "gate/baseline.h"
@@ -109,6 +110,9 @@ const char* const kUsage = R"(usage:
       grouped by their GPU slug, a benchmark's time being the median of the files' medians. GPUs in the
       order given. --chart mermaid (default): a Mermaid bar chart per family in the Markdown. Without
       --markdown and --json the Markdown goes to stdout. Formats and rules: perf_tests/gate/fleet_report.md.
+  perf_gate --version
+      Print the harness's release, "gpuperf MAJOR.MINOR.PATCH" (semantic versioning), which every
+      report and recorded baseline names (harness_version), and exit 0.
 
 exit codes:
   0   pass: no regression (SAME, FAST, NEW, AMBIGUOUS after re-measuring; MISSING without --strict)
@@ -580,6 +584,11 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
     if (args.empty()) throw UsageError("no command given");
     if (args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
       out << kUsage;
+      return kExitPass;
+    }
+    if (args[0] == "--version") {
+      if (args.size() > 1) throw UsageError("--version takes no arguments");
+      out << formats::kHarnessVersionLine << "\n";
       return kExitPass;
     }
     const auto spec = command_specs().find(args[0]);

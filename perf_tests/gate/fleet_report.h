@@ -13,7 +13,8 @@
 
 namespace gpuperf::gate {
 
-// Bump when a field of the JSON fleet report changes meaning or disappears.
+// Bump when a field of the JSON fleet report changes meaning or disappears; an added field needs none
+// (harness_version, added in 1 without a bump: readers of 1 ignore fields they do not know).
 inline constexpr int kFleetReportSchemaVersion = 1;
 
 // Below this many flops per byte a kernel is bound by memory on every GPU we measure (their ridge points,

@@ -6,6 +6,7 @@
 #include <ctime>
 #include <set>
 
+#include "formats/version.h"
 #include "gate/input_error.h"
 #include "gate/platform.h"
 #include "gate/statistics.h"
@@ -85,6 +86,7 @@ Baseline record_baseline(const std::vector<ResultsFile>& runs, const Baseline* p
   b.recorded.commit = !options.commit.empty()                ? options.commit
                       : !runs.front().gpu.git_commit.empty() ? runs.front().gpu.git_commit
                                                              : kUnknownCommit;
+  b.recorded.harness_version = formats::kHarnessVersion;  // this gate's, never --previous's
   b.recorded.runs = static_cast<int>(runs.size());
   b.recorded.gpu_uuids = gpu_uuids_of(runs);
   b.default_tolerance_pct = kDefaultTolerancePct;

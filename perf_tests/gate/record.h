@@ -28,9 +28,10 @@ struct RecordOptions {
 };
 
 // Each results file is one run (process): a benchmark keeps the median of each run's valid samples, the
-// runs' GPU UUIDs are listed in recorded.gpu_uuids, and gpu.sm_clock_mhz and gpu.mem_clock_mhz are the
-// median clocks of all their valid samples (left out where no sample has one). From `previous` (may be null) it
-// keeps defaults (same_gpu_tolerance_pct included), families and every per-benchmark tolerance_pct.
+// runs' GPU UUIDs are listed in recorded.gpu_uuids, recorded.harness_version names this gate's release, and
+// gpu.sm_clock_mhz and gpu.mem_clock_mhz are the median clocks of all their valid samples (left out where no
+// sample has one). From `previous` (may be null) it keeps defaults (same_gpu_tolerance_pct included),
+// families and every per-benchmark tolerance_pct.
 // InputError when a benchmark reported an error or has fewer than kMinSamples valid samples in every run, when the
 // files come from different GPUs or none names its GPU, or when `previous` is for another GPU.
 Baseline record_baseline(const std::vector<ResultsFile>& runs, const Baseline* previous, const RecordOptions& options);

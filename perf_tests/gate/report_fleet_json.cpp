@@ -1,6 +1,7 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
+#include "formats/version.h"
 #include "gate/fleet_reports.h"
 
 namespace gpuperf::gate {
@@ -49,6 +50,7 @@ ordered row_entry(const FleetReport& report, const FleetRow& row) {
 std::string fleet_json_report(const FleetReport& report) {
   ordered doc;
   doc["schema_version"] = kFleetReportSchemaVersion;
+  doc["harness_version"] = formats::kHarnessVersion;  // the gpuperf that tabulated, beside the format's version
   doc["tool"] = "perf_gate report";
   ordered gpus = ordered::array();
   for (const FleetGpu& gpu : report.gpus) {

@@ -2,6 +2,7 @@
 #include <vector>
 
 #include "formats/escape.h"
+#include "formats/version.h"
 #include "gate/fleet_reports.h"
 #include "gate/format.h"
 
@@ -180,8 +181,10 @@ void write_fleet_markdown(const FleetReport& report, FleetChart chart, std::ostr
   }
   if (report.unmeasured_cases > 0) {
     out << report.unmeasured_cases << (report.unmeasured_cases == 1 ? " perf case" : " perf cases")
-        << " of the listing measured on none of these GPUs: not shown.\n";
+        << " of the listing measured on none of these GPUs: not shown.\n\n";
   }
+  // Which release tabulated: a table pasted elsewhere can be traced to its gate.
+  out << formats::kHarnessVersionLine << "\n";
 }
 
 }  // namespace gpuperf::gate

@@ -2,6 +2,7 @@
 #include <optional>
 #include <nlohmann/json.hpp>
 
+#include "formats/version.h"
 #include "gate/code_check.h"
 #include "gate/code_report.h"
 #include "gate/comparator.h"
@@ -95,6 +96,7 @@ ordered code_entry(const BenchmarkComparison& row) {
 std::string json_report(const Comparison& comparison) {
   ordered doc;
   doc["schema_version"] = kReportSchemaVersion;
+  doc["harness_version"] = formats::kHarnessVersion;  // the gpuperf that judged, beside the format's version
   doc["tool"] = "perf_gate";
   doc["mode"] = comparison.mode;
   doc["gpu"] = ordered{{"name", comparison.gpu_name}, {"slug", comparison.gpu_slug}};

@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "formats/escape.h"
+#include "formats/version.h"
 #include "gate/code_report.h"
 #include "gate/format.h"
 #include "gate/outcome.h"
@@ -92,6 +93,8 @@ void write_markdown_report(const Comparison& comparison, std::ostream& out) {
         << " | " << throughput(achieved_tflop_per_s(row)) << " | "
         << escape_markdown_text(note_and_action(row, comparison.mode)) << " |\n";
   }
+  // Which release judged: a report kept in a pull request or an artifact can be traced to its gate.
+  out << "\n" << formats::kHarnessVersionLine << "\n";
 }
 
 }  // namespace gpuperf::gate

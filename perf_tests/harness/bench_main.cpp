@@ -5,7 +5,11 @@
 //   gpuperf_bench [--gpu-info] [--no-reference-check] [--no-fingerprint] [--fingerprint-only] [--reverse-order]
 //                 [Google Benchmark flags, e.g. --benchmark_filter=^reduction/]
 //   gpuperf_bench --list-cases
+//   gpuperf_bench --version
 //
+// --version: print the harness's version ("gpuperf 0.1.0", formats/version.h) and exit 0; needs no GPU and
+// comes before Google Benchmark's flags are parsed (it would refuse an unknown flag). The results' context
+// names it too (harness_version).
 // --list-cases: print every registry case (correctness-only ones too, in registry order) as JSON on
 // stdout and exit 0; needs no GPU. One case a line:
 //   {"schema_version": 1, "cases": [
@@ -53,6 +57,7 @@
 #include "common/cuda_check.cuh"
 #include "common/device_info.h"
 #include "common/registry.h"
+#include "formats/version.h"
 #include "gate/atomic_file.h"
 #include "gate/exit_codes.h"
 #include "gate/json_input.h"
@@ -120,7 +125,8 @@ void print_gpu_json(const GpuInfo& gpu) {
       gpu.memory_mib, gpu.driver_version.c_str(), gpu.cuda_runtime.c_str());
 }
 
-// The results' context: which GPU, driver and runtime measured them, and how (the gate reads these keys).
+// The results' context: which GPU, driver and runtime measured them, how, and with which release of the
+// harness (the gate reads these keys).
 std::vector<std::pair<std::string, std::string>> context_entries(const GpuInfo& gpu, const Sampler& sampler,
                                                                  bool check_reference) {
   std::vector<std::pair<std::string, std::string>> entries = {
@@ -135,6 +141,7 @@ std::vector<std::pair<std::string, std::string>> context_entries(const GpuInfo& 
       {"cuda_runtime", gpu.cuda_runtime},
       {"hardware_guard", sampler.nvml().available() ? "nvml" : "off: " + sampler.nvml().unavailable_reason()},
       {"reference_check", check_reference ? "on" : "off"},
+      {"harness_version", formats::kHarnessVersion},
   };
   if (const char* commit = std::getenv("GPUPERF_GIT_COMMIT")) entries.emplace_back("git_commit", commit);
   return entries;
@@ -274,8 +281,16 @@ int check_and_fingerprint(Sampler& sampler, const std::vector<const Case*>& case
 int main(int argc, char** argv) {
   using namespace gpuperf;
   using namespace gpuperf::gate;
+  const auto given = [argc, argv](const char* flag) {
+    return std::any_of(argv + 1, argv + argc, [flag](const char* arg) { return std::string(arg) == flag; });
+  };
+  // Before anything else: it needs no GPU, no registry and none of Google Benchmark's flags.
+  if (given("--version")) {
+    std::printf("%s\n", formats::kHarnessVersionLine);
+    return kExitPass;
+  }
   // Before the GPU is looked for: registering cases makes nothing on a device.
-  if (std::any_of(argv + 1, argv + argc, [](const char* arg) { return std::string(arg) == "--list-cases"; })) {
+  if (given("--list-cases")) {
     try {
       Registry registry;
       register_all_families(registry);

@@ -2,9 +2,11 @@
 // <family>.<variant>__<shape>. Each runs the variant twice on fresh random inputs (two seeds) with
 // poisoned outputs and compares with the family's reference. Exits 77 (CTest: skipped) with no GPU.
 // Reproduce a failure with the seed it prints: GPUPERF_SEED=<seed> gpuperf_correctness --gtest_filter=...
+// gpuperf_correctness --version prints the harness's version ("gpuperf 0.1.0") and exits 0, with no GPU.
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <exception>
 #include <string>
@@ -13,6 +15,7 @@
 #include "common/device_info.h"
 #include "common/random_fill.cuh"
 #include "common/registry.h"
+#include "formats/version.h"
 #include "harness/case_check.h"
 #include "gate/exit_codes.h"
 #include "harness/gpu_info.h"
@@ -52,6 +55,11 @@ class CaseTest : public ::testing::Test {
 int main(int argc, char** argv) {
   using namespace gpuperf;
   using namespace gpuperf::gate;
+  // Before GoogleTest parses its flags and before the GPU is looked for: --version needs neither.
+  if (std::any_of(argv + 1, argv + argc, [](const char* arg) { return std::string(arg) == "--version"; })) {
+    std::printf("%s\n", formats::kHarnessVersionLine);
+    return kExitPass;
+  }
   ::testing::InitGoogleTest(&argc, argv);
   std::string why;
   if (!query_gpu(why)) {

@@ -170,6 +170,23 @@ TEST(BaselineInput, ReadsTheOptionalSameGpuFields) {
   EXPECT_TRUE(fixture.recorded.gpu_uuids.empty());
 }
 
+TEST(BaselineInput, HarnessVersionIsOptionalAndReadBackInItsPlace) {
+  EXPECT_EQ(load_baseline(testdata("baseline_h200.json")).recorded.harness_version, "") << "old files lack it";
+  const std::string recorded = R"("commit": "abc", "harness_version": "1.2.3", "runs": 10)";
+  Baseline b = parse_baseline(baseline_text("", recorded), "b.json");
+  EXPECT_EQ(b.recorded.harness_version, "1.2.3");
+  const std::string text = baseline_to_text(b);
+  EXPECT_NE(text.find("\"commit\": \"abc\",\n    \"harness_version\": \"1.2.3\",\n    \"runs\": 10,"),
+            std::string::npos)
+      << "after the commit it was recorded from: " << text.substr(0, 400);
+  EXPECT_EQ(parse_baseline(text, "round-trip").recorded.harness_version, "1.2.3");
+  b.recorded.harness_version.clear();
+  EXPECT_EQ(baseline_to_text(b).find("harness_version"), std::string::npos) << "left out when unknown";
+
+  expect_words(parse_error(baseline_text("", R"("harness_version": 1.2)")),
+               {"b.json", "recorded.harness_version is a number", "expected a string"});
+}
+
 TEST(BaselineInput, SameGpuToleranceMustBeAPositiveNumber) {
   expect_words(parse_error(baseline_text(R"("same_gpu_tolerance_pct": 0)")),
                {"b.json", "defaults.same_gpu_tolerance_pct is zero", "expected a positive, finite number"});

@@ -4,8 +4,10 @@
 
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <regex>
 #include <sstream>
 
+#include "formats/version.h"
 #include "gate/baseline.h"
 #include "gate/cli.h"
 #include "gate/exit_codes.h"
@@ -173,6 +175,19 @@ TEST_F(Cli, ArgumentErrorsAreExitTwoWithUsage) {
   EXPECT_NE(help.out.find("exit codes:"), std::string::npos);
 }
 
+TEST_F(Cli, VersionPrintsTheHarnessReleaseAndExitsZero) {
+  const CliRun run = cli({"--version"});
+  EXPECT_EQ(run.code, kExitPass);
+  EXPECT_EQ(run.out, "gpuperf " + std::string(formats::kHarnessVersion) + "\n");
+  EXPECT_EQ(run.err, "");
+  EXPECT_TRUE(std::regex_match(formats::kHarnessVersion, std::regex(R"(\d+\.\d+\.\d+)")))
+      << formats::kHarnessVersion << " is not MAJOR.MINOR.PATCH";
+  const CliRun extra = cli({"--version", "compare"});
+  EXPECT_EQ(extra.code, kExitInvalidInput);
+  EXPECT_NE(extra.err.find("--version takes no arguments"), std::string::npos) << extra.err;
+  EXPECT_NE(cli({"--help"}).out.find("perf_gate --version"), std::string::npos) << "the usage lists it";
+}
+
 TEST_F(Cli, InvalidFilterIsExitTwo) {
   const CliRun run = compare("results_run1.json", {"--filter", "(["});
   EXPECT_EQ(run.code, kExitInvalidInput);
@@ -239,6 +254,10 @@ TEST_F(Cli, RecordKeepsHandTolerancesAndPrintsWhatMoved) {
   const Baseline written = load_baseline(out("nvidia-h200.json"));
   EXPECT_NE(run.out.find(", 3 runs, commit fedcba"), std::string::npos) << run.out;
   EXPECT_EQ(written.recorded.commit, "fedcba");
+  EXPECT_EQ(written.recorded.harness_version, formats::kHarnessVersion) << "the gate that recorded it";
+  const std::string version_line = "\"harness_version\": \"" + std::string(formats::kHarnessVersion) + "\",";
+  EXPECT_NE(slurp(out("nvidia-h200.json")).find("\"commit\": \"fedcba\",\n    " + version_line), std::string::npos)
+      << slurp(out("nvidia-h200.json")).substr(0, 500);
   EXPECT_EQ(written.recorded.runs, 3);
   EXPECT_EQ(written.benchmarks.at("reduction/reduce9_shfl_down_last_warp/n:33554432").tolerance_pct, 2.0);
   EXPECT_EQ(written.benchmarks.at("reduction/reduce9_shfl_down_last_warp/n:33554432").process_medians.size(), 3u);
@@ -321,6 +340,7 @@ TEST_F(Cli, MigrateRewritesASchemaOneBaselineInSchemaTwo) {
   EXPECT_NE(text.find("\"schema_version\": 2,"), std::string::npos) << text.substr(0, 200);
   EXPECT_EQ(text.find("\"samples\""), std::string::npos) << "pooled samples are gone";
   EXPECT_EQ(text.find("spread_pct"), std::string::npos);
+  EXPECT_EQ(text.find("harness_version"), std::string::npos) << "migrating records nothing: no version invented";
   const Baseline old = load_baseline(testdata("baseline_h200_schema1.json"));
   const Baseline migrated = load_baseline(out("m.json"));
   ASSERT_EQ(migrated.benchmarks.size(), old.benchmarks.size());

@@ -15,8 +15,11 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iterator>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "formats/version.h"
 #include "gate/case_listing.h"
 #include "gate/cli.h"
 #include "gate/exit_codes.h"
@@ -278,6 +281,26 @@ TEST(CaseListing, ReadsTheListingAndRefusesAnotherSchema) {
 
 TEST(GoldenReports, FleetMarkdown) { expect_golden("fleet_summary.md", markdown(fixture_report())); }
 TEST(GoldenReports, FleetJson) { expect_golden("fleet_report.json", fleet_json_report(fixture_report())); }
+
+TEST(FleetReport, NamesTheHarnessVersionLastInMarkdownAndBesideTheSchemaInJson) {
+  const FleetReport report = fixture_report();
+  FleetReport all_measured = report;  // ends with a table or chart instead of the count of unmeasured cases
+  all_measured.unmeasured_cases = 0;
+  all_measured.unlisted.clear();
+  const std::string last = "\n\n" + std::string(formats::kHarnessVersionLine) + "\n";
+  const FleetReport* const reports[] = {&report, &all_measured};
+  for (const FleetReport* r : reports) {
+    for (const FleetChart chart : {FleetChart::kMermaid, FleetChart::kNone}) {
+      const std::string text = markdown(*r, chart);
+      ASSERT_GT(text.size(), last.size());
+      EXPECT_EQ(text.substr(text.size() - last.size()), last);
+      EXPECT_NE(text.substr(text.size() - last.size() - 1, 1), "\n") << "one blank line before it, not two";
+    }
+  }
+  const nlohmann::ordered_json doc = nlohmann::ordered_json::parse(fleet_json_report(report));
+  EXPECT_EQ(doc["harness_version"], formats::kHarnessVersion);
+  EXPECT_EQ(std::next(doc.begin()).key(), "harness_version");
+}
 
 TEST(FleetMarkdown, ChartNoneLeavesOutTheMermaidBlocks) {
   const FleetReport report = fixture_report();

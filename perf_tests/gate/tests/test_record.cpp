@@ -14,6 +14,7 @@
 
 #include <sys/stat.h>
 
+#include "formats/version.h"
 #include "gate/atomic_file.h"
 #include "gate/input_error.h"
 #include "gate/record.h"
@@ -59,6 +60,17 @@ TEST(Record, KeepsOneMedianPerProcess) {
   EXPECT_NE(e.process_medians[0], e.process_medians[1]) << "each process at its own offset";
   EXPECT_EQ(e.bytes, 134217728.0);
   EXPECT_EQ(b.benchmarks.at(kChase).unit, "cycles");
+}
+
+TEST(Record, NamesTheHarnessVersionThatRecordedItNotThePreviousFiles) {
+  Baseline previous = load_baseline(testdata("baseline_h200.json"));
+  EXPECT_EQ(previous.recorded.harness_version, "") << "a file from before versions reads without one";
+  EXPECT_EQ(record_baseline(two_runs(), &previous, {}).recorded.harness_version, formats::kHarnessVersion);
+  previous.recorded.harness_version = "0.0.1";
+  const Baseline b = record_baseline(two_runs(), &previous, {});
+  EXPECT_EQ(b.recorded.harness_version, formats::kHarnessVersion);
+  EXPECT_EQ(parse_baseline(baseline_to_text(b), "written").recorded.harness_version, formats::kHarnessVersion)
+      << "written and read back";
 }
 
 TEST(Record, OneRunGivesOneProcessMedian) {

@@ -5,9 +5,11 @@
 
 #include <cstdlib>
 #include <fstream>
+#include <iterator>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "formats/version.h"
 #include "gate/ab_comparator.h"
 #include "gate/comparator.h"
 #include "gate/format.h"
@@ -247,6 +249,26 @@ TEST(JsonReport, SchemaTwoWithItsErrorControlAndNullsWhereNothingWasJudged) {
     for (const char* key : {"ratio", "change_pct", "ci_low_pct", "ci_high_pct", "p_slower", "process_sd_pct", "df"}) {
       EXPECT_EQ(row[key].is_null(), !judged) << row["name"] << " " << key;
     }
+  }
+}
+
+// The golden files hold the version as written when they were last rewritten; these say it is the
+// running harness's, and where each report puts it.
+TEST(Reports, NameTheHarnessVersionInMarkdownAndJsonButNotOnTheConsole) {
+  for (const Comparison& c : {stored_comparison(), ab_comparison()}) {
+    const std::string markdown = markdown_of(c);
+    const std::string last_line = std::string(formats::kHarnessVersionLine) + "\n";
+    ASSERT_GT(markdown.size(), last_line.size() + 3);
+    EXPECT_EQ(markdown.substr(markdown.size() - last_line.size() - 3), "|\n\n" + last_line)
+        << "after the table, a paragraph of its own: " << markdown.substr(markdown.size() - 80);
+
+    const nlohmann::ordered_json doc = nlohmann::ordered_json::parse(json_report(c));
+    EXPECT_EQ(doc["harness_version"], formats::kHarnessVersion);
+    ASSERT_GE(doc.size(), 2u);
+    EXPECT_EQ(doc.begin().key(), "schema_version");
+    EXPECT_EQ(std::next(doc.begin()).key(), "harness_version") << "beside the format's version";
+
+    EXPECT_EQ(console_of(c).find("gpuperf "), std::string::npos) << "the console lines stay as they were";
   }
 }
 
