@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "formats/escape.h"
+#include "formats/names.h"
 #include "gate/format.h"
 #include "harness/fingerprint/fnv1a.h"
 #include "gate/input_error.h"
@@ -21,6 +22,15 @@ constexpr std::size_t kLedgerLineBenchmarks = 3;
 constexpr long long kMaxCount = 100'000'000;
 
 const char* const kStartOver = "; move the file away to start a new count";
+
+
+// The ledger lives on the runner between jobs and its names reach every later report: they are held to
+// the names' rule where they are read, as a results file's are (formats/names.h).
+void require_name(formats::NameKind kind, const std::string& name, const std::string& where) {
+  if (const std::string error = formats::name_error(kind, name); !error.empty()) {
+    throw InputError(where + ": " + error + kStartOver);
+  }
+}
 
 // The timed verdicts a tally counts, by the names the reports write.
 constexpr const char* kSame = "SAME";
@@ -69,6 +79,7 @@ nlohmann::ordered_json tally_file_json(const SameCodeTally& tally) {
 SameCodeTally tally_from_json(const nlohmann::json& j, const std::string& where) {
   SameCodeTally tally;
   tally.gpu_name = string_member(j, "gpu_name", where);
+  require_name(formats::NameKind::kGpu, tally.gpu_name, where + ".gpu_name");
   tally.since = string_member(j, "since", where);
   tally.last = string_member(j, "last", where);
   tally.reports = count_member(j, "reports", where);
@@ -83,6 +94,7 @@ SameCodeTally tally_from_json(const nlohmann::json& j, const std::string& where)
   if (!false_alarms.is_object()) throw InputError(where + ": \"false_alarms\" is not an object");
   long long listed = 0;
   for (const auto& [name, count] : false_alarms.items()) {
+    require_name(formats::NameKind::kBenchmark, name, where + ".false_alarms");
     if (!count.is_number_integer() || count.get<long long>() < 1 || count.get<long long>() > tally.slow + tally.fast) {
       throw InputError(where + ".false_alarms: \"" + name + "\" must be a count from 1 to SLOW + FAST");
     }
@@ -231,6 +243,7 @@ SameCodeLedger ledger_from_text(const std::string& text, const std::string& sour
     const nlohmann::json& gpus = member(doc, "gpus", where);
     if (!gpus.is_object()) throw InputError(where + ": \"gpus\" is not an object");
     for (const auto& [slug, modes] : gpus.items()) {
+      require_name(formats::NameKind::kGpuSlug, slug, where + ": gpus");
       if (!modes.is_object()) throw InputError(where + ": gpus." + slug + " is not an object");
       for (const auto& [mode, tally] : modes.items()) {
         if (mode != "compare" && mode != "ab") throw InputError(where + ": gpus." + slug + ": unknown mode '" + mode + "'");

@@ -133,6 +133,20 @@ TEST(SameCodeLedger, RefusesACorruptOrInconsistentFileSayingHowToStartOver) {
   doc = good;
   doc["gpus"]["nvidia-h100-80gb-hbm3"]["stored"] = doc["gpus"]["nvidia-h100-80gb-hbm3"]["compare"];
   EXPECT_NE(refused(doc).find("unknown mode 'stored'"), std::string::npos) << refused(doc);
+  // It lives on the runner and its names reach every later report: held to the names' rule on reading.
+  doc = good;
+  doc["gpus"]["nvidia-h100-80gb-hbm3"]["compare"]["gpu_name"] = "NVIDIA H100\n::error::x";
+  EXPECT_NE(refused(doc).find("gpu_name: GPU name 'NVIDIA H100\\x0a::error::x' has a control character"),
+            std::string::npos)
+      << refused(doc);
+  doc = good;
+  doc["gpus"]["nvidia-h100-80gb-hbm3"]["compare"]["false_alarms"] = {{"fam/`<img>`/n:1", 1}};
+  EXPECT_NE(refused(doc).find("false_alarms: benchmark name 'fam/`<img>`/n:1' has '`' at 4"), std::string::npos)
+      << refused(doc);
+  doc = good;
+  doc["gpus"]["../x"] = doc["gpus"]["nvidia-h100-80gb-hbm3"];
+  EXPECT_NE(refused(doc).find("gpus: GPU slug '../x'"), std::string::npos) << refused(doc);
+  EXPECT_NE(refused(doc).find("move the file away to start a new count"), std::string::npos) << refused(doc);
   for (const std::string& text : {std::string(""), std::string("{\"schema_version\": 1, \"gp")}) {
     try {
       ledger_from_text(text, "ledger.json");
