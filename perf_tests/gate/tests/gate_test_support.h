@@ -1,8 +1,11 @@
 #pragma once
 // Shared by the gate's unit tests: fixture paths and benchmarks built in memory from synthetic samples.
 
+#include <gtest/gtest.h>
+
 #include <cmath>
 #include <cstdint>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -19,6 +22,30 @@ namespace gpuperf::gate::testing {
 constexpr const char* kH200 = "nvidia-h200";
 
 inline std::string testdata(const std::string& name) { return std::string(GATE_TESTDATA_DIR) + "/" + name; }
+
+// A test with a folder of its own under the system's temporary folder, made empty before the test and
+// removed after it; the run's seed, the suite's and the test's names make it unique, so tests never meet
+// each other's files.
+class ScratchFolderTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const ::testing::TestInfo* test = ::testing::UnitTest::GetInstance()->current_test_info();
+    dir_ = std::filesystem::temp_directory_path() /
+           ("gate_" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) + "_" +
+            test->test_suite_name() + "_" + test->name());
+    std::filesystem::remove_all(dir_);
+    std::filesystem::create_directories(dir_);
+  }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+
+  std::string path(const std::string& name) const { return (dir_ / name).string(); }
+  std::string write(const std::string& name, const std::string& content) const {
+    std::ofstream(path(name), std::ios::binary) << content;
+    return path(name);
+  }
+
+  std::filesystem::path dir_;
+};
 
 inline std::string read_fixture_text(const std::string& name) {
   std::ifstream in(testdata(name));

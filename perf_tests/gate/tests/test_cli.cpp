@@ -17,6 +17,7 @@ namespace gpuperf::gate {
 namespace {
 
 using testing::read_fixture_text;
+using testing::ScratchFolderTest;
 using testing::testdata;
 
 const std::vector<std::string> kUnchanged = {"results_run1.json", "results_run2.json", "results_run3.json"};
@@ -49,16 +50,9 @@ std::string slurp(const std::filesystem::path& path) {
   return text.str();
 }
 
-class Cli : public ::testing::Test {
+class Cli : public ScratchFolderTest {
  protected:
-  void SetUp() override {
-    dir_ = std::filesystem::temp_directory_path() /
-           ("gate_cli_" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) + "_" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    std::filesystem::create_directories(dir_);
-  }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
-  std::string out(const std::string& name) const { return (dir_ / name).string(); }
+  std::string out(const std::string& name) const { return path(name); }
 
   // compare against the fixture baseline; `results` are fixture names, one process each.
   static CliRun compare(const std::vector<std::string>& results, std::vector<std::string> extra = {}) {
@@ -70,8 +64,6 @@ class Cli : public ::testing::Test {
   static CliRun compare(const std::string& results, std::vector<std::string> extra = {}) {
     return compare(std::vector<std::string>{results}, std::move(extra));
   }
-
-  std::filesystem::path dir_;
 };
 
 TEST_F(Cli, CompareExitCodes) {

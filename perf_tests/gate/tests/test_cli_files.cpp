@@ -25,6 +25,7 @@ namespace gpuperf::gate {
 namespace {
 
 using testing::read_fixture_text;
+using testing::ScratchFolderTest;
 using testing::testdata;
 
 constexpr const char* kReduce9 = "reduction/reduce9_shfl_down_last_warp/n:33554432";
@@ -49,22 +50,8 @@ std::string replaced(std::string text, const std::string& from, const std::strin
   return text;
 }
 
-class CliFiles : public ::testing::Test {
+class CliFiles : public ScratchFolderTest {
  protected:
-  void SetUp() override {
-    dir_ = std::filesystem::temp_directory_path() /
-           ("gate_cli_files_" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) + "_" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    std::filesystem::remove_all(dir_);
-    std::filesystem::create_directories(dir_);
-  }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
-
-  std::string path(const std::string& name) const { return (dir_ / name).string(); }
-  std::string write(const std::string& name, const std::string& content) const {
-    std::ofstream(path(name), std::ios::binary) << content;
-    return path(name);
-  }
   std::vector<std::string> names() const {
     std::vector<std::string> found;
     for (const auto& entry : std::filesystem::directory_iterator(dir_)) found.push_back(entry.path().filename());
@@ -80,8 +67,6 @@ class CliFiles : public ::testing::Test {
     args.insert(args.end(), extra.begin(), extra.end());
     return cli(args);
   }
-
-  std::filesystem::path dir_;
 };
 
 void expect_in(const std::string& text, std::initializer_list<const char*> words) {

@@ -34,6 +34,7 @@ namespace gpuperf::gate {
 namespace {
 
 using testing::expect_golden;
+using testing::ScratchFolderTest;
 using testing::testdata;
 
 constexpr const char* kH100 = "nvidia-h100-80gb-hbm3";
@@ -310,17 +311,8 @@ TEST(FleetMarkdown, ChartNoneLeavesOutTheMermaidBlocks) {
 }
 
 // perf_gate report end to end, in-process.
-class FleetCli : public ::testing::Test {
+class FleetCli : public ScratchFolderTest {
  protected:
-  void SetUp() override {
-    dir_ = std::filesystem::temp_directory_path() /
-           ("gate_fleet_" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) + "_" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    std::filesystem::create_directories(dir_);
-  }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
-  std::string path(const std::string& name) const { return (dir_ / name).string(); }
-
   struct Run {
     int code;
     std::string out;
@@ -338,8 +330,6 @@ class FleetCli : public ::testing::Test {
     text << in.rdbuf();
     return text.str();
   }
-
-  std::filesystem::path dir_;
 };
 
 TEST_F(FleetCli, WritesTheMarkdownAndJsonOfTheGoldenFiles) {

@@ -24,6 +24,7 @@
 namespace gpuperf::gate {
 namespace {
 
+using testing::ScratchFolderTest;
 using testing::testdata;
 
 constexpr const char* kReduce9 = "reduction/reduce9_shfl_down_last_warp/n:33554432";
@@ -211,17 +212,7 @@ std::vector<std::string> names_in(const std::filesystem::path& dir) {
   return names;
 }
 
-class AtomicWrite : public ::testing::Test {
- protected:
-  void SetUp() override {
-    dir_ = std::filesystem::temp_directory_path() /
-           ("gate_atomic_" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) + "_" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    std::filesystem::create_directories(dir_);
-  }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
-  std::filesystem::path dir_;
-};
+class AtomicWrite : public ScratchFolderTest {};
 
 TEST_F(AtomicWrite, ReplacesTheFileAndLeavesNoTemporary) {
   const std::string path = (dir_ / "b.json").string();

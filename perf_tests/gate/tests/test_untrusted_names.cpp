@@ -21,6 +21,7 @@ namespace {
 
 using namespace std::string_literals;
 using testing::read_fixture_text;
+using testing::ScratchFolderTest;
 using testing::testdata;
 
 constexpr const char* kReduce9 = "reduction/reduce9_shfl_down_last_warp/n:33554432";
@@ -71,23 +72,8 @@ void expect_safe_for_a_log(const std::string& text, const std::string& context) 
   }
 }
 
-class UntrustedNames : public ::testing::Test {
+class UntrustedNames : public ScratchFolderTest {
  protected:
-  void SetUp() override {
-    dir_ = std::filesystem::temp_directory_path() /
-           ("gate_untrusted_" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) + "_" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    std::filesystem::create_directories(dir_);
-  }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
-
-  std::string write(const std::string& name, const std::string& text) const {
-    const std::string path = (dir_ / name).string();
-    std::ofstream(path, std::ios::binary) << text;
-    return path;
-  }
-  std::string path(const std::string& name) const { return (dir_ / name).string(); }
-
   struct Run {
     int code;
     std::string out;
@@ -98,8 +84,6 @@ class UntrustedNames : public ::testing::Test {
     const int code = run_cli(args, out, err);
     return {code, out.str(), err.str()};
   }
-
-  std::filesystem::path dir_;
 };
 
 TEST_F(UntrustedNames, APoisonedBenchmarkNameInResultsIsInvalidInput) {
