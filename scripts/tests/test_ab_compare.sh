@@ -48,8 +48,9 @@ FAKE_FINGERPRINTS=1 expect 0 "same code on this GPU (Fake GPU, A/B), 1 report si
 jq -e '.gpus["fake-gpu"].ab.verdicts.SAME == 2' "$work/ledger.json" >/dev/null ||
   { failed=1; echo "FAIL: the ledger does not hold the 2 SAME verdicts"; }
 # A regression gets its Nsight Compute diagnosis: without ncu, one line says why not; with it (a stand-in
-# printing the fixtures' CSV), the metric table of build A against build B is in ab.md.
-PATH="$work/no-ncu:$PATH" FAKE_FINGERPRINTS=1 expect 1 "ncu diagnosis skipped: ncu not found" \
+# printing the fixtures' CSV), the metric table of build A against build B is in ab.md. "Without" names an
+# ncu that does not exist: a GPU host has a real one on PATH.
+NCU="$work/no-ncu/ncu" FAKE_FINGERPRINTS=1 expect 1 "ncu diagnosis skipped: ncu not found" \
   "without ncu the diagnosis is skipped with its reason" --a "$a" --b "$b"
 grep -q "^Ncu diagnosis skipped: ncu not found" "$work/out/ab.md" || { failed=1; echo "FAIL: ab.md does not say why there is no diagnosis"; }
 mkdir -p "$work/fake-ncu"
