@@ -39,14 +39,14 @@ const Variant kVariants[] = {
 #undef GPUPERF_VARIANT
 };
 
-struct Size {
+struct MatrixSize {
   int n;  // the matrix is n x n
   unsigned roles;
 };
 
 // 1 (a single element), 33 and 1023 (one past / one short of a tile multiple), 1000 (neither) catch
 // bounds bugs in partial tiles; 4096 (64 MiB per matrix) and 8192 (256 MiB) are several times any L2.
-const Size kSizes[] = {
+const MatrixSize kSizes[] = {
     {1, kCorrectness}, {33, kCorrectness}, {1000, kCorrectness}, {1023, kCorrectness},
     {4096, kPerf},     {8192, kBoth},
 };
@@ -105,7 +105,7 @@ class TransposeInstance final : public Instance {
 }  // namespace
 
 void register_bank_conflicts(Registry& registry) {
-  add_variant_cases(registry, kVariants, kSizes, [&registry](Case& c, const Variant& variant, const Size& size) {
+  add_variant_cases(registry, kVariants, kSizes, [&registry](Case& c, const Variant& variant, const MatrixSize& size) {
     c.shape = shape({{"n", size.n}});
     const double elements = static_cast<double>(size.n) * size.n;
     c.bytes = GlobalMemoryBytes().reads<float>(elements).writes<float>(elements);  // each read once, written once

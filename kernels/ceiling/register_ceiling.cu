@@ -34,11 +34,6 @@ const Variant kVariants[] = {
 #undef GPUPERF_VARIANT
 };
 
-struct Size {
-  std::int64_t n;
-  unsigned roles;
-};
-
 // 2^28 int32 = 1 GiB (the ceilings GPU.md quotes), the size other families' compared_with names
 // (common/case_references.h); 1 and the prime 1000003 (not a multiple of 4) check the tails.
 const Size kSizes[] = {

@@ -38,11 +38,6 @@ const Variant kVariants[] = {
 // The seed's contiguous vs A[idx * 100], with the powers of two between: where coalescing breaks down.
 const int kStrides[] = {1, 2, 4, 8, 16, 32, 100};
 
-struct Size {
-  std::int64_t n;
-  unsigned roles;
-};
-
 // 1 and the prime 1000003 (not a multiple of 4 or of any block) catch tail bugs; 2^26 floats is
 // 256 MiB read + 256 MiB written at every stride (> 4x the L2), ~170 us at stride 1 on an H100.
 const Size kSizes[] = {

@@ -16,12 +16,19 @@
 // variant of a static table. Where a variant does not take every point (a stride-1-only kernel),
 // describe() returns bool: false leaves that (variant, point) pair out; void: every pair is a case.
 
+#include <cstdint>
 #include <type_traits>
 #include <utility>
 
 #include "common/registry.h"
 
 namespace gpuperf {
+
+// The point most families sweep: a problem size and what it is used for.
+struct Size {
+  std::int64_t n;  // [elements]
+  unsigned roles;  // Role bits: kCorrectness, kPerf, kBoth
+};
 
 template <typename Variants, typename Points, typename Describe>
 void add_variant_cases(Registry& registry, const Variants& variants, const Points& points, Describe&& describe) {

@@ -32,11 +32,6 @@ const Variant kVariants[] = {
 #undef GPUPERF_VARIANT
 };
 
-struct Size {
-  std::int64_t n;
-  unsigned roles;
-};
-
 // 1 and the prime 1000003 (not a multiple of 4 or of any block) catch tail bugs; 2^25 is the seed's
 // scale; 2^28 (2 GiB read) is many times any L2 and ~0.5 ms at the read ceiling.
 const Size kSizes[] = {

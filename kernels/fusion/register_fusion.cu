@@ -33,11 +33,6 @@ const Variant kVariants[] = {
 #undef GPUPERF_VARIANT
 };
 
-struct Size {
-  std::int64_t n;
-  unsigned roles;
-};
-
 // 1 and the prime 1000003 (not a multiple of 4 or of any block) catch tail bugs; 2^28 floats is 1 GiB
 // per array, many times any L2 (~0.8 ms for add-scale at the copy ceiling).
 const Size kSizes[] = {

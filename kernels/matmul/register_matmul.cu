@@ -43,7 +43,7 @@ enum class Reference {
   kCublasFp32,  // cuBLAS SGEMM in FP32, where the CPU would take too long
 };
 
-struct Size {
+struct ProblemSize {
   int m;
   int n;
   int k;
@@ -55,7 +55,7 @@ struct Size {
 // N and K multiples of 4, so the float4 / 16-byte cp.async paths run there with partial tiles in all
 // three dimensions. 1024^3 is the seed's size; 4096^3 is the usual SGEMM yardstick (3 x 64 MiB, several
 // times any L2); 1000 x 1001 x 999 times the unaligned paths.
-const Size kSizes[] = {
+const ProblemSize kSizes[] = {
     {1, 1, 1, kCorrectness, Reference::kCpuDouble},
     {17, 33, 65, kCorrectness, Reference::kCpuDouble},
     {127, 129, 131, kCorrectness, Reference::kCpuDouble},
@@ -79,7 +79,7 @@ constexpr float kInputMax = 1.0f;
 // Runs below this are batched in one timed sample [microseconds].
 constexpr double kMinSampleUs = 20.0;
 
-double flops_of(const Size& s) { return 2.0 * s.m * s.n * s.k; }
+double flops_of(const ProblemSize& s) { return 2.0 * s.m * s.n * s.k; }
 
 // The cuBLAS variant a variant's TFLOP/s are shown as a % of: the one that multiplies alike (TF32
 // products or FP32), as SGEMM_CUDA shows each kernel against cuBLAS.
@@ -112,7 +112,7 @@ std::string first_far_elements(const std::vector<double>& expected, const std::v
 
 class MatmulInstance final : public Instance {
  public:
-  MatmulInstance(const Variant& variant, const Size& size)
+  MatmulInstance(const Variant& variant, const ProblemSize& size)
       : variant_(variant),
         size_(size),
         a_(static_cast<std::size_t>(size.m) * size.k),
@@ -162,7 +162,7 @@ class MatmulInstance final : public Instance {
   }
 
   const Variant& variant_;
-  Size size_;
+  ProblemSize size_;
   DeviceBuffer<float> a_;
   DeviceBuffer<float> b_;
   DeviceBuffer<float> c_;
@@ -175,7 +175,7 @@ class MatmulInstance final : public Instance {
 }  // namespace
 
 void register_matmul(Registry& registry) {
-  add_variant_cases(registry, kVariants, kSizes, [&registry](Case& c, const Variant& variant, const Size& size) {
+  add_variant_cases(registry, kVariants, kSizes, [&registry](Case& c, const Variant& variant, const ProblemSize& size) {
     c.shape = shape({{"m", size.m}, {"n", size.n}, {"k", size.k}});
     // A and B read once, C written once.
     c.bytes = GlobalMemoryBytes()

@@ -56,11 +56,6 @@ constexpr bool swept(int block) {
 }
 static_assert(swept(occupancy::kLimitedBlock), "the limited variants are timed at one block size of the sweep");
 
-struct Size {
-  std::int64_t n;
-  unsigned roles;
-};
-
 // 1000003 (prime) leaves a partial last block at every block size; 2^26 floats (256 MiB per array) is
 // several times any L2 and ~130 us at the H200's copy ceiling.
 const Size kAxpbSizes[] = {{1000003, kCorrectness}, {std::int64_t{1} << 26, kBoth}};

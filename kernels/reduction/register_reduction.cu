@@ -30,11 +30,6 @@ const Variant kVariants[] = {
 #undef GPUPERF_VARIANT
 };
 
-struct Size {
-  std::int64_t n;
-  unsigned roles;
-};
-
 // One element, primes and non-multiples of the block size catch tail bugs; 2^25 is the seed's 32M;
 // 2^28 (1 GiB) is several times any L2 and long enough to time at the bandwidth ceiling.
 const Size kSizes[] = {

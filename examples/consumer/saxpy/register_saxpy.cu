@@ -28,11 +28,6 @@ const Variant kVariants[] = {
 #undef GPUPERF_VARIANT
 };
 
-struct Size {
-  std::int64_t n;
-  unsigned roles;
-};
-
 // 1 and the prime 1000003 (not a multiple of 4 or of any block) catch tail bugs; 2^26 floats is 256 MiB
 // per array, many times any L2.
 const Size kSizes[] = {
