@@ -25,6 +25,7 @@ namespace gpuperf::gate {
 namespace {
 
 using testing::expect_golden;
+using testing::ScratchFolderTest;
 using testing::testdata;
 
 constexpr const char* kReduce9 = "reduction/reduce9_shfl_down_last_warp/n:33554432";
@@ -184,20 +185,19 @@ int run(const std::vector<std::string>& args, std::string* out = nullptr) {
   return code;
 }
 
-TEST(LedgerCommand, CountsEachReportIntoTheFileTheReportsAndTheJson) {
-  const std::filesystem::path dir = std::filesystem::temp_directory_path() / "gate_ledger_test";
-  std::filesystem::remove_all(dir);
-  std::filesystem::create_directories(dir);
-  const std::string ledger = (dir / "ledger.json").string();
-  const std::string report = (dir / "verdict.json").string();
-  const std::string markdown = (dir / "summary.md").string();
+class LedgerCommand : public ScratchFolderTest {};
+
+TEST_F(LedgerCommand, CountsEachReportIntoTheFileTheReportsAndTheJson) {
+  const std::string ledger = path("ledger.json");
+  const std::string report = path("verdict.json");
+  const std::string markdown = path("summary.md");
   write_file_atomically(report, report_text("results_same_code_slow_"));
   write_file_atomically(markdown, "# report\n");
 
   std::string out;
   ASSERT_EQ(run({"ledger", "--ledger", ledger, "--report", report, "--markdown", markdown}, &out), kExitPass) << out;
   // Another report (another run): its id differs, so it counts.
-  const std::string second = (dir / "verdict2.json").string();
+  const std::string second = path("verdict2.json");
   nlohmann::ordered_json other = nlohmann::ordered_json::parse(report_text("results_same_code_slow_"));
   other["run_id"] = "second";
   write_file_atomically(second, other.dump(2) + "\n");
@@ -222,18 +222,14 @@ TEST(LedgerCommand, CountsEachReportIntoTheFileTheReportsAndTheJson) {
   EXPECT_NE(out.find("start a new count"), std::string::npos) << out;
   EXPECT_EQ(slurp(ledger), "{\"schema_version\": 1, \"gp");
   EXPECT_EQ(slurp(report), before);
-  std::filesystem::remove_all(dir);
 }
 
 // A retried CI step gives the same report again: it used to be counted twice. The ledger remembers the
 // reports it counted, and the second call changes no file and says so.
-TEST(LedgerCommand, ARetriedCallCountsTheReportOnce) {
-  const std::filesystem::path dir = std::filesystem::temp_directory_path() / "gate_ledger_retry_test";
-  std::filesystem::remove_all(dir);
-  std::filesystem::create_directories(dir);
-  const std::string ledger = (dir / "ledger.json").string();
-  const std::string report = (dir / "verdict.json").string();
-  const std::string markdown = (dir / "summary.md").string();
+TEST_F(LedgerCommand, ARetriedCallCountsTheReportOnce) {
+  const std::string ledger = path("ledger.json");
+  const std::string report = path("verdict.json");
+  const std::string markdown = path("summary.md");
   write_file_atomically(report, report_text("results_same_code_slow_"));
   write_file_atomically(markdown, "# report\n");
   const std::vector<std::string> args = {"ledger", "--ledger", ledger, "--report", report, "--markdown", markdown};
@@ -252,9 +248,8 @@ TEST(LedgerCommand, ARetriedCallCountsTheReportOnce) {
   EXPECT_EQ(slurp(report), report_once);
   EXPECT_EQ(slurp(markdown), markdown_once);
   EXPECT_EQ(ledger_from_text(ledger_once, ledger).tallies.at("nvidia-h200").at("compare").reports, 1);
-  EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir), std::filesystem::directory_iterator()), 6)
+  EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir_), std::filesystem::directory_iterator()), 6)
       << "the three files and their three lock files, no temporary file";
-  std::filesystem::remove_all(dir);
 }
 
 TEST(SameCodeLedger, RemembersTheLatestReportsOnly) {
