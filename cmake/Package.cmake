@@ -24,8 +24,16 @@ install(TARGETS gpuperf_formats gpuperf_version gpuperf_common gpuperf_harness g
         FILE_SET HEADERS DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/gpuperf)
 install(EXPORT gpuperfTargets NAMESPACE gpuperf:: DESTINATION ${GPUPERF_INSTALL_CMAKEDIR})
 
-# The headers, as the targets' include paths name them: formats/, common/, gate/, harness/, harness/fingerprint/.
-foreach(folder IN ITEMS perf_tests/formats kernels/common perf_tests/gate perf_tests/harness perf_tests/harness/fingerprint)
+# The headers, as the targets' include paths name them: formats/, common/, harness/, harness/fingerprint/,
+# gate/<concept>/ (every folder of the gate but its tests and fuzz target).
+file(GLOB_RECURSE gate_headers RELATIVE ${PROJECT_SOURCE_DIR} ${PROJECT_SOURCE_DIR}/perf_tests/gate/*.h)
+list(FILTER gate_headers EXCLUDE REGEX "^perf_tests/gate/(tests|fuzz)/")
+foreach(header IN LISTS gate_headers)
+  get_filename_component(folder ${header} DIRECTORY)
+  string(REGEX REPLACE "^perf_tests/" "" installed_folder ${folder})
+  install(FILES ${PROJECT_SOURCE_DIR}/${header} DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/gpuperf/${installed_folder})
+endforeach()
+foreach(folder IN ITEMS perf_tests/formats kernels/common perf_tests/harness perf_tests/harness/fingerprint)
   file(GLOB headers ${PROJECT_SOURCE_DIR}/${folder}/*.h ${PROJECT_SOURCE_DIR}/${folder}/*.cuh)
   string(REGEX REPLACE "^(kernels|perf_tests)/" "" installed_folder ${folder})
   install(FILES ${headers} DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/gpuperf/${installed_folder})

@@ -26,4 +26,4 @@ cd "$build"  # crash-* files land here
 # libFuzzer reports a finding with exit 77 by default, which CTest would show as "skipped": make it 1.
 "$build/gate/fuzz_gate" -max_total_time="$seconds" -max_len=8192 -timeout=10 -error_exitcode=1 -timeout_exitcode=1 \
   "$build/corpus" \
-  "$root/perf_tests/gate/fuzz_seeds" 2>&1 | tail -n 15
+  "$root/perf_tests/gate/fuzz/seeds" 2>&1 | tail -n 15

@@ -11,7 +11,7 @@
 #
 # The memory canary: the first look's processes also time the ceiling family (copy, read, memset of
 # 1 GiB each), so that the reports can say when this machine streams memory slower or faster than the
-# baseline's, beside the memory-bound verdicts (perf_tests/gate/canary.h). The ceilings are judged in
+# baseline's, beside the memory-bound verdicts (perf_tests/gate/judging/memory_canary.h). The ceilings are judged in
 # perf.ceiling, not here (the gate keeps --family NAME), and re-measurements time only the ambiguous
 # benchmarks. It costs about 5 s in the first process, which checks each 1 GiB case against its
 # reference on the host, and under 1 s in each later one (set-up, 10 samples; an H100, 2026-11-23:
@@ -46,11 +46,11 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
 
 # 3 processes a look, up to 3 re-measurements: in the gate's simulation (perf_tests/gate/tests/
-# test_simulation.cpp) this catches a 3% slowdown at a process sd of 0.44% in 94% of trials with no
+# perf_tests/gate/tests/statistics/test_simulation.cpp) this catches a 3% slowdown at a process sd of 0.44% in 94% of trials with no
 # false alarm in 32,400 clean judgements; 2 re-measurements caught 90%.
 family="" bench="" gate="" baselines="" out="" processes=3 repetitions=30 max_remeasure=3 strict="" lock_wait=1800
 check_first=1 skip_unchanged="" ledger="" diagnosis=1
-canary=ceiling  # the family timed beside NAME in the first look (kCanaryFamily in perf_tests/gate/canary.h)
+canary=ceiling  # the family timed beside NAME in the first look (kCanaryFamily in perf_tests/gate/judging/memory_canary.h)
 while (($#)); do
   case "$1" in
     --family) need_value "$@"; family=$2; shift 2 ;;

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Draws the fleet report as a chart: per kernel family, each variant's % of its GPU's own ceiling at the
 family's chart shape (its largest measured case), one bar per GPU. Reads the JSON of `perf_gate report
---json` (schema_version 1, perf_tests/gate/fleet_report.md); writes PNG or SVG, as the file name says.
+--json` (schema_version 1, perf_tests/gate/fleet/README.md); writes PNG or SVG, as the file name says.
 
   plot_fleet.py REPORT.json OUT.png|OUT.svg
   plot_fleet.py --time-ratio REPORT.json OUT.png|OUT.svg

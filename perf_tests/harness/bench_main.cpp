@@ -19,7 +19,7 @@
 //   ]}
 // (Case in common/registry.h says what each field means.) A reference into a family this build leaves
 // out (GPUPERF_ONLY_FAMILIES) is listed by name though its case is not. Change the format: bump
-// kCaseListingSchemaVersion.
+// formats::kCaseListingSchemaVersion (formats/case_listing.h, the reader).
 // --reverse-order: run the cases last to first, to check that a benchmark's time does not depend on
 // the cases that ran before it (docs/results.md, "Timings that depended on history").
 // --no-reference-check: time without comparing each case with its reference first; for the processes
@@ -27,7 +27,7 @@
 // time as checking processes do (on an H100, 46 benchmarks in 3 rounds: medians within 0.6%) since the
 // sampler pauses after a case frees memory (docs/results.md, "Timings that depended on history").
 //
-// Fingerprints (harness/fingerprint/fingerprint.h): a process that checks references also captures, with
+// Fingerprints (formats/fingerprint.h): a process that checks references also captures, with
 // CUPTI, the kernels each case's timed run launches, once per case before its warm-up, and adds them to
 // the --benchmark_out file as "fingerprints": {benchmark name: fingerprint}. --no-fingerprint leaves CUPTI
 // out. --fingerprint-only: check and capture every selected case (--benchmark_filter, a regular
@@ -57,10 +57,11 @@
 #include "common/cuda_check.cuh"
 #include "common/device_info.h"
 #include "common/registry.h"
+#include "formats/atomic_file.h"
+#include "formats/case_listing.h"
+#include "formats/exit_codes.h"
+#include "formats/json_input.h"
 #include "formats/version.h"
-#include "gate/atomic_file.h"
-#include "gate/exit_codes.h"
-#include "gate/json_input.h"
 #include "harness/fingerprint/cupti_capture.h"
 #include "harness/gpu_info.h"
 #include "harness/sampler.cuh"
@@ -69,7 +70,6 @@ namespace gpuperf {
 namespace {
 
 constexpr const char* kDefaultRepetitions = "--benchmark_repetitions=30";
-constexpr int kCaseListingSchemaVersion = 1;
 
 // The registry as JSON (--list-cases), spaced as the header comment shows: one case a line.
 void print_case_listing(const Registry& registry) {
@@ -82,7 +82,7 @@ void print_case_listing(const Registry& registry) {
     const bool whole = value >= 0.0 && value < kExactIntegers && value == std::floor(value);
     return whole ? json(static_cast<std::int64_t>(value)) : json(value);
   };
-  std::printf("{\"schema_version\": %d, \"cases\": [", kCaseListingSchemaVersion);
+  std::printf("{\"schema_version\": %d, \"cases\": [", formats::kCaseListingSchemaVersion);
   const char* separator = "\n";
   for (const Case& c : registry.cases()) {
     std::string roles;
@@ -170,14 +170,13 @@ std::string flag_value(const std::vector<char*>& args, const std::string& name, 
   return value;
 }
 
-using Fingerprints = std::map<std::string, fingerprint::Fingerprint>;
+using Fingerprints = std::map<std::string, formats::Fingerprint>;
 
-// Adds the fingerprints to the results file Google Benchmark wrote, rewritten whole (atomic_file.h).
+// Adds the fingerprints to the results file Google Benchmark wrote, rewritten whole (formats/atomic_file.h).
 void add_fingerprints(const std::string& results_path, const Fingerprints& fingerprints) {
-  using gate::parse_json_document;
-  nlohmann::json doc = parse_json_document(gate::read_text_file(results_path, "rerun the benchmark"), results_path);
+  nlohmann::json doc = formats::parse_json_document(formats::read_text_file(results_path, "rerun the benchmark"), results_path);
   doc["fingerprints"] = fingerprints;
-  gate::write_file_atomically(results_path, doc.dump(1) + "\n");
+  formats::write_file_atomically(results_path, doc.dump(1) + "\n");
 }
 
 class CaseBenchmarks {
@@ -252,7 +251,7 @@ int check_and_fingerprint(Sampler& sampler, const std::vector<const Case*>& case
                           const std::vector<std::pair<std::string, std::string>>& context, const std::string& out) {
   if (out.empty()) {
     std::fprintf(stderr, "error: --fingerprint-only writes its fingerprints to --benchmark_out=FILE: give one\n");
-    return gate::kExitInvalidInput;
+    return formats::kExitInvalidInput;
   }
   const std::regex selected(filter);
   Fingerprints fingerprints;
@@ -270,9 +269,9 @@ int check_and_fingerprint(Sampler& sampler, const std::vector<const Case*>& case
   nlohmann::json doc = {{"context", nlohmann::json::object()}, {"benchmarks", nlohmann::json::array()}};
   for (const auto& [key, value] : context) doc["context"][key] = value;
   doc["fingerprints"] = fingerprints;
-  gate::write_file_atomically(out, doc.dump(1) + "\n");
+  formats::write_file_atomically(out, doc.dump(1) + "\n");
   std::fprintf(stderr, "%zu fingerprints written to %s\n", fingerprints.size(), out.c_str());
-  return failed == 0 ? gate::kExitPass : gate::kExitRegression;
+  return failed == 0 ? formats::kExitPass : formats::kExitRegression;
 }
 
 }  // namespace
@@ -280,14 +279,13 @@ int check_and_fingerprint(Sampler& sampler, const std::vector<const Case*>& case
 
 int main(int argc, char** argv) {
   using namespace gpuperf;
-  using namespace gpuperf::gate;
   const auto given = [argc, argv](const char* flag) {
     return std::any_of(argv + 1, argv + argc, [flag](const char* arg) { return std::string(arg) == flag; });
   };
   // Before anything else: it needs no GPU, no registry and none of Google Benchmark's flags.
   if (given("--version")) {
     std::printf("%s\n", formats::kHarnessVersionLine);
-    return kExitPass;
+    return formats::kExitPass;
   }
   // Before the GPU is looked for: registering cases makes nothing on a device.
   if (given("--list-cases")) {
@@ -295,10 +293,10 @@ int main(int argc, char** argv) {
       Registry registry;
       register_all_families(registry);
       print_case_listing(registry);
-      return kExitPass;
+      return formats::kExitPass;
     } catch (const std::exception& e) {
       std::fprintf(stderr, "error: %s\n", e.what());
-      return kExitInvalidInput;
+      return formats::kExitInvalidInput;
     }
   }
   // Our own flags, taken out before Google Benchmark sees the rest.
@@ -323,7 +321,7 @@ int main(int argc, char** argv) {
   const std::optional<GpuInfo> gpu = query_gpu(why);
   if (!gpu) {
     std::fprintf(stderr, "SKIPPED: %s\n", why.c_str());
-    return kExitNotJudged;
+    return formats::kExitNotJudged;
   }
   try {
     std::vector<SlowdownRule> rules;
@@ -334,7 +332,7 @@ int main(int argc, char** argv) {
     if (capture != nullptr) capture->set_libraries(library_versions(info));
     if (info_only) {
       print_gpu_json(info);
-      return kExitPass;
+      return formats::kExitPass;
     }
 
     // Defaults first, so that the caller's own flags (parsed later) win.
@@ -346,11 +344,11 @@ int main(int argc, char** argv) {
     const std::string filter = flag_value(args, "benchmark_filter", ".");
     int args_count = static_cast<int>(args.size());
     benchmark::Initialize(&args_count, args.data());
-    if (benchmark::ReportUnrecognizedArguments(args_count, args.data())) return kExitInvalidInput;
+    if (benchmark::ReportUnrecognizedArguments(args_count, args.data())) return formats::kExitInvalidInput;
 
     if (const std::string missing = missing_kernel_image(); !missing.empty()) {
       std::fprintf(stderr, "error: %s\n", missing.c_str());
-      return kExitInvalidInput;
+      return formats::kExitInvalidInput;
     }
     Registry registry;
     register_all_families(registry);
@@ -381,9 +379,9 @@ int main(int argc, char** argv) {
     benchmark::RunSpecifiedBenchmarks();
     benchmark::Shutdown();
     if (!results_path.empty() && !benchmarks.fingerprints().empty()) add_fingerprints(results_path, benchmarks.fingerprints());
-    return kExitPass;
+    return formats::kExitPass;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "error: %s\n", e.what());
-    return kExitInvalidInput;
+    return formats::kExitInvalidInput;
   }
 }

@@ -15,9 +15,9 @@
 #include "common/device_info.h"
 #include "common/random_fill.cuh"
 #include "common/registry.h"
+#include "formats/exit_codes.h"
 #include "formats/version.h"
 #include "harness/case_check.h"
-#include "gate/exit_codes.h"
 #include "harness/gpu_info.h"
 
 namespace gpuperf {
@@ -54,30 +54,29 @@ class CaseTest : public ::testing::Test {
 
 int main(int argc, char** argv) {
   using namespace gpuperf;
-  using namespace gpuperf::gate;
   // Before GoogleTest parses its flags and before the GPU is looked for: --version needs neither.
   if (std::any_of(argv + 1, argv + argc, [](const char* arg) { return std::string(arg) == "--version"; })) {
     std::printf("%s\n", formats::kHarnessVersionLine);
-    return kExitPass;
+    return formats::kExitPass;
   }
   ::testing::InitGoogleTest(&argc, argv);
   std::string why;
   if (!query_gpu(why)) {
     std::printf("SKIPPED: %s\n", why.c_str());
-    return kExitNotJudged;
+    return formats::kExitNotJudged;
   }
   static Registry registry;
   DeviceCapabilities device;
   try {
     if (const std::string missing = missing_kernel_image(); !missing.empty()) {
       std::fprintf(stderr, "error: %s\n", missing.c_str());
-      return kExitInvalidInput;
+      return formats::kExitInvalidInput;
     }
     device = device_capabilities();
     register_all_families(registry);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "error: %s\n", e.what());
-    return kExitInvalidInput;
+    return formats::kExitInvalidInput;
   }
   for (const Case& c : registry.cases()) {
     if ((c.roles & kCorrectness) == 0) continue;

@@ -125,7 +125,7 @@ double Sampler::timed_run(double spin_us) {
 // The kernels of one timed run (runs_per_sample runs; not the L2 flush, the timer or an injected spin,
 // which are the harness's), captured before the settle pause and the warm-up: no sample is ever taken
 // while CUPTI records, which adds work to every launch.
-fingerprint::Fingerprint Sampler::capture_fingerprint() {
+formats::Fingerprint Sampler::capture_fingerprint() {
   capture_->begin();
   try {
     for (int r = 0; r < case_->runs_per_sample; ++r) instance_->run(stream_);

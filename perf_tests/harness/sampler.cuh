@@ -53,11 +53,11 @@ class Sampler {
   std::optional<double> injected_percent() const { return inject_percent_; }
   Counters counters() const { return instance_ ? instance_->counters() : Counters{}; }
   // The current case's fingerprint; nullopt without a capture.
-  const std::optional<fingerprint::Fingerprint>& fingerprint() const { return fingerprint_; }
+  const std::optional<formats::Fingerprint>& fingerprint() const { return fingerprint_; }
 
  private:
   double timed_run(double spin_us);
-  fingerprint::Fingerprint capture_fingerprint();
+  formats::Fingerprint capture_fingerprint();
 
   cudaStream_t stream_ = nullptr;
   L2Flush flush_;
@@ -73,7 +73,7 @@ class Sampler {
   std::optional<double> inject_percent_;
   double inject_us_ = 0.0;  // [microseconds] per sample
   fingerprint::LaunchCapture* capture_ = nullptr;
-  std::optional<fingerprint::Fingerprint> fingerprint_;
+  std::optional<formats::Fingerprint> fingerprint_;
 };
 
 }  // namespace gpuperf

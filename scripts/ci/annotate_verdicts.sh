@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # One GitHub annotation per benchmark the gate did not pass, from its JSON reports
-# (<dir>/<family>.verdict.json, ab.verdict.json; fields from perf_tests/gate/report_json.cpp):
+# (<dir>/<family>.verdict.json, ab.verdict.json; fields from perf_tests/gate/reports/json.cpp):
 # SLOW, ERROR and MISSING become ::error:: naming the benchmark, NOT_JUDGED and AMBIGUOUS ::warning::.
 # The annotations show on the run's page and in the pull request, next to the failing job.
 #

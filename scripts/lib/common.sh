@@ -1,7 +1,7 @@
 # shellcheck shell=bash
 # Shared by the scripts in scripts/: exit codes, messages, the GPU and file locks. Source it; do not run it.
 
-# Exit codes of every program and script of the harness (the same as perf_tests/gate/exit_codes.h).
+# Exit codes of every program and script of the harness (the same as perf_tests/formats/exit_codes.h).
 # shellcheck disable=SC2034  # used by the scripts that source this file
 readonly EXIT_PASS=0
 readonly EXIT_REGRESSION=1
@@ -53,7 +53,7 @@ lock_gpu() {  # lock_gpu <gpu uuid> <seconds to wait>
 }
 
 # Holds an exclusive lock on one file for the rest of the calling script, the lock perf_gate takes while it
-# reads and rewrites that file (flock on <file>.lock, perf_tests/gate/atomic_file.h): a script that reads a
+# reads and rewrites that file (flock on <file>.lock, perf_tests/formats/atomic_file.h): a script that reads a
 # shared file early and replaces it late loses no update another writer made in between. Never around a
 # perf_gate call that writes the same file: it would wait on this lock forever.
 lock_file() {  # lock_file <file> <seconds to wait>

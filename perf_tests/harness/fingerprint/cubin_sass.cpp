@@ -5,8 +5,8 @@
 #include <set>
 #include <stdexcept>
 
+#include "formats/fnv1a.h"
 #include "harness/fingerprint/elf64.h"
-#include "harness/fingerprint/fnv1a.h"
 
 namespace gpuperf::fingerprint {
 namespace {
@@ -134,13 +134,13 @@ std::vector<CubinKernel> cubin_kernels(std::string_view cubin) {
     CubinKernel kernel;
     kernel.mangled_name = std::string(symbol.name);
     kernel.code_size_bytes = code.size();
-    std::uint64_t hash = fnv1a64(code);
+    std::uint64_t hash = formats::fnv1a64(code);
     for (const std::string_view callee : reachable_callees(elf, s, calls, text_of)) {
-      hash = fnv1a64(std::string_view("\0", 1), fnv1a64(callee, hash));
-      hash = fnv1a64(elf.sections[text_of.at(callee)].data, hash);
+      hash = formats::fnv1a64(std::string_view("\0", 1), formats::fnv1a64(callee, hash));
+      hash = formats::fnv1a64(elf.sections[text_of.at(callee)].data, hash);
       kernel.callees.emplace_back(callee);
     }
-    kernel.sass_hash = hex16(hash);
+    kernel.sass_hash = formats::hex16(hash);
     if (const auto r = info.registers.find(s); r != info.registers.end()) {
       kernel.registers_per_thread = static_cast<int>(r->second);
     }

@@ -44,7 +44,7 @@ namespace gpuperf::fingerprint {
 struct CubinKernel {
   std::string mangled_name;           // "_Z5tiledILi256EEvPfPKf": the symbol, as .text.<name> names it
   std::uint64_t code_size_bytes = 0;  // size of .text.<mangled_name> [bytes], callees not included
-  std::string sass_hash;              // 16 lower-case hex digits (fnv1a.h), callees included
+  std::string sass_hash;              // 16 lower-case hex digits (formats/fnv1a.h), callees included
   std::vector<std::string> callees;   // functions in sections of their own that the hash covers (-rdc only)
   // From the module's .nv.info (EIATTR_REGCOUNT, EIATTR_FRAME_SIZE); nullopt where the cubin does not say.
   std::optional<int> registers_per_thread;

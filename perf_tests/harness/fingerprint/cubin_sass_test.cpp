@@ -8,9 +8,9 @@
 #include <stdexcept>
 #include <string>
 
+#include "formats/fnv1a.h"
 #include "harness/fingerprint/cubin_sass.h"
 #include "harness/fingerprint/elf64.h"
-#include "harness/fingerprint/fnv1a.h"
 
 namespace gpuperf::fingerprint {
 namespace {
@@ -91,10 +91,10 @@ std::string error_of(const std::string& bytes) {
 
 TEST(Fnv1a64, MatchesPublishedVectors) {
   // From the FNV reference test suite (fnv_test.c, FNV1A_64).
-  EXPECT_EQ(hex16(fnv1a64("")), "cbf29ce484222325");
-  EXPECT_EQ(hex16(fnv1a64("a")), "af63dc4c8601ec8c");
-  EXPECT_EQ(hex16(fnv1a64("foobar")), "85944171f73967e8");
-  EXPECT_EQ(fnv1a64("bar", fnv1a64("foo")), fnv1a64("foobar")) << "continuing a hash is hashing the concatenation";
+  EXPECT_EQ(formats::hex16(formats::fnv1a64("")), "cbf29ce484222325");
+  EXPECT_EQ(formats::hex16(formats::fnv1a64("a")), "af63dc4c8601ec8c");
+  EXPECT_EQ(formats::hex16(formats::fnv1a64("foobar")), "85944171f73967e8");
+  EXPECT_EQ(formats::fnv1a64("bar", formats::fnv1a64("foo")), formats::fnv1a64("foobar")) << "continuing a hash is hashing the concatenation";
 }
 
 TEST(CubinSass, FindsBothKernelsByMangledName) {
@@ -115,7 +115,7 @@ TEST(CubinSass, HashIsFnv1aOfTheKernelsTextSection) {
   const CubinKernel tile = kernel_named(cubin_kernels(cubin), kReverseTile);
   const std::string section = std::string(".text.") + kReverseTile;
   const std::string_view code(cubin.data() + section_offset(cubin, section), tile.code_size_bytes);
-  EXPECT_EQ(tile.sass_hash, hex16(fnv1a64(code)));
+  EXPECT_EQ(tile.sass_hash, formats::hex16(formats::fnv1a64(code)));
 }
 
 TEST(CubinSass, ReadsRegistersAndStackFrame) {

@@ -143,8 +143,8 @@ struct LaunchCapture::State {
     }
   }
 
-  KernelLaunch launch_of(const KernelRecord& record) const {
-    KernelLaunch launch;
+  formats::KernelLaunch launch_of(const KernelRecord& record) const {
+    formats::KernelLaunch launch;
     launch.name = demangle(record.mangled_name);
     launch.mangled_name = record.mangled_name;
     launch.grid = record.grid;
@@ -195,7 +195,7 @@ LaunchCapture::LaunchCapture() : state_(new State) {
     return;
   }
   state_->available = true;
-  state_->status = kCapturedByCupti;
+  state_->status = formats::kCapturedByCupti;
 }
 
 bool LaunchCapture::available() const { return state_->available; }
@@ -221,9 +221,9 @@ void LaunchCapture::begin() {
   state.recording = true;
 }
 
-Fingerprint LaunchCapture::end() {
+formats::Fingerprint LaunchCapture::end() {
   State& state = *state_;
-  Fingerprint fingerprint;
+  formats::Fingerprint fingerprint;
   fingerprint.libraries = state.libraries;
   if (!state.available) {
     fingerprint.capture_status = state.status;
@@ -269,14 +269,14 @@ Fingerprint LaunchCapture::end() {
   std::sort(records.begin(), records.end(), [](const State::KernelRecord& a, const State::KernelRecord& b) {
     return std::tie(a.correlation_id, a.start) < std::tie(b.correlation_id, b.start);
   });
-  std::vector<KernelLaunch> launches;
+  std::vector<formats::KernelLaunch> launches;
   launches.reserve(records.size());
   {
     const std::lock_guard<std::mutex> lock(state.mutex);
     for (const State::KernelRecord& record : records) launches.push_back(state.launch_of(record));
   }
-  fingerprint.kernels = merge_consecutive(launches);
-  fingerprint.capture_status = kCapturedByCupti;
+  fingerprint.kernels = formats::merge_consecutive(launches);
+  fingerprint.capture_status = formats::kCapturedByCupti;
   return fingerprint;
 }
 

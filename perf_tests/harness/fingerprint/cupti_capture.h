@@ -18,7 +18,7 @@
 #include <map>
 #include <string>
 
-#include "harness/fingerprint/fingerprint.h"
+#include "formats/fingerprint.h"
 
 namespace gpuperf::fingerprint {
 
@@ -45,7 +45,7 @@ class LaunchCapture {
   // missed), stops recording and returns what launched since begin(), in launch order, consecutive identical
   // launches merged. A CUDA or CUPTI failure is not thrown: it gives a fingerprint without kernels whose
   // capture_status names the failing call and its error.
-  Fingerprint end();
+  formats::Fingerprint end();
 
   LaunchCapture(const LaunchCapture&) = delete;
   LaunchCapture& operator=(const LaunchCapture&) = delete;

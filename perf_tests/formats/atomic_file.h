@@ -1,0 +1,72 @@
+#pragma once
+// Writing output files so that a reader never sees half of one, several outputs of one call all or none,
+// and updating a file that several processes share without losing an update.
+
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace gpuperf::formats {
+
+// Refuses an output path that writing would damage or cannot serve, before anything is written: the
+// path must be absent or a regular file (not a symbolic link, folder, device or named pipe, which an
+// atomic write would replace with a regular file), in an existing folder this process may write to.
+// InputError naming the path, what it is, and what to do.
+void check_output_path(const std::string& path);
+
+// The outputs of one call, written all or nothing: each file is staged in a temporary file of its own
+// folder (a unique name, mkstemp; written and synced to disk), and only once every one is staged are they
+// renamed over their targets (a rename is atomic within one file system). A full disk or an unwritable
+// folder leaves every target as it was and no temporary file behind. A temporary file survives only a
+// process killed between staging and renaming: "<target>.tmp.XXXXXX", safe to delete.
+class OutputFiles {
+ public:
+  // Checks `path` (check_output_path) and that no other output of this call names the same file.
+  void add(const std::string& path, std::string content);
+  // InputError, naming the file, when staging or a rename fails.
+  void write();
+
+ private:
+  std::vector<std::pair<std::string, std::string>> files_;  // path, content
+};
+
+// One output written atomically (an OutputFiles of one file).
+void write_file_atomically(const std::string& path, const std::string& content);
+
+// Holds an exclusive lock (flock) on `path` + ".lock", created if missing, from construction to
+// destruction: two processes updating one file take turns, and a reader of the file that holds the lock
+// across its read and its write loses no update. Blocks while another holds it; a process that dies
+// releases it. The lock file stays (removing it would let a waiting process lock a file nobody else
+// opens); flock(1) on the same name takes the same lock, so scripts share it (scripts/lib/common.sh).
+// InputError, naming the file, when it cannot be opened or locked.
+class FileLock {
+ public:
+  explicit FileLock(const std::string& path);
+  ~FileLock();
+  FileLock(const FileLock&) = delete;
+  FileLock& operator=(const FileLock&) = delete;
+
+ private:
+  int fd_ = -1;
+};
+
+// The locks of several files (FileLock each), taken in one order (by resolved path, each file once), so
+// that two processes locking some of the same files never wait on each other.
+class FileLocks {
+ public:
+  explicit FileLocks(const std::vector<std::string>& paths);
+
+ private:
+  std::vector<std::unique_ptr<FileLock>> locks_;
+};
+
+// "a folder", "a symbolic link", "a character device", "a named pipe (FIFO)", ... of a stat st_mode: for
+// messages that say what a path is instead of a regular file.
+std::string describe_file_type(unsigned mode);
+
+// `path` with its folder resolved (symbolic links, "..", "."): two names of one file give one string.
+// The folder must exist; the file need not.
+std::string resolved_path(const std::string& path);
+
+}  // namespace gpuperf::formats

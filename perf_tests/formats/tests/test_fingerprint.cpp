@@ -1,0 +1,177 @@
+// The fingerprint's data: merging consecutive launches, the JSON round trip and its refusals, the log line.
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+#include <string>
+
+#include "formats/fingerprint.h"
+
+namespace gpuperf::formats {
+namespace {
+
+using nlohmann::json;
+
+KernelLaunch tile_launch() {
+  KernelLaunch k;
+  k.name = "reverse_tile(float*, float const*)";
+  k.mangled_name = "_Z12reverse_tilePfPKf";
+  k.grid = {256, 1, 1};
+  k.block = {128, 1, 1};
+  k.registers_per_thread = 14;
+  k.static_shared_memory_bytes = 512;
+  k.sass_hash = "eaf26df3791a04e4";
+  return k;
+}
+
+KernelLaunch gemm_launch() {
+  KernelLaunch k;
+  k.name = "sm90_xmma_gemm_f32f32_tf32f32_f32_nn_n_tilesize128x128x32";
+  k.mangled_name = "sm90_xmma_gemm_f32f32_tf32f32_f32_nn_n_tilesize128x128x32";
+  k.grid = {8, 8, 2};
+  k.block = {256, 1, 1};
+  k.dynamic_shared_memory_bytes = 98304;
+  k.registers_per_thread = 168;
+  k.local_memory_per_thread_bytes = 16;
+  return k;  // sass_hash unknown
+}
+
+Fingerprint sample() {
+  Fingerprint f;
+  f.capture_status = kCapturedByCupti;
+  f.libraries = {{"cublas", "13.0.0"}, {"cub", "3.0.0"}};
+  f.kernels = {tile_launch(), gemm_launch()};
+  f.kernels[0].launches = 2;
+  return f;
+}
+
+std::string error_of(const json& document) {
+  try {
+    document.get<Fingerprint>();
+  } catch (const std::invalid_argument& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(MergeConsecutive, MergesRunsOfIdenticalLaunchesOnly) {
+  const KernelLaunch a = tile_launch();
+  const KernelLaunch b = gemm_launch();
+  const std::vector<KernelLaunch> merged = merge_consecutive({a, a, b, a, a, a});
+  ASSERT_EQ(merged.size(), 3u);
+  EXPECT_EQ(merged[0].mangled_name, a.mangled_name);
+  EXPECT_EQ(merged[0].launches, 2);
+  EXPECT_EQ(merged[1].mangled_name, b.mangled_name);
+  EXPECT_EQ(merged[1].launches, 1);
+  EXPECT_EQ(merged[2].launches, 3) << "a kernel launched again after another one is a new entry";
+}
+
+TEST(MergeConsecutive, AnyDifferenceKeepsLaunchesApart) {
+  const KernelLaunch a = tile_launch();
+  KernelLaunch other_grid = a;
+  other_grid.grid[2] = 2;
+  KernelLaunch other_dynamic = a;
+  other_dynamic.dynamic_shared_memory_bytes = 4;
+  KernelLaunch other_code = a;
+  other_code.sass_hash = "0000000000000001";
+  KernelLaunch unknown_code = a;
+  unknown_code.sass_hash.clear();
+  EXPECT_EQ(merge_consecutive({a, other_grid, other_dynamic, other_code, unknown_code}).size(), 5u);
+}
+
+TEST(MergeConsecutive, AddsCountsOfAlreadyMergedEntries) {
+  KernelLaunch a = tile_launch();
+  a.launches = 4;
+  KernelLaunch again = tile_launch();
+  again.launches = 3;
+  const std::vector<KernelLaunch> merged = merge_consecutive({a, again});
+  ASSERT_EQ(merged.size(), 1u);
+  EXPECT_EQ(merged[0].launches, 7);
+  EXPECT_TRUE(merge_consecutive({}).empty());
+}
+
+TEST(FingerprintJson, RoundTrips) {
+  const Fingerprint f = sample();
+  const json document = f;
+  EXPECT_EQ(document.at("schema"), kFingerprintSchema);
+  EXPECT_TRUE(document.at("kernels").at(1).at("sass_hash").is_null()) << "unknown is null, not \"\"";
+  EXPECT_EQ(document.at("kernels").at(0).at("grid"), json::array({256, 1, 1}));
+  EXPECT_EQ(json::parse(document.dump()).get<Fingerprint>(), f);
+
+  Fingerprint empty;
+  empty.capture_status = "CUPTI unavailable: CUPTI_ERROR_NOT_INITIALIZED";
+  EXPECT_EQ(json(empty).get<Fingerprint>(), empty);
+}
+
+TEST(FingerprintJson, WritesTheDocumentedForm) {
+  // The exact form, so that a change of it is a reviewed diff (and a schema bump).
+  Fingerprint f;
+  f.capture_status = kCapturedByCupti;
+  f.libraries = {{"cublas", "13.0.0"}};
+  f.kernels = {tile_launch()};
+  EXPECT_EQ(json(f).dump(),
+            R"js({"capture_status":"cupti","kernels":[{"block":[128,1,1],"dynamic_shared_memory_bytes":0,)js"
+            R"js("grid":[256,1,1],"launches":1,"local_memory_per_thread_bytes":0,)js"
+            R"js("mangled_name":"_Z12reverse_tilePfPKf","name":"reverse_tile(float*, float const*)",)js"
+            R"js("registers_per_thread":14,"sass_hash":"eaf26df3791a04e4",)js"
+            R"js("static_shared_memory_bytes":512}],"libraries":{"cublas":"13.0.0"},"schema":1})js");
+}
+
+TEST(FingerprintJson, RefusesBadDocumentsNamingTheField) {
+  const json good = sample();
+  auto with = [&](const json::json_pointer& at, const json& value) {
+    json changed = good;
+    changed[at] = value;
+    return changed;
+  };
+  auto without = [&](const json::json_pointer& parent, const std::string& key) {
+    json changed = good;
+    changed[parent].erase(key);
+    return changed;
+  };
+  EXPECT_EQ(error_of(with("/schema"_json_pointer, 2)), "fingerprint: schema: 2, this build reads 1");
+  EXPECT_EQ(error_of(json::array()), "fingerprint: document: expected an object, found array");
+  EXPECT_EQ(error_of(without(""_json_pointer, "capture_status")), "fingerprint: capture_status: missing");
+  EXPECT_EQ(error_of(with("/libraries/cublas"_json_pointer, 13)),
+            "fingerprint: libraries.cublas: expected a string, found number");
+  EXPECT_EQ(error_of(with("/kernels"_json_pointer, json::object())),
+            "fingerprint: kernels: expected an array, found object");
+  EXPECT_EQ(error_of(without("/kernels/1"_json_pointer, "block")), "fingerprint: kernels[1].block: missing");
+  EXPECT_EQ(error_of(with("/kernels/1/grid"_json_pointer, json::array({1, 2}))),
+            "fingerprint: kernels[1].grid: expected an array of 3 positive integers");
+  EXPECT_EQ(error_of(with("/kernels/0/block/2"_json_pointer, 0)),
+            "fingerprint: kernels[0].block[2]: 0 is outside [1, 2^31)");
+  EXPECT_EQ(error_of(with("/kernels/0/registers_per_thread"_json_pointer, 1.5)),
+            "fingerprint: kernels[0].registers_per_thread: expected an integer, found number");
+  EXPECT_EQ(error_of(with("/kernels/0/static_shared_memory_bytes"_json_pointer, -1)),
+            "fingerprint: kernels[0].static_shared_memory_bytes: -1 is outside [0, 2^31)");
+  EXPECT_EQ(error_of(with("/kernels/0/launches"_json_pointer, 0)),
+            "fingerprint: kernels[0].launches: 0 is outside [1, 2^31)");
+  EXPECT_EQ(error_of(with("/kernels/0/mangled_name"_json_pointer, "")), "fingerprint: kernels[0].mangled_name: empty");
+  EXPECT_EQ(error_of(with("/kernels/0/sass_hash"_json_pointer, "EAF26DF3791A04E4")),
+            "fingerprint: kernels[0].sass_hash: expected 16 lower-case hex digits or null, found \"EAF26DF3791A04E4\"");
+  EXPECT_EQ(error_of(good), "");
+}
+
+TEST(FingerprintText, IsOneLineWithEveryKernel) {
+  EXPECT_EQ(to_text(sample()),
+            "fingerprint (cupti): 2 kernels, 3 launches: reverse_tile(float*, float const*)<<<256x1x1, 128x1x1, 0B>>> "
+            "regs=14 smem=512B lmem=0B sass=eaf26df3791a04e4 x2; "
+            "sm90_xmma_gemm_f32f32_tf32f32_f32_nn_n_tilesize128x128x32<<<8x8x2, 256x1x1, 98304B>>> "
+            "regs=168 smem=0B lmem=16B sass=? | cub 3.0.0, cublas 13.0.0");
+}
+
+TEST(FingerprintText, SaysWhyNothingWasCaptured) {
+  Fingerprint f;
+  f.capture_status = "CUPTI unavailable: libcupti.so.13 not found";
+  EXPECT_EQ(to_text(f), "fingerprint: not captured (CUPTI unavailable: libcupti.so.13 not found)");
+  KernelLaunch unnamed = tile_launch();
+  unnamed.name.clear();
+  Fingerprint captured;
+  captured.capture_status = kCapturedByCupti;
+  captured.kernels = {unnamed};
+  EXPECT_NE(to_text(captured).find("_Z12reverse_tilePfPKf<<<"), std::string::npos)
+      << "the mangled name when there is no demangled one";
+}
+
+}  // namespace
+}  // namespace gpuperf::formats

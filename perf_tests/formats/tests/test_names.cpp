@@ -1,0 +1,124 @@
+// formats/names.h: the one rule for benchmark, family and GPU names. Every name the committed baselines
+// hold and every real GPU name passes it; what an attacker writes into a results file does not, and the
+// message names it escaped, with the rule.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "formats/names.h"
+
+namespace gpuperf::formats {
+namespace {
+
+using namespace std::string_literals;
+
+bool valid(NameKind kind, const std::string& name) { return name_error(kind, name).empty(); }
+
+TEST(Names, EveryNameOfTheCommittedBaselinesIsValid) {
+  const std::filesystem::path baselines = std::filesystem::path(GPUPERF_BASELINES_DIR);
+  int files = 0;
+  for (const auto& file : std::filesystem::directory_iterator(baselines)) {
+    // Baselines only: <gpu>.ncu.json beside them holds Nsight Compute profiles (another format).
+    if (file.path().extension() != ".json" || file.path().stem().extension() == ".ncu") continue;
+    ++files;
+    std::ifstream in(file.path());
+    const nlohmann::json doc = nlohmann::json::parse(in);
+    EXPECT_EQ(name_error(NameKind::kGpu, doc.at("gpu").at("name").get<std::string>()), "") << file.path();
+    for (const auto& family : doc.at("families").items()) {
+      EXPECT_EQ(name_error(NameKind::kFamily, family.key()), "") << file.path();
+    }
+    for (const auto& benchmark : doc.at("benchmarks").items()) {
+      EXPECT_EQ(name_error(NameKind::kBenchmark, benchmark.key()), "") << file.path();
+    }
+  }
+  EXPECT_GE(files, 2);
+}
+
+TEST(Names, RealGpuNamesAreValid) {
+  for (const char* name : {"NVIDIA H100 80GB HBM3", "NVIDIA H200", "NVIDIA A100-SXM4-80GB", "NVIDIA H100 PCIe",
+                           "NVIDIA GeForce RTX 4090", "Tesla V100-SXM2-16GB", "NVIDIA RTX 6000 Ada Generation",
+                           "NVIDIA A100-SXM4-40GB MIG 1g.5gb", "NVIDIA GH200 480GB", "Tesla T4", "NVIDIA L40S"}) {
+    EXPECT_EQ(name_error(NameKind::kGpu, name), "") << name;
+  }
+}
+
+TEST(Names, AGpuSlugNamesAFileAndNothingElse) {
+  for (const char* slug : {"nvidia-h100-80gb-hbm3", "nvidia-h200", "nvidia-a100-sxm4-40gb-mig-1g.5gb", "tesla-t4"}) {
+    EXPECT_EQ(name_error(NameKind::kGpuSlug, slug), "") << slug;
+  }
+  EXPECT_NE(name_error(NameKind::kGpuSlug, "../etc/x").find("does not start with a lower-case letter or digit"),
+            std::string::npos);
+  EXPECT_NE(name_error(NameKind::kGpuSlug, "a/../../b").find("has '/' at 1"), std::string::npos);
+  EXPECT_NE(name_error(NameKind::kGpuSlug, "nvidia-h200.").find("does not end with a lower-case letter or digit"),
+            std::string::npos);
+  EXPECT_NE(name_error(NameKind::kGpuSlug, "NVIDIA-H200").find("does not start with a lower-case"), std::string::npos);
+  EXPECT_NE(name_error(NameKind::kGpuSlug, "nvidia h200").find("has ' ' at 6"), std::string::npos);
+}
+
+TEST(Names, RegistryShapedNamesAreValid) {
+  for (const char* name : {"reduction/reduce9_shfl_down_last_warp/n:33554432", "matmul/naive/m:1000,n:1001,k:999",
+                           "occupancy/wave_sweep/waves:1.25", "smem_latency/ld_volatile_shared_u32/i:1,w:1,c:16",
+                           "fam/variant/offset:-1", "a/b", "a/b/c/d"}) {
+    EXPECT_EQ(name_error(NameKind::kBenchmark, name), "") << name;
+  }
+  EXPECT_TRUE(valid(NameKind::kFamily, "bank_conflicts"));
+  EXPECT_TRUE(valid(NameKind::kNamePart, "n:268435456,match:0.0001"));
+}
+
+TEST(Names, APoisonedNameIsRefusedWithItsEscapedTextAndTheRule) {
+  const std::string html = name_error(NameKind::kBenchmark, "fam/`<img src=x>`/n:1");
+  EXPECT_EQ(html.rfind("benchmark name 'fam/`<img src=x>`/n:1' has '`' at 4; a benchmark name is family/part", 0), 0)
+      << html;
+  EXPECT_NE(html.find("(baselines/README.md, Names)"), std::string::npos) << html;
+
+  const std::string command = name_error(NameKind::kBenchmark, "fam/x\n::error::pwned/n:1");
+  EXPECT_EQ(command.rfind("benchmark name 'fam/x\\x0a::error::pwned/n:1' has a control character (\\x0a) at 5", 0), 0)
+      << command;
+  EXPECT_EQ(command.find('\n'), std::string::npos);
+
+  EXPECT_NE(name_error(NameKind::kBenchmark, "fam/\x1b[2Jx/n:1")
+                .find("'fam/\\x1b[2Jx/n:1' has a control character (\\x1b) at 4"),
+            std::string::npos);
+  EXPECT_NE(name_error(NameKind::kBenchmark, "fam/a\0b/n:1"s)
+                .find("'fam/a\\x00b/n:1' has a control character (\\x00) at 5"),
+            std::string::npos);
+  EXPECT_NE(name_error(NameKind::kBenchmark, "fam/caf\xc3\xa9/n:1").find("a non-ASCII byte (\\xc3) at 7"),
+            std::string::npos);
+  const std::string long_name = "fam/" + std::string(200, 'a') + "/n:1";
+  EXPECT_NE(name_error(NameKind::kBenchmark, long_name).find("is 208 characters long (at most 160)"),
+            std::string::npos);
+}
+
+TEST(Names, TheStructureIsFamilySlashParts) {
+  EXPECT_NE(name_error(NameKind::kBenchmark, "").find("is empty"), std::string::npos);
+  EXPECT_NE(name_error(NameKind::kBenchmark, "reduction").find("has no '/' after its family"), std::string::npos);
+  EXPECT_NE(name_error(NameKind::kBenchmark, "1fam/x").find("has a family that does not start with a letter"),
+            std::string::npos);
+  EXPECT_NE(name_error(NameKind::kBenchmark, "fam//x").find("has an empty part at 4"), std::string::npos);
+  EXPECT_NE(name_error(NameKind::kBenchmark, "fam/x/").find("has an empty part at 5"), std::string::npos);
+  EXPECT_NE(name_error(NameKind::kBenchmark, "fam/@octocat").find("has '@' at 4"), std::string::npos);
+  EXPECT_NE(name_error(NameKind::kBenchmark, "fam/a|b").find("has '|' at 5"), std::string::npos);
+  EXPECT_NE(name_error(NameKind::kBenchmark, "fam/a b").find("has ' ' at 5"), std::string::npos);
+  EXPECT_NE(name_error(NameKind::kBenchmark, "fam/a\\b").find("has '\\x5c' at 5"), std::string::npos);
+}
+
+TEST(Names, FamiliesAndGpuNames) {
+  EXPECT_FALSE(valid(NameKind::kFamily, "fam-ily"));
+  EXPECT_FALSE(valid(NameKind::kFamily, "_fam"));
+  EXPECT_FALSE(valid(NameKind::kFamily, std::string(49, 'f')));
+  EXPECT_TRUE(valid(NameKind::kFamily, std::string(48, 'f')));
+  EXPECT_FALSE(valid(NameKind::kNamePart, "a/b"));
+  EXPECT_FALSE(valid(NameKind::kGpu, "NVIDIA H200 "));
+  EXPECT_FALSE(valid(NameKind::kGpu, " NVIDIA H200"));
+  EXPECT_FALSE(valid(NameKind::kGpu, "NVIDIA <b>H200</b>"));
+  EXPECT_FALSE(valid(NameKind::kGpu, "NVIDIA H200\n::error::x"));
+  EXPECT_FALSE(valid(NameKind::kGpu, std::string(97, 'H')));
+  EXPECT_NE(name_error(NameKind::kGpu, "NVIDIA `H200`").find("GPU name 'NVIDIA `H200`' has '`' at 7; a GPU name is"),
+            std::string::npos);
+}
+
+}  // namespace
+}  // namespace gpuperf::formats

@@ -1,0 +1,373 @@
+#include "gate/inputs/baseline.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <cstdio>
+#include <cstdlib>
+#include <sstream>
+#include <utility>
+
+#include "formats/input_error.h"
+#include "formats/json_input.h"
+#include "formats/names.h"
+#include "gate/inputs/results.h"
+#include "gate/statistics/statistics.h"
+
+namespace gpuperf::gate {
+namespace {
+
+using nlohmann::json;
+
+constexpr const char* kFixHint =
+    "fix the file by hand, or re-record it: scripts/update_baseline.sh (see baselines/README.md)";
+
+// A number as a message shows it: "1000", "1e+308", "46.3".
+std::string format_value(double value) {
+  std::ostringstream text;
+  text << value;
+  return text.str();
+}
+
+// Reads the fields of one JSON object, naming the file and the object's path in every message.
+class ObjectReader {
+ public:
+  ObjectReader(const json& object, std::string source, std::string path)
+      : object_(object), source_(std::move(source)), path_(std::move(path)) {
+    if (!object_.is_object()) fail_at(path_, "is " + formats::describe_json_type(object_) + ", expected an object");
+  }
+
+  [[noreturn]] void fail_at(const std::string& where, const std::string& what) const {
+    throw formats::InputError(source_ + ": " + where + " " + what + " - " + kFixHint);
+  }
+  [[noreturn]] void fail(const char* key, const std::string& what) const { fail_at(field(key), what); }
+  std::string field(const std::string& key) const { return path_.empty() ? key : path_ + "." + key; }
+
+  const json* find(const char* key) const {
+    const auto it = object_.find(key);
+    return it == object_.end() || it->is_null() ? nullptr : &*it;
+  }
+  const json& require(const char* key) const {
+    const json* value = find(key);
+    if (value == nullptr) fail(key, "is missing");
+    return *value;
+  }
+  ObjectReader object(const char* key) const { return ObjectReader(require(key), source_, field(key)); }
+
+  std::string string(const char* key, bool required) const {
+    const json* value = required ? &require(key) : find(key);
+    if (value == nullptr) return "";
+    if (!value->is_string()) fail(key, "is " + formats::describe_json_type(*value) + ", expected a string");
+    return value->get<std::string>();
+  }
+  std::optional<double> number(const char* key) const {
+    const json* value = find(key);
+    if (value == nullptr) return std::nullopt;
+    const std::optional<double> number = formats::number_value(*value);
+    if (!number) fail(key, "is " + formats::describe_json_type(*value) + ", expected a number");
+    return number;
+  }
+  double positive(const char* key) const {
+    require(key);
+    return *optional_positive(key);
+  }
+  std::optional<double> optional_positive(const char* key) const {
+    const std::optional<double> value = number(key);
+    if (!value) return std::nullopt;
+    const std::string why = formats::why_not_positive_finite(*value);
+    if (!why.empty()) fail(key, "is " + why + ", expected a positive, finite number");
+    return value;
+  }
+  std::optional<double> non_negative(const char* key) const {
+    const std::optional<double> value = number(key);
+    if (value && !(std::isfinite(*value) && *value >= 0.0)) {
+      fail(key, "is " + (std::isfinite(*value) ? std::string("negative") : formats::why_not_positive_finite(*value)) +
+                    ", expected a finite number >= 0");
+    }
+    return value;
+  }
+  // An optional tolerance [percent], checked by why_not_tolerance_pct; `positive`: zero refused too.
+  std::optional<double> tolerance(const char* key, bool positive = false) const {
+    const std::optional<double> value = number(key);
+    if (!value) return std::nullopt;
+    const std::string why = *value == 0.0 && positive ? "zero" : why_not_tolerance_pct(*value);
+    if (!why.empty()) {
+      fail(key, "is " + why + ", expected a " + (positive ? "positive, finite number" : "finite number >= 0") +
+                    " of at most " + format_value(kMaxTolerancePct) + " (percent)");
+    }
+    return value;
+  }
+  std::optional<long long> integer(const char* key) const {
+    const json* value = find(key);
+    if (value == nullptr) return std::nullopt;
+    if (!value->is_number_integer()) fail(key, "is " + formats::describe_json_type(*value) + ", expected an integer");
+    return value->get<long long>();
+  }
+  // An optional array of non-empty strings; empty when absent.
+  std::vector<std::string> strings(const char* key) const {
+    const json* value = find(key);
+    if (value == nullptr) return {};
+    if (!value->is_array()) fail(key, "is " + formats::describe_json_type(*value) + ", expected an array of strings");
+    std::vector<std::string> out;
+    for (std::size_t i = 0; i < value->size(); ++i) {
+      const json& item = (*value)[i];
+      const std::string where = field(key) + "[" + std::to_string(i) + "]";
+      if (!item.is_string()) fail_at(where, "is " + formats::describe_json_type(item) + ", expected a string");
+      if (item.get_ref<const std::string&>().empty()) fail_at(where, "is empty");
+      out.push_back(item.get<std::string>());
+    }
+    return out;
+  }
+  const json& raw() const { return object_; }
+  const std::string& source() const { return source_; }
+
+ private:
+  const json& object_;
+  std::string source_;
+  std::string path_;
+};
+
+std::string quoted_key(const std::string& name) { return "['" + name + "']"; }
+
+// A name the file gives (the GPU's, a family's, a benchmark's) reaches every report: it must keep
+// formats/names.h's rule, checked before it is used anywhere, even in a message.
+void require_name(formats::NameKind kind, const std::string& name, const std::string& source, const char* where) {
+  const std::string error = formats::name_error(kind, name);
+  if (!error.empty()) throw formats::InputError(source + ": " + where + ": " + error + " - " + kFixHint);
+}
+
+bool is_known_unit(const std::string& unit) { return unit == formats::kUnitMicroseconds || unit == formats::kUnitCycles; }
+
+// Significant digits a written sample keeps: far finer than any timer, and it drops the binary noise of
+// unit conversions (9.0651684000000001) that would make every re-record diff look larger than it is.
+constexpr int kWrittenSignificantDigits = 7;
+
+double rounded_for_writing(double value) {
+  char text[40];
+  std::snprintf(text, sizeof text, "%.*g", kWrittenSignificantDigits, value);
+  return std::strtod(text, nullptr);
+}
+
+// A list of positive, finite numbers under `key`; empty when absent.
+std::vector<double> positive_numbers(const ObjectReader& e, const char* key) {
+  const json* list = e.find(key);
+  if (list == nullptr) return {};
+  if (!list->is_array()) e.fail(key, "is " + formats::describe_json_type(*list) + ", expected an array of numbers");
+  std::vector<double> values;
+  values.reserve(list->size());
+  for (std::size_t i = 0; i < list->size(); ++i) {
+    const std::optional<double> value = formats::number_value((*list)[i]);
+    const std::string where = e.field(key) + "[" + std::to_string(i) + "]";
+    if (!value) e.fail_at(where, "is " + formats::describe_json_type((*list)[i]) + ", expected a number");
+    const std::string why = formats::why_not_positive_finite(*value);
+    if (!why.empty()) e.fail_at(where, "is " + why + ", expected a positive, finite number");
+    values.push_back(*value);
+  }
+  return values;
+}
+
+// Schema 1 pooled every process's samples in recording order: split them back where the counts allow.
+std::vector<double> process_medians_from_pooled(const std::vector<double>& samples, const BaselineRecorded& recorded) {
+  const auto runs = static_cast<std::size_t>(std::max(recorded.runs, 1));
+  const auto per_run = static_cast<std::size_t>(std::max(recorded.samples_per_run, 0));
+  if (runs == 1 || per_run == 0 || samples.size() != runs * per_run) return {median(samples)};
+  std::vector<double> medians;
+  for (std::size_t run = 0; run < runs; ++run) {
+    medians.push_back(median(std::vector<double>(samples.begin() + static_cast<std::ptrdiff_t>(run * per_run),
+                                                 samples.begin() + static_cast<std::ptrdiff_t>((run + 1) * per_run))));
+  }
+  return medians;
+}
+
+BaselineEntry parse_entry(const std::string& source, const std::string& name, const json& value, int schema,
+                          const BaselineRecorded& recorded) {
+  const ObjectReader e(value, source, "benchmarks" + quoted_key(name));
+  BaselineEntry entry;
+  entry.unit = e.string("unit", true);
+  if (!is_known_unit(entry.unit)) {
+    e.fail("unit", "is \"" + entry.unit + "\", expected one of the units the gate knows: \"" + formats::kUnitMicroseconds +
+                       "\" or \"" + formats::kUnitCycles + "\"");
+  }
+  entry.median = e.positive("median");
+  const char* list_key = schema == 1 ? "samples" : "process_medians";
+  e.require(list_key);
+  const std::vector<double> values = positive_numbers(e, list_key);
+  if (values.empty()) e.fail(list_key, "is empty: nothing to compare with");
+  entry.process_medians = schema == 1 ? process_medians_from_pooled(values, recorded) : values;
+  // Schema 1's median pooled the samples; every ratio is now taken against the process medians' centre.
+  if (schema == 1) entry.median = geometric_mean(entry.process_medians);
+  const auto [lowest, highest] = std::minmax_element(entry.process_medians.begin(), entry.process_medians.end());
+  if (entry.median < *lowest * (1.0 - kMedianWithinProcessMediansSlack) ||
+      entry.median > *highest * (1.0 + kMedianWithinProcessMediansSlack)) {
+    e.fail("median", "is " + format_value(entry.median) + " " + entry.unit + ", outside its process_medians (" +
+                         format_value(*lowest) + " to " + format_value(*highest) +
+                         "): the median is their geometric mean, so the file was edited by hand");
+  }
+  entry.bytes = e.non_negative("bytes").value_or(0.0);
+  entry.flops = e.non_negative("flops").value_or(0.0);
+  entry.tolerance_pct = e.tolerance("tolerance_pct");
+  if (const auto fingerprint = value.find("fingerprint"); fingerprint != value.end()) {
+    try {
+      entry.fingerprint = fingerprint->get<formats::Fingerprint>();
+    } catch (const std::exception& error) {
+      entry.fingerprint = formats::Fingerprint{};
+      entry.fingerprint->capture_status = "unreadable in " + source + ": " + error.what();
+    }
+  }
+  return entry;
+}
+
+}  // namespace
+
+std::string why_not_tolerance_pct(double pct) {
+  if (std::isnan(pct)) return "NaN";
+  if (std::isinf(pct)) return pct > 0 ? "infinite" : "-infinite";
+  if (pct < 0.0) return "negative";
+  if (pct > kMaxTolerancePct) return format_value(pct) + ", above " + format_value(kMaxTolerancePct);
+  return "";
+}
+
+Baseline parse_baseline(const std::string& text, const std::string& source) {
+  const json doc = formats::parse_json_document(text, source);
+  const ObjectReader top(doc, source, "");
+  Baseline b;
+
+  const json* version = top.find("schema_version");
+  const std::string readable = "schema_version " + std::to_string(kOldestReadableBaselineSchema) + " to " +
+                               std::to_string(kBaselineSchemaVersion);
+  if (version == nullptr) top.fail("schema_version", "is missing (this perf_gate reads " + readable + ")");
+  if (!version->is_number_integer() || version->get<long long>() < kOldestReadableBaselineSchema ||
+      version->get<long long>() > kBaselineSchemaVersion) {
+    throw formats::InputError(source + ": schema_version " + version->dump() + " is not supported; this perf_gate reads " +
+                     readable + " - use the perf_gate of the commit that wrote the file, or re-record it: "
+                     "scripts/update_baseline.sh");
+  }
+  const int schema = static_cast<int>(version->get<long long>());
+
+  const ObjectReader gpu = top.object("gpu");
+  b.gpu.name = gpu.string("name", false);
+  if (!b.gpu.name.empty()) require_name(formats::NameKind::kGpu, b.gpu.name, source, "gpu.name");
+  b.gpu.slug = gpu.string("slug", true);
+  if (b.gpu.slug.empty()) gpu.fail("slug", "is empty");
+  require_name(formats::NameKind::kGpuSlug, b.gpu.slug, source, "gpu.slug");
+  b.gpu.compute_capability = gpu.string("compute_capability", false);
+  b.gpu.sm_count = gpu.integer("sm_count");
+  b.gpu.memory_mib = gpu.integer("memory_mib");
+  b.gpu.driver = gpu.string("driver", false);
+  b.gpu.cuda_runtime = gpu.string("cuda_runtime", false);
+  b.gpu.sm_clock_mhz = gpu.optional_positive("sm_clock_mhz");
+  b.gpu.mem_clock_mhz = gpu.optional_positive("mem_clock_mhz");
+
+  if (top.find("recorded") != nullptr) {
+    const ObjectReader recorded = top.object("recorded");
+    b.recorded.date = recorded.string("date", false);
+    b.recorded.commit = recorded.string("commit", false);
+    b.recorded.harness_version = recorded.string("harness_version", false);
+    b.recorded.runs = static_cast<int>(recorded.integer("runs").value_or(0));
+    b.recorded.samples_per_run = static_cast<int>(recorded.integer("samples_per_run").value_or(0));
+    b.recorded.gpu_uuids = recorded.strings("gpu_uuids");
+  }
+
+  const ObjectReader defaults = top.object("defaults");
+  const std::optional<double> default_tolerance = defaults.tolerance("tolerance_pct");
+  if (!default_tolerance) defaults.fail("tolerance_pct", "is missing: every baseline needs a default tolerance");
+  b.default_tolerance_pct = *default_tolerance;
+  // Positive: it exists to be tighter than the default, and zero would fail any significant change at all.
+  b.same_gpu_tolerance_pct = defaults.tolerance("same_gpu_tolerance_pct", /*positive=*/true);
+
+  if (top.find("families") != nullptr) {
+    const ObjectReader families = top.object("families");
+    for (const auto& [family, value] : families.raw().items()) {
+      require_name(formats::NameKind::kFamily, family, source, "families");
+      const ObjectReader f(value, source, "families" + quoted_key(family));
+      if (const std::optional<double> tolerance = f.tolerance("tolerance_pct")) {
+        b.family_tolerance_pct[family] = *tolerance;
+      }
+    }
+  }
+
+  const ObjectReader benchmarks = top.object("benchmarks");
+  for (const auto& [name, value] : benchmarks.raw().items()) {
+    require_name(formats::NameKind::kBenchmark, name, source, "benchmarks");
+    b.benchmarks.emplace(name, parse_entry(source, name, value, schema, b.recorded));
+  }
+  return b;
+}
+
+Baseline load_baseline(const std::string& path) {
+  return parse_baseline(formats::read_text_file(path, "check the path; a GPU gets its baseline with scripts/update_baseline.sh"),
+                        path);
+}
+
+double geometric_mean(const std::vector<double>& values) {
+  if (values.empty()) return std::numeric_limits<double>::quiet_NaN();
+  double log_sum = 0.0;
+  for (double v : values) log_sum += std::log(v);
+  return std::exp(log_sum / static_cast<double>(values.size()));
+}
+
+std::string baseline_to_text(const Baseline& b) {
+  using ordered = nlohmann::ordered_json;
+  ordered doc;
+  doc["schema_version"] = kBaselineSchemaVersion;
+  ordered& gpu = doc["gpu"];
+  gpu["name"] = b.gpu.name;
+  gpu["slug"] = b.gpu.slug;
+  gpu["compute_capability"] = b.gpu.compute_capability;
+  if (b.gpu.sm_count) gpu["sm_count"] = *b.gpu.sm_count;
+  if (b.gpu.memory_mib) gpu["memory_mib"] = *b.gpu.memory_mib;
+  gpu["driver"] = b.gpu.driver;
+  gpu["cuda_runtime"] = b.gpu.cuda_runtime;
+  if (b.gpu.sm_clock_mhz) gpu["sm_clock_mhz"] = *b.gpu.sm_clock_mhz;
+  if (b.gpu.mem_clock_mhz) gpu["mem_clock_mhz"] = *b.gpu.mem_clock_mhz;
+  // The optional fields are left out when unset: a file without them is rewritten without them (migrate
+  // names no harness_version it did not record with).
+  ordered& recorded = doc["recorded"] = ordered{{"date", b.recorded.date}, {"commit", b.recorded.commit}};
+  if (!b.recorded.harness_version.empty()) recorded["harness_version"] = b.recorded.harness_version;
+  recorded["runs"] = b.recorded.runs;
+  recorded["samples_per_run"] = b.recorded.samples_per_run;
+  if (!b.recorded.gpu_uuids.empty()) recorded["gpu_uuids"] = b.recorded.gpu_uuids;
+  doc["defaults"] = ordered{{"tolerance_pct", b.default_tolerance_pct}};
+  if (b.same_gpu_tolerance_pct) doc["defaults"]["same_gpu_tolerance_pct"] = *b.same_gpu_tolerance_pct;
+  doc["families"] = ordered::object();
+  for (const auto& [family, tolerance] : b.family_tolerance_pct) doc["families"][family]["tolerance_pct"] = tolerance;
+
+  // Process medians and fingerprints go in as placeholders and are spliced back compact: one line each.
+  std::vector<std::pair<std::string, std::string>> compact_values;  // key, its value's one-line JSON
+  ordered& benchmarks = doc["benchmarks"] = ordered::object();
+  for (const auto& [name, e] : b.benchmarks) {
+    ordered entry;
+    entry["unit"] = e.unit;
+    entry["median"] = rounded_for_writing(e.median);
+    entry["process_medians"] = "@compact" + std::to_string(compact_values.size()) + "@";
+    ordered medians = ordered::array();
+    for (double m : e.process_medians) medians.push_back(rounded_for_writing(m));
+    compact_values.emplace_back("process_medians", medians.dump());
+    entry["bytes"] = e.bytes;
+    entry["flops"] = e.flops;
+    if (e.tolerance_pct) entry["tolerance_pct"] = *e.tolerance_pct;
+    if (e.fingerprint) {
+      entry["fingerprint"] = "@compact" + std::to_string(compact_values.size()) + "@";
+      compact_values.emplace_back("fingerprint", nlohmann::json(*e.fingerprint).dump());
+    }
+    benchmarks[name] = std::move(entry);
+  }
+  // The placeholders appear in order, and only as the value of their key (an unescaped quote is always a
+  // delimiter, so no benchmark name can imitate the pattern).
+  const std::string text = doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
+  std::string out;
+  out.reserve(text.size());
+  std::size_t from = 0;
+  for (std::size_t i = 0; i < compact_values.size(); ++i) {
+    const auto& [key, value] = compact_values[i];
+    const std::string placeholder = "\"" + key + "\": \"@compact" + std::to_string(i) + "@\"";
+    const std::size_t at = text.find(placeholder, from);
+    if (at == std::string::npos) break;
+    out.append(text, from, at - from).append("\"" + key + "\": ").append(value);
+    from = at + placeholder.size();
+  }
+  out.append(text, from, std::string::npos);
+  return out + "\n";
+}
+
+}  // namespace gpuperf::gate

@@ -1,0 +1,106 @@
+#pragma once
+// The baseline of one GPU model (baselines/<gpu_slug>.json): what each benchmark measured when the
+// baseline was recorded, and the tolerances that say how much it may move. Documented in baselines/README.md.
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "formats/fingerprint.h"
+
+namespace gpuperf::gate {
+
+// Bump on any incompatible change of the file format, and teach parse_baseline the old one or say why not.
+// 2: per-process medians replace the pooled samples (the process is the unit of replication). 1 is still
+// read: its pooled samples are split back into the processes that wrote them.
+inline constexpr int kBaselineSchemaVersion = 2;
+inline constexpr int kOldestReadableBaselineSchema = 1;
+
+// The largest tolerance a baseline or an option may give [percent]. Beyond it a tolerance no longer says how
+// much a benchmark may move but that it may never fail: a typo (1e308) must not silently turn the gate off.
+inline constexpr double kMaxTolerancePct = 1000.0;
+// "" when `pct` is a tolerance the gate accepts, a finite number in [0, kMaxTolerancePct]; else what is
+// wrong with it ("NaN", "negative", "1e+308, above 1000"). Every reader of a tolerance checks with it.
+std::string why_not_tolerance_pct(double pct);
+
+// Relative slack of the check that a benchmark's median lies within its process medians: the file keeps 7
+// significant digits of each, and rounding is monotone, so a recorded file is within by construction.
+inline constexpr double kMedianWithinProcessMediansSlack = 1e-6;
+
+struct BaselineGpu {
+  std::string name;                // "NVIDIA H200"
+  std::string slug;                // "nvidia-h200": must equal the results' context.gpu_slug
+  std::string compute_capability;  // "9.0"
+  std::optional<long long> sm_count;
+  std::optional<long long> memory_mib;  // [MiB]
+  std::string driver;
+  std::string cuda_runtime;
+  // The median clocks of every valid sample recorded (optional: absent from older files and where NVML
+  // gave none). The reports name a change beyond kClockChangeThresholdPct (inputs/platform.h) [MHz]
+  std::optional<double> sm_clock_mhz;
+  std::optional<double> mem_clock_mhz;
+};
+
+struct BaselineRecorded {
+  std::string date;  // ISO 8601, UTC
+  std::string commit;
+  // The gpuperf release whose perf_gate recorded the file ("0.1.0", formats/version.h); empty in files
+  // recorded before releases were named (optional: read when present, written when set).
+  std::string harness_version;
+  int runs = 0;             // processes recorded
+  int samples_per_run = 0;  // repetitions in one process
+  // UUIDs of the GPUs whose runs were pooled ("GPU-8f2c..."), sorted; empty when unknown (older files,
+  // results without gpu_uuid). Results from one of them may be held to same_gpu_tolerance_pct.
+  std::vector<std::string> gpu_uuids;
+};
+
+struct BaselineEntry {
+  std::string unit;  // "us" or "cycles"
+  // The time of a typical process: the geometric mean of process_medians, the centre every ratio is
+  // taken against [unit]
+  double median = 0.0;
+  // One per recording process: the median of its valid samples [unit]. Processes, not samples, are
+  // the unit of replication: each lands at its own offset, which its own samples cannot show.
+  std::vector<double> process_medians;
+  double bytes = 0.0;                   // per run [bytes]
+  double flops = 0.0;                   // per run [floating-point operations]
+  std::optional<double> tolerance_pct;  // written by hand; survives a re-record [percent]
+  // What the recording's checking process captured of the benchmark's code (harness/fingerprint/): the
+  // reports compare it with the results' to say what changed. Absent from older files; one that cannot
+  // be read is kept as not captured, its capture_status saying why.
+  std::optional<formats::Fingerprint> fingerprint;
+};
+
+struct Baseline {
+  int schema_version = kBaselineSchemaVersion;
+  BaselineGpu gpu;
+  BaselineRecorded recorded;
+  double default_tolerance_pct = 0.0;                  // [percent]
+  std::map<std::string, double> family_tolerance_pct;  // family -> [percent]
+  std::map<std::string, BaselineEntry> benchmarks;     // by run_name
+  // Replaces the default for results from a GPU in recorded.gpu_uuids: one GPU moves less between
+  // processes than two machines of the same model do. Written by hand; survives a re-record [percent]
+  std::optional<double> same_gpu_tolerance_pct;
+};
+
+// Parses and validates a baseline; `source` names it in messages. InputError for corrupt JSON, an
+// unsupported schema_version, missing or mistyped fields, a median, process median or
+// same_gpu_tolerance_pct that is not positive and finite, no process medians, a unit other than "us" or
+// "cycles", a tolerance outside [0, kMaxTolerancePct], a benchmark name longer than
+// kMaxBenchmarkNameLength, or (schema 2) a median outside [min, max] of its process medians: it is their
+// geometric mean, and one that is not was edited by hand, so the reports would print one number while
+// the verdict was taken against another. A schema_version 1 file
+// is read: its pooled samples are split into recorded.runs processes of samples_per_run (one process when
+// the counts do not divide, as after throttled samples were dropped).
+Baseline parse_baseline(const std::string& text, const std::string& source);
+Baseline load_baseline(const std::string& path);
+
+// The geometric mean of positive values (the centre of process medians); NaN when empty.
+double geometric_mean(const std::vector<double>& values);
+
+// The file's text (schema_version 2): stable key order, one benchmark's process medians on one line and
+// its fingerprint on another, so that a re-record reviews as a readable diff.
+std::string baseline_to_text(const Baseline& baseline);
+
+}  // namespace gpuperf::gate

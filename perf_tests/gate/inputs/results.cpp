@@ -1,0 +1,533 @@
+#include "gate/inputs/results.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <optional>
+#include <sstream>
+#include <string_view>
+
+#include "formats/escape.h"
+#include "formats/input_error.h"
+#include "formats/json_input.h"
+#include "formats/names.h"
+#include "gate/statistics/statistics.h"
+
+namespace gpuperf::gate {
+namespace {
+
+using nlohmann::json;
+
+constexpr const char* kRerunHint = "re-run the perf binary with --benchmark_out_format=json";
+// A name that breaks formats/names.h's rule reaches no report: the file did not come from gpuperf_bench.
+constexpr const char* kNameHint =
+    "gpuperf_bench writes only names its registry accepts: re-run it, and check what wrote this file";
+
+struct TimeUnit {
+  const char* name;
+  double microseconds;  // one of this unit [microseconds]
+};
+constexpr TimeUnit kTimeUnits[] = {{"ns", 1e-3}, {"us", 1.0}, {"ms", 1e3}, {"s", 1e6}};
+
+std::optional<double> microseconds_per(const std::string& unit) {
+  for (const TimeUnit& u : kTimeUnits) {
+    if (unit == u.name) return u.microseconds;
+  }
+  return std::nullopt;
+}
+
+// What Google Benchmark 1.7 appends to a run_name (BenchmarkName::str(): min_time, min_warmup_time,
+// iterations, repeats, time type, threads), never used as a shape axis by the registry.
+constexpr std::string_view kGeneratedKeys[] = {"iterations:", "repeats:", "threads:", "min_time:", "min_warmup_time:"};
+constexpr std::string_view kGeneratedFlags[] = {"manual_time", "real_time", "process_time"};
+
+bool is_generated_component(std::string_view component) {
+  for (std::string_view key : kGeneratedKeys) {
+    if (component.substr(0, key.size()) == key) return true;
+  }
+  for (std::string_view flag : kGeneratedFlags) {
+    if (component == flag) return true;
+  }
+  return false;
+}
+
+// Says where in the file a problem is: "run.json: benchmarks[3] ('reduction/x/n:1')".
+class EntryLocation {
+ public:
+  EntryLocation(const std::string& source, std::size_t index) : source_(source), index_(index) {}
+  void set_name(const std::string& name) { name_ = name; }
+  [[noreturn]] void fail(const std::string& what, const std::string& hint) const {
+    std::ostringstream message;
+    message << source_ << ": benchmarks[" << index_ << "]";
+    if (!name_.empty()) message << " ('" << name_ << "')";
+    message << ": " << what << " - " << hint;
+    throw formats::InputError(message.str());
+  }
+
+ private:
+  const std::string& source_;
+  std::size_t index_;
+  std::string name_;
+};
+
+// An optional numeric field; fails when present but not a number.
+std::optional<double> optional_number(const json& entry, const char* key, const EntryLocation& where) {
+  const auto it = entry.find(key);
+  if (it == entry.end() || it->is_null()) return std::nullopt;
+  const std::optional<double> value = formats::number_value(*it);
+  if (!value) where.fail(std::string(key) + " is " + formats::describe_json_type(*it) + ", expected a number", kRerunHint);
+  return value;
+}
+
+double required_positive(const json& entry, const char* key, const EntryLocation& where, const std::string& hint) {
+  const std::optional<double> value = optional_number(entry, key, where);
+  if (!value) where.fail(std::string(key) + " is missing", hint);
+  const std::string why = formats::why_not_positive_finite(*value);
+  if (!why.empty()) where.fail(std::string(key) + " is " + why + " (a sample must be a positive, finite number)", hint);
+  return *value;
+}
+
+double optional_non_negative(const json& entry, const char* key, const EntryLocation& where) {
+  const std::optional<double> value = optional_number(entry, key, where);
+  if (!value) return 0.0;
+  if (!std::isfinite(*value) || *value < 0.0) {
+    where.fail(std::string(key) + " is " + (std::isfinite(*value) ? "negative" : formats::why_not_positive_finite(*value)) +
+                   ", expected a finite number >= 0",
+               kRerunHint);
+  }
+  return *value;
+}
+
+std::string required_string(const json& entry, const char* key, const EntryLocation& where, const std::string& hint) {
+  const auto it = entry.find(key);
+  if (it == entry.end()) where.fail(std::string("has no ") + key, hint);
+  if (!it->is_string()) where.fail(std::string(key) + " is " + formats::describe_json_type(*it) + ", expected a string", hint);
+  return it->get<std::string>();
+}
+
+bool optional_flag(const json& entry, const char* key, const EntryLocation& where) {
+  const auto it = entry.find(key);
+  if (it == entry.end() || it->is_null()) return false;
+  if (it->is_boolean()) return it->get<bool>();
+  if (it->is_number()) return it->get<double>() != 0.0;
+  where.fail(std::string(key) + " is " + formats::describe_json_type(*it) + ", expected true or false", kRerunHint);
+}
+
+std::string optional_message(const json& entry, const char* key) {
+  const auto it = entry.find(key);
+  return it != entry.end() && it->is_string() ? it->get<std::string>() : std::string("(no message)");
+}
+
+// Context values are strings (benchmark::AddCustomContext); a number is accepted and written as text.
+std::string context_string(const json& context, const char* key, const std::string& source) {
+  const auto it = context.find(key);
+  if (it == context.end() || it->is_null()) return "";
+  if (it->is_string()) return it->get<std::string>();
+  if (it->is_number()) return it->dump();
+  throw formats::InputError(source + ": context." + key + " is " + formats::describe_json_type(*it) + ", expected a string - " +
+                   kRerunHint);
+}
+
+GpuContext parse_context(const json& doc, const std::string& source) {
+  const auto it = doc.find("context");
+  if (it == doc.end()) return {};
+  if (!it->is_object()) {
+    throw formats::InputError(source + ": 'context' is " + formats::describe_json_type(*it) + ", expected an object - " + kRerunHint);
+  }
+  const json& c = *it;
+  const std::string gpu_name = context_string(c, "gpu_name", source);
+  if (!gpu_name.empty()) {  // absent in files of other tools: the baseline's name is used then
+    const std::string error = formats::name_error(formats::NameKind::kGpu, gpu_name);
+    if (!error.empty()) throw formats::InputError(source + ": context.gpu_name: " + error + " - " + kNameHint);
+  }
+  const std::string gpu_slug = context_string(c, "gpu_slug", source);
+  if (!gpu_slug.empty()) {  // it names the baseline file: never a path
+    const std::string error = formats::name_error(formats::NameKind::kGpuSlug, gpu_slug);
+    if (!error.empty()) throw formats::InputError(source + ": context.gpu_slug: " + error + " - " + kNameHint);
+  }
+  return GpuContext{gpu_name,                                    gpu_slug,
+                    context_string(c, "gpu_uuid", source),       context_string(c, "gpu_compute_capability", source),
+                    context_string(c, "gpu_sm_count", source),   context_string(c, "gpu_memory_mib", source),
+                    context_string(c, "driver_version", source), context_string(c, "cuda_runtime", source),
+                    context_string(c, "git_commit", source)};
+}
+
+// One repetition: its sample and unit. Cycle-metric benchmarks report `cycles`; the others real_time,
+// converted to microseconds so that files written with different time units compare.
+struct Sample {
+  double value;  // [unit]
+  std::string unit;
+};
+
+Sample parse_sample(const json& entry, const EntryLocation& where) {
+  const std::string hint = "check the timing code of the perf binary";
+  if (entry.contains("cycles")) return {required_positive(entry, "cycles", where, hint), formats::kUnitCycles};
+  const double time = required_positive(entry, "real_time", where, hint);
+  const std::string unit = required_string(entry, "time_unit", where, kRerunHint);
+  const std::optional<double> scale = microseconds_per(unit);
+  if (!scale) where.fail("time_unit '" + formats::escape_console(unit) + "' is not one of ns, us, ms, s", kRerunHint);
+  return {time * *scale, formats::kUnitMicroseconds};
+}
+
+// A clock counter of one sample, when NVML read it [MHz].
+void add_clock(const json& entry, const char* key, const EntryLocation& where, std::vector<double>& out) {
+  const std::optional<double> value = optional_number(entry, key, where);
+  if (value && std::isfinite(*value) && *value > 0.0) out.push_back(*value);
+}
+
+void add_iteration(const json& entry, EntryLocation& where, ResultsFile& file) {
+  std::map<std::string, BenchmarkSamples>& out = file.benchmarks;
+  const std::string run_name =
+      required_string(entry, "run_name", where, "use Google Benchmark >= 1.5, which writes run_name");
+  const std::string name = benchmark_name_from_run_name(run_name);
+  if (name.empty()) where.fail("run_name '" + formats::escape_console(run_name) + "' names no benchmark", kRerunHint);
+  if (const std::string error = formats::name_error(formats::NameKind::kBenchmark, name); !error.empty()) {
+    where.fail(error, kNameHint);
+  }
+  where.set_name(name);
+  BenchmarkSamples& b = out[name];
+  ++b.repetitions;
+  if (optional_flag(entry, "error_occurred", where)) {
+    // The binary's own verdict (failed correctness check, CUDA error): its timings mean nothing.
+    b.error = true;
+    if (b.error_message.empty()) b.error_message = optional_message(entry, "error_message");
+    return;
+  }
+  if (optional_flag(entry, "skipped", where)) {
+    b.skipped = true;
+    if (b.skip_message.empty()) b.skip_message = optional_message(entry, "skip_message");
+    return;
+  }
+  const Sample sample = parse_sample(entry, where);
+  if (!b.unit.empty() && b.unit != sample.unit) {
+    where.fail("reports " + sample.unit + " in one repetition and " + b.unit + " in another",
+               "a benchmark must report cycles in every repetition or in none; fix the perf binary");
+  }
+  b.unit = sample.unit;
+  b.bytes = std::max(b.bytes, optional_non_negative(entry, "bytes", where));
+  b.flops = std::max(b.flops, optional_non_negative(entry, "flops", where));
+  if (const std::optional<double> injected = optional_number(entry, "injected_slowdown_pct", where)) {
+    if (std::isfinite(*injected)) b.injected_slowdown_pct = std::max(b.injected_slowdown_pct, *injected);
+  }
+  if (optional_flag(entry, "throttled", where)) {
+    ++b.throttled;
+    b.power_capped += optional_flag(entry, "power_capped", where) ? 1 : 0;
+    b.shared_gpu += optional_flag(entry, "other_processes", where) ? 1 : 0;
+  } else {
+    b.samples.push_back(sample.value);
+    // A throttled sample's clock says what the throttling did, which the verdicts report already.
+    add_clock(entry, "sm_clock_mhz", where, file.sm_clock_mhz);
+    add_clock(entry, "mem_clock_mhz", where, file.mem_clock_mhz);
+  }
+}
+
+// The fields of a benchmarks[] entry that the functions above read. Keep it complete: a field missing
+// here reads as absent on the fast path below.
+constexpr std::string_view kEntryFields[] = {
+    "run_name",  "run_type",     "error_occurred", "error_message", "skipped",
+    "skip_message", "cycles",    "real_time",      "time_unit",     "bytes",
+    "flops",     "injected_slowdown_pct", "throttled", "power_capped", "other_processes",
+    "sm_clock_mhz", "mem_clock_mhz"};
+
+bool is_entry_field(std::string_view key) {
+  for (std::string_view field : kEntryFields) {
+    if (key == field) return true;
+  }
+  return false;
+}
+
+// Builds the document as nlohmann's own DOM parser does, except that it stops at a key an object repeats
+// (parse_results_document then lets parse_json_document refuse it), and that in each object of the top-level "benchmarks" array it keeps only kEntryFields: a perf
+// binary writes some 20 fields per repetition, and building the others dominated the reading time of a
+// full suite (about 2 s for 3 files of 1000 benchmarks x 30 repetitions on a 2-core runner; ~4x less).
+class ResultsDocumentBuilder {
+ public:
+  using number_integer_t = json::number_integer_t;
+  using number_unsigned_t = json::number_unsigned_t;
+  using number_float_t = json::number_float_t;
+  using string_t = json::string_t;
+  using binary_t = json::binary_t;
+
+  explicit ResultsDocumentBuilder(json& root) : root_(root) {}
+
+  bool null() { return value(nullptr); }
+  bool boolean(bool v) { return value(v); }
+  bool number_integer(number_integer_t v) { return value(v); }
+  bool number_unsigned(number_unsigned_t v) { return value(v); }
+  bool number_float(number_float_t v, const string_t& /*text*/) { return value(v); }
+  bool string(string_t& v) { return value(std::move(v)); }
+  bool binary(binary_t& v) { return value(json::binary(std::move(v))); }
+
+  bool start_object(std::size_t /*size*/) {
+    object_keys_from_.push_back(keys_.size());
+    return open(json::value_t::object);
+  }
+  bool start_array(std::size_t /*size*/) { return open(json::value_t::array); }
+  bool end_object() {
+    keys_.resize(object_keys_from_.back());
+    object_keys_from_.pop_back();
+    return close();
+  }
+  bool end_array() { return close(); }
+
+  bool key(string_t& key) {
+    // A repeated key, in a skipped object too, stops the fast path: parse_json_document refuses it by name.
+    const auto from = keys_.begin() + static_cast<std::ptrdiff_t>(object_keys_from_.back());
+    if (std::find(from, keys_.end(), key) != keys_.end()) return false;
+    keys_.push_back(key);
+    if (skipping_ > 0) return true;
+    // Depth 3: root object, its "benchmarks" array, one entry.
+    if (stack_.size() == 3 && stack_[1] == benchmarks_ && !is_entry_field(key)) {
+      skip_next_ = true;
+      return true;
+    }
+    if (stack_.size() == 1 && key == "benchmarks") pending_benchmarks_ = true;
+    slot_ = &(*stack_.back())[key];
+    return true;
+  }
+
+  // Any error: the caller parses the text again the slow way, which reports it (or reads NaN).
+  bool parse_error(std::size_t /*position*/, const std::string& /*token*/, const nlohmann::detail::exception&) {
+    return false;
+  }
+
+ private:
+  template <typename Value>
+  bool value(Value&& v) {
+    if (skip_value()) return true;
+    place(json(std::forward<Value>(v)));
+    return true;
+  }
+
+  bool open(json::value_t type) {
+    if (skipping_ > 0 || skip_next_) {
+      skip_next_ = false;
+      ++skipping_;
+      return true;
+    }
+    const bool benchmarks = pending_benchmarks_ && stack_.size() == 1;
+    json* opened = place(json(type));
+    if (benchmarks) benchmarks_ = type == json::value_t::array ? opened : nullptr;
+    stack_.push_back(opened);
+    return true;
+  }
+
+  bool close() {
+    if (skipping_ > 0) {
+      --skipping_;
+      return true;
+    }
+    stack_.pop_back();
+    return true;
+  }
+
+  // Whether the value just read belongs to a skipped field (a scalar one ends the skip).
+  bool skip_value() {
+    if (skipping_ > 0) return true;
+    if (!skip_next_) return false;
+    skip_next_ = false;
+    return true;
+  }
+
+  json* place(json&& v) {
+    if (stack_.size() == 1) pending_benchmarks_ = false;
+    if (stack_.empty()) {
+      root_ = std::move(v);
+      return &root_;
+    }
+    if (stack_.back()->is_array()) {
+      stack_.back()->push_back(std::move(v));
+      return &stack_.back()->back();
+    }
+    *slot_ = std::move(v);
+    return slot_;
+  }
+
+  json& root_;
+  std::vector<json*> stack_;
+  json* slot_ = nullptr;           // the member the next value of the current object goes to
+  json* benchmarks_ = nullptr;     // the root's "benchmarks" array, once open
+  bool pending_benchmarks_ = false;  // the root's next value is its "benchmarks"
+  bool skip_next_ = false;         // the next value belongs to a field outside kEntryFields
+  int skipping_ = 0;               // depth inside a skipped object or array
+  std::vector<std::string> keys_;  // the keys read so far of every open object, outermost first
+  std::vector<std::size_t> object_keys_from_;  // where each open object's keys start in keys_
+};
+
+// The document of a results file. Valid JSON (the usual case) goes through ResultsDocumentBuilder; text it
+// rejects goes through parse_json_document, which reads Google Benchmark's bare NaN and Infinity and
+// words every error. Both give the same document where it matters: valid JSON has no bare non-finite
+// token for parse_json_document to quote.
+json parse_results_document(const std::string& text, const std::string& source) {
+  json doc;
+  ResultsDocumentBuilder builder(doc);
+  if (json::sax_parse(text, &builder)) return doc;
+  return formats::parse_json_document(text, source);
+}
+
+// The "fingerprints" object, each entry read on its own: one that cannot be read becomes a fingerprint not
+// captured, whose status says why, so that a damaged fingerprint costs the code comparison, never the timing.
+std::map<std::string, formats::Fingerprint> parse_fingerprints(const json& doc, const std::string& source) {
+  std::map<std::string, formats::Fingerprint> fingerprints;
+  const auto list = doc.find("fingerprints");
+  if (list == doc.end() || !list->is_object()) return fingerprints;
+  for (const auto& [name, value] : list->items()) {
+    if (const std::string error = formats::name_error(formats::NameKind::kBenchmark, name); !error.empty()) {
+      throw formats::InputError(source + ": fingerprints: " + error + " - " + kNameHint);
+    }
+    try {
+      fingerprints[name] = value.get<formats::Fingerprint>();
+    } catch (const std::exception& e) {
+      formats::Fingerprint unreadable;
+      unreadable.capture_status = "unreadable in " + source + ": " + e.what();
+      fingerprints[name] = std::move(unreadable);
+    }
+  }
+  return fingerprints;
+}
+
+}  // namespace
+
+std::string benchmark_name_from_run_name(const std::string& run_name) {
+  std::string_view name = run_name;
+  for (std::size_t slash = name.rfind('/'); slash != std::string_view::npos && slash > 0; slash = name.rfind('/')) {
+    if (!is_generated_component(name.substr(slash + 1))) break;
+    name = name.substr(0, slash);
+  }
+  return std::string(name);
+}
+
+ResultsFile parse_results(const std::string& text, const std::string& source) {
+  const json doc = parse_results_document(text, source);
+  if (!doc.is_object()) {
+    throw formats::InputError(source + ": the top level is " + formats::describe_json_type(doc) +
+                     ", expected an object with 'context' and 'benchmarks' - is this a Google Benchmark JSON file? " +
+                     kRerunHint);
+  }
+  ResultsFile file;
+  file.source = source;
+  file.gpu = parse_context(doc, source);
+  const auto list = doc.find("benchmarks");
+  if (list == doc.end()) {
+    throw formats::InputError(source + ": has no 'benchmarks' array - is this a Google Benchmark JSON file? " + kRerunHint);
+  }
+  if (!list->is_array()) {
+    throw formats::InputError(source + ": 'benchmarks' is " + formats::describe_json_type(*list) + ", expected an array - " + kRerunHint);
+  }
+  file.fingerprints = parse_fingerprints(doc, source);
+  if (list->empty() && file.fingerprints.empty()) {
+    throw formats::InputError(source +
+                     ": the 'benchmarks' array is empty: no samples at all - the perf binary ran no "
+                     "benchmark; check its --benchmark_filter and that it found a GPU");
+  }
+  for (std::size_t i = 0; i < list->size(); ++i) {
+    const json& entry = (*list)[i];
+    EntryLocation where(source, i);
+    if (!entry.is_object()) where.fail("is " + formats::describe_json_type(entry) + ", expected an object", kRerunHint);
+    const std::string run_type = required_string(entry, "run_type", where, kRerunHint);
+    if (run_type == "aggregate") continue;  // mean/median/stddev rows: the gate uses the samples themselves
+    if (run_type != "iteration")
+      where.fail("run_type '" + formats::escape_console(run_type) + "' is neither iteration nor aggregate", kRerunHint);
+    add_iteration(entry, where, file);
+  }
+  if (file.benchmarks.empty() && !list->empty()) {
+    throw formats::InputError(source +
+                     ": holds only aggregate rows, no samples at all - run the perf binary with "
+                     "--benchmark_repetitions=N and without --benchmark_report_aggregates_only");
+  }
+  return file;
+}
+
+ResultsFile load_results(const std::string& path) {
+  return parse_results(formats::read_text_file(path, "check the path; did the perf run write its --benchmark_out file?"), path);
+}
+
+std::vector<ResultsFile> load_results_files(const std::vector<std::string>& paths) {
+  std::vector<ResultsFile> files;
+  files.reserve(paths.size());
+  for (const std::string& path : paths) files.push_back(load_results(path));
+  return files;
+}
+
+void pool_into(BenchmarkSamples& into, const BenchmarkSamples& more, const std::string& name,
+               const std::string& source) {
+  if (!into.unit.empty() && !more.unit.empty() && into.unit != more.unit) {
+    throw formats::InputError(source + ": benchmark '" + name + "' is in " + more.unit + " here but in " + into.unit +
+                     " in an earlier results file - pass results of the same perf binary only");
+  }
+  if (into.unit.empty()) into.unit = more.unit;
+  into.samples.insert(into.samples.end(), more.samples.begin(), more.samples.end());
+  into.throttled += more.throttled;
+  into.power_capped += more.power_capped;
+  into.shared_gpu += more.shared_gpu;
+  into.repetitions += more.repetitions;
+  if (more.error && !into.error) {
+    into.error = true;
+    into.error_message = more.error_message;
+  }
+  if (more.skipped && !into.skipped) {
+    into.skipped = true;
+    into.skip_message = more.skip_message;
+  }
+  into.bytes = std::max(into.bytes, more.bytes);
+  into.flops = std::max(into.flops, more.flops);
+  into.injected_slowdown_pct = std::max(into.injected_slowdown_pct, more.injected_slowdown_pct);
+}
+
+std::map<std::string, BenchmarkSamples> pool_results(const std::vector<ResultsFile>& files) {
+  common_gpu_slug(files);
+  std::map<std::string, BenchmarkSamples> pooled;
+  for (const ResultsFile& file : files) {
+    for (const auto& [name, samples] : file.benchmarks) pool_into(pooled[name], samples, name, file.source);
+  }
+  return pooled;
+}
+
+std::optional<double> process_median(const ResultsFile& file, const std::string& name, int min_samples) {
+  const auto it = file.benchmarks.find(name);
+  if (it == file.benchmarks.end() || static_cast<int>(it->second.samples.size()) < min_samples) return std::nullopt;
+  return median(it->second.samples);
+}
+
+std::vector<double> process_medians(const std::vector<ResultsFile>& files, const std::string& name, int min_samples) {
+  std::vector<double> medians;
+  for (const ResultsFile& file : files) {
+    if (const std::optional<double> m = process_median(file, name, min_samples)) medians.push_back(*m);
+  }
+  return medians;
+}
+
+std::map<std::string, formats::Fingerprint> pool_fingerprints(const std::vector<ResultsFile>& files) {
+  std::map<std::string, formats::Fingerprint> pooled;
+  for (const ResultsFile& file : files) {
+    for (const auto& [name, fingerprint] : file.fingerprints) {
+      const auto [it, inserted] = pooled.emplace(name, fingerprint);
+      const bool captured = fingerprint.capture_status == formats::kCapturedByCupti;
+      if (!inserted && captured && it->second.capture_status != formats::kCapturedByCupti) it->second = fingerprint;
+    }
+  }
+  return pooled;
+}
+
+std::string common_gpu_slug(const std::vector<ResultsFile>& files) {
+  if (files.empty()) return "";
+  const std::string& slug = files.front().gpu.slug;
+  for (const ResultsFile& file : files) {
+    if (file.gpu.slug != slug) {
+      throw formats::InputError("results from different GPUs: '" + files.front().source + "' is from '" + slug + "', '" +
+                       file.source + "' from '" + file.gpu.slug + "' - pass results measured on one GPU model only");
+    }
+  }
+  return slug;
+}
+
+std::string common_gpu_uuid(const std::vector<ResultsFile>& files) {
+  if (files.empty()) return "";
+  const std::string& uuid = files.front().gpu.uuid;
+  for (const ResultsFile& file : files) {
+    if (file.gpu.uuid != uuid) return "";
+  }
+  return uuid;
+}
+
+}  // namespace gpuperf::gate

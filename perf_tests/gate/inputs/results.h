@@ -1,0 +1,106 @@
+#pragma once
+// Benchmark results: what one Google Benchmark JSON file (--benchmark_out_format=json) written by a perf
+// binary says, reduced to what the gate judges: per benchmark, the valid samples of every repetition.
+
+#include <cstddef>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "formats/fingerprint.h"
+#include "formats/names.h"
+#include "formats/sample_units.h"
+
+namespace gpuperf::gate {
+
+// The GPU a results file was measured on, from the custom context strings of the perf binary. Empty
+// strings where the context does not say.
+struct GpuContext {
+  std::string name;                // "NVIDIA H200"
+  std::string slug;                // "nvidia-h200": names the baseline file
+  std::string uuid;                // "GPU-8f2c...": this very GPU, for the baseline's same-GPU tolerance
+  std::string compute_capability;  // "9.0"
+  std::string sm_count;            // as written by the perf binary ("132")
+  std::string memory_mib;          // [MiB]
+  std::string driver_version;
+  std::string cuda_runtime;
+  std::string git_commit;
+};
+
+// The longest benchmark name the gate reads is formats/names.h's: a --filter regular expression is matched
+// against every name, and std::regex matches recursively: a 30,000-character name overflowed the stack (a
+// crash, not an error). Names are refused beyond it where they are read (formats::name_error).
+using formats::kMaxBenchmarkNameLength;
+
+// One benchmark in one results file (or pooled over several).
+struct BenchmarkSamples {
+  std::string unit;             // formats::kUnitMicroseconds or formats::kUnitCycles
+  std::vector<double> samples;  // valid (unthrottled) repetitions [unit]
+  int throttled = 0;            // repetitions discarded: clock throttling or another process on the GPU
+  int power_capped = 0;         // of those, with a power-cap throttle reason (counter power_capped)
+  int shared_gpu = 0;           // of those, with another process on the GPU (counter other_processes)
+  int repetitions = 0;          // every repetition seen, throttled ones included
+  bool error = false;           // the benchmark reported error_occurred: never a pass
+  std::string error_message;
+  bool skipped = false;  // skipped by the binary itself (Google Benchmark >= 1.8 SkipWithMessage)
+  std::string skip_message;
+  double bytes = 0.0;                  // moved through device memory by one run [bytes]
+  double flops = 0.0;                  // arithmetic of one run [floating-point operations]
+  double injected_slowdown_pct = 0.0;  // fault injection active during the run (informational) [percent]
+};
+
+struct ResultsFile {
+  std::string source;  // the file it came from, for messages
+  GpuContext gpu;
+  std::map<std::string, BenchmarkSamples> benchmarks;  // by benchmark_name_from_run_name(run_name)
+  // The clocks NVML read at each valid sample of every benchmark (counters sm_clock_mhz, mem_clock_mhz);
+  // empty when the perf binary had no NVML [MHz]
+  std::vector<double> sm_clock_mhz;
+  std::vector<double> mem_clock_mhz;
+  // The top-level "fingerprints" a checking process of the perf binary adds (harness/fingerprint/): what
+  // each benchmark's timed run launched, by benchmark name. One that cannot be read is kept as not captured,
+  // its capture_status saying why: a warning in the reports, never an error. Empty in other files.
+  std::map<std::string, formats::Fingerprint> fingerprints;
+};
+
+// The registry name of a benchmark ("reduction/reduce9/n:1024") from the run_name Google Benchmark writes:
+// it appends the settings of the registration ("reduction/reduce9/n:1024/iterations:1/manual_time"), which
+// are stripped so that names match the baseline whatever the harness's registration options.
+std::string benchmark_name_from_run_name(const std::string& run_name);
+
+// Parses one results document; `source` names it in messages. InputError for anything malformed: corrupt
+// or truncated JSON, no benchmarks (unless it holds fingerprints: gpuperf_bench --fingerprint-only), missing or mistyped fields, a time that is NaN, zero or negative.
+ResultsFile parse_results(const std::string& text, const std::string& source);
+ResultsFile load_results(const std::string& path);
+std::vector<ResultsFile> load_results_files(const std::vector<std::string>& paths);
+
+// Adds `more` to `into` (the same benchmark in another file): samples pooled, counts summed, an error
+// anywhere is an error. InputError when the units differ.
+void pool_into(BenchmarkSamples& into, const BenchmarkSamples& more, const std::string& name,
+               const std::string& source);
+
+// Every benchmark of every file, samples pooled by run_name (the orchestrator re-measures ambiguous
+// benchmarks into a second file). InputError when the files come from different GPUs.
+std::map<std::string, BenchmarkSamples> pool_results(const std::vector<ResultsFile>& files);
+
+// The median of one file's (one process's) valid samples of benchmark `name`; nullopt when it has fewer
+// than `min_samples` of them.
+std::optional<double> process_median(const ResultsFile& file, const std::string& name, int min_samples);
+
+// The median of each file's valid samples of benchmark `name`, in file order (a file is one process);
+// files where it has fewer than `min_samples` valid samples are left out.
+std::vector<double> process_medians(const std::vector<ResultsFile>& files, const std::string& name, int min_samples);
+
+// Each benchmark's fingerprint from the first file that captured it (else the first file that has one
+// at all, for its capture_status).
+std::map<std::string, formats::Fingerprint> pool_fingerprints(const std::vector<ResultsFile>& files);
+
+// The GPU slug shared by all files. InputError when they differ.
+std::string common_gpu_slug(const std::vector<ResultsFile>& files);
+
+// The GPU UUID shared by all files; empty when any file lacks one or they differ (several GPUs of one
+// model are fine to pool, but then no single GPU measured the results).
+std::string common_gpu_uuid(const std::vector<ResultsFile>& files);
+
+}  // namespace gpuperf::gate

@@ -1,0 +1,96 @@
+#include "gate/judging/code_check.h"
+
+#include <algorithm>
+
+#include "gate/inputs/platform.h"
+
+namespace gpuperf::gate {
+namespace {
+
+
+formats::Fingerprint not_captured(const std::string& why) {
+  formats::Fingerprint missing;
+  missing.capture_status = why;
+  return missing;
+}
+
+const formats::Fingerprint& find_or(const std::map<std::string, formats::Fingerprint>& fingerprints, const std::string& name,
+                           const formats::Fingerprint& fallback) {
+  const auto it = fingerprints.find(name);
+  return it != fingerprints.end() ? it->second : fallback;
+}
+
+}  // namespace
+
+void add_code_changes(const std::map<std::string, formats::Fingerprint>& before, const std::map<std::string, formats::Fingerprint>& now,
+                      const std::string& before_label, const std::string& now_label, Comparison& comparison) {
+  // A side with no fingerprint at all says so once, for the run, rather than on every row.
+  constexpr const char* kWhereFrom = "a checking process of gpuperf_bench captures them with CUPTI";
+  if (before.empty() && now.empty()) {
+    comparison.code_not_checked = "neither " + before_label + " nor " + now_label + " hold fingerprints (" +
+                                  kWhereFrom + ")";
+    return;
+  }
+  if (now.empty()) {
+    comparison.code_not_checked = now_label + " hold no fingerprints (" + kWhereFrom + ")";
+    return;
+  }
+  if (before.empty()) {
+    comparison.code_not_checked = before_label + " holds no fingerprints (recorded before they were kept: record it again)";
+    return;
+  }
+  const formats::Fingerprint before_missing = not_captured("none recorded for it");
+  const formats::Fingerprint now_missing = not_captured("none captured for it");
+  for (BenchmarkComparison& row : comparison.benchmarks) {
+    const bool in_before = before.count(row.name) != 0, in_now = now.count(row.name) != 0;
+    if (!in_before && !in_now) continue;  // a benchmark on one side only (NEW, MISSING): nothing to compare
+    row.code = compare_code(find_or(before, row.name, before_missing), find_or(now, row.name, now_missing));
+  }
+}
+
+std::map<std::string, formats::Fingerprint> baseline_fingerprints(const Baseline& baseline) {
+  std::map<std::string, formats::Fingerprint> fingerprints;
+  for (const auto& [name, entry] : baseline.benchmarks) {
+    if (entry.fingerprint) fingerprints.emplace(name, *entry.fingerprint);
+  }
+  return fingerprints;
+}
+
+std::string why_platform_prevents_skipping(const Baseline& baseline, const std::vector<ResultsFile>& results) {
+  std::vector<PlatformChange> blocking;
+  for (const PlatformChange& change : platform_changes(platform_of(baseline), platform_of(results))) {
+    if (change.field == "sm_clock_mhz" || change.field == "mem_clock_mhz") continue;
+    if (change.kind != PlatformChange::Kind::kUnknown || change.field == "driver") blocking.push_back(change);
+  }
+  if (blocking.empty()) return "";
+  std::string why;
+  for (const PlatformChange& change : blocking) {
+    why += (why.empty() ? "" : ", ") +
+           (change.kind == PlatformChange::Kind::kUnknown ? change.label + " unknown" : describe_change(change));
+  }
+  return "the platform is not the baseline's (" + why + ")";
+}
+
+std::set<std::string> unchanged_benchmarks(const Baseline& baseline, const std::vector<ResultsFile>& results,
+                                           const Selection& selection) {
+  std::set<std::string> unchanged;
+  if (!why_platform_prevents_skipping(baseline, results).empty()) return unchanged;
+  for (const auto& [name, now] : pool_fingerprints(results)) {
+    const auto entry = baseline.benchmarks.find(name);
+    if (!selection.matches(name) || entry == baseline.benchmarks.end() || !entry->second.fingerprint) continue;
+    if (compare_code(*entry->second.fingerprint, now).comparison == CodeComparison::kSame) {
+      unchanged.insert(name);
+    }
+  }
+  return unchanged;
+}
+
+VerdictCounts same_code_counts(const Comparison& comparison) {
+  VerdictCounts counts{};
+  for (const BenchmarkComparison& row : comparison.benchmarks) {
+    if (row.code && row.code->comparison == CodeComparison::kSame) ++counts[static_cast<int>(row.verdict)];
+  }
+  return counts;
+}
+
+}  // namespace gpuperf::gate

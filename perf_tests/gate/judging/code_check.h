@@ -1,0 +1,45 @@
+#pragma once
+// The code side of a comparison: what each benchmark's fingerprint (harness/fingerprint/) says changed
+// against the baseline's (A/B: build A's), which benchmarks ran the same code, and which of them need no
+// re-timing. Informational beside the timing verdicts, except for --skip-unchanged's UNCHANGED.
+
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "gate/inputs/baseline.h"
+#include "gate/inputs/results.h"
+#include "gate/inputs/selection.h"
+#include "gate/judging/comparison.h"
+#include "gate/judging/outcome.h"
+
+namespace gpuperf::gate {
+
+// Fills each row's `code` from the two sides' fingerprints (compare_code, with "not captured" standing in
+// for a benchmark one side has no fingerprint of); when a whole side holds none, comparison.code_not_checked
+// says so instead and no row is compared.
+// The labels name the sides in those reasons: "the baseline" and "these results", "build A's results" and
+// "build B's results".
+void add_code_changes(const std::map<std::string, formats::Fingerprint>& before, const std::map<std::string, formats::Fingerprint>& now,
+                      const std::string& before_label, const std::string& now_label, Comparison& comparison);
+
+// The baseline's fingerprints by benchmark name.
+std::map<std::string, formats::Fingerprint> baseline_fingerprints(const Baseline& baseline);
+
+// Why these results' benchmarks may not skip their timing on this platform, or "" when they may: the
+// driver, CUDA runtime, compute capability, SM count and memory must be known and equal to the baseline's
+// (clocks are not compared: a process that times nothing reads none).
+std::string why_platform_prevents_skipping(const Baseline& baseline, const std::vector<ResultsFile>& results);
+
+// The selected benchmarks whose captured fingerprint in `results` equals the baseline's (compare_code:
+// same) on a platform that allows skipping; empty when the platform does not. What --skip-unchanged leaves
+// un-timed.
+std::set<std::string> unchanged_benchmarks(const Baseline& baseline, const std::vector<ResultsFile>& results,
+                                           const Selection& selection);
+
+// The verdicts given to benchmarks whose code was the same on both sides (UNCHANGED ones too): on
+// unchanged code, every SLOW or FAST is a false alarm, so these are the gate's observed error rate.
+VerdictCounts same_code_counts(const Comparison& comparison);
+
+}  // namespace gpuperf::gate

@@ -1,0 +1,77 @@
+#pragma once
+// The outcome of comparing a run with a baseline (or build B with build A): one row per benchmark, with
+// every number a report shows. Filled by the comparators, read by the reports and by exit_code().
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "gate/inputs/platform.h"
+#include "gate/judging/code_change.h"
+#include "gate/judging/memory_canary.h"
+#include "gate/judging/verdict.h"
+#include "gate/statistics/error_budget.h"
+
+namespace gpuperf::gate {
+
+struct BenchmarkComparison {
+  std::string name;
+  Verdict verdict = Verdict::kSame;
+  std::string reason;            // why NOT_JUDGED / ERROR / MISSING; empty otherwise
+  std::string unit;              // of the medians: "us" or "cycles"
+  double baseline_median = 0.0;  // [unit]; 0 when there is no baseline side
+  double current_median = 0.0;   // [unit]; 0 when there is no current side
+  double ratio = 0.0;            // typical process now / before (A/B: geometric mean of the pair ratios)
+  double ci_low = 0.0;           // confidence interval of ratio (Comparison::budget.interval_confidence())
+  double ci_high = 0.0;
+  double p_slower = 1.0;  // one-sided p of "now is slower"
+  double p_faster = 1.0;
+  double tolerance_pct = 0.0;    // the tolerance applied [percent]
+  std::string tolerance_source;  // "benchmark", "family reduction", "default", "resolution floor (...)"
+  int baseline_samples = 0;      // valid samples per side, all processes together
+  int current_samples = 0;
+  int baseline_processes = 0;    // processes whose medians were compared (A/B: A's runs in pairs)
+  int current_processes = 0;
+  double process_sd_pct = 0.0;   // the spread assumed: sd of log process medians (A/B: of pair ratios) [percent]
+  double df = 0.0;               // degrees of freedom of that spread
+  std::string note;              // what limits the evidence ("baseline from 3 processes: ..."); empty otherwise
+  int throttled = 0;                   // samples discarded on the current side
+  int repetitions = 0;                 // samples seen on the current side, discarded ones included
+  int pairs = 0;                       // A/B: pairs of runs compared (0: unpaired samples)
+  double bytes = 0.0;                  // per run [bytes]
+  double flops = 0.0;                  // per run [floating-point operations]
+  double injected_slowdown_pct = 0.0;  // fault injection during the run (informational) [percent]
+  // When the memory canary moved and this benchmark is memory-bound (judging/memory_canary.h): the canary's change, which
+  // the reports note beside the verdict (informational) [percent; + is slower]
+  std::optional<double> machine_memory_change_pct;
+  // What changed in the code the benchmark ran, against the baseline's (A/B: build A's), from both sides'
+  // fingerprints (judging/code_check.h); nullopt when neither side holds any fingerprint. Informational.
+  std::optional<CodeChange> code;
+
+  bool judged() const { return ratio > 0.0; }  // a ratio and interval were computed
+};
+
+struct Comparison {
+  std::string mode;      // "compare" or "ab"
+  std::string gpu_name;  // "NVIDIA H200"
+  std::string gpu_slug;  // "nvidia-h200"
+  std::string against;   // what the run was compared with, for report headers
+  ErrorBudget budget;  // the run's false-alarm budget and how it was split
+  bool strict = false;                          // MISSING fails
+  std::vector<BenchmarkComparison> benchmarks;  // most severe first (Verdict order), then by name
+  // How the platform (driver, clocks, ...) differs between the sides: baseline -> results, or A -> B.
+  // Informational: it never changes a verdict.
+  std::vector<PlatformChange> platform;
+  // Stored mode: the ceiling family's change against the baseline (judging/memory_canary.h), or why there is none;
+  // absent in A/B mode (both builds run on one machine, interleaved) and where the selection takes in the
+  // ceiling family without any ceiling benchmark compared (its own rows say why). Informational: it never
+  // changes a verdict or the exit code.
+  std::optional<Canary> canary;
+  // Why no benchmark's code could be compared (neither side holds fingerprints); empty when it could.
+  std::string code_not_checked;
+};
+
+// Orders rows most severe first, then by name.
+void sort_by_severity(std::vector<BenchmarkComparison>& rows);
+
+}  // namespace gpuperf::gate

@@ -1,0 +1,227 @@
+#include "gate/judging/stored_mode.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+
+#include "formats/input_error.h"
+#include "gate/judging/code_check.h"
+#include "gate/reports/format.h"
+#include "gate/statistics/statistics.h"
+#include "gate/statistics/tolerance.h"
+
+namespace gpuperf::gate {
+namespace {
+
+// No timer resolves a relative change below this (CUDA events tick in 32 ns steps; kernels under
+// ~20 us are repeated inside a sample): the spread of identical medians is taken as at least this.
+constexpr double kTimerResolutionSd = 1e-4;
+
+BenchmarkComparison row_from_current(const std::string& name, const BenchmarkSamples& current) {
+  BenchmarkComparison row;
+  row.name = name;
+  row.unit = current.unit;
+  row.current_samples = static_cast<int>(current.samples.size());
+  row.throttled = current.throttled;
+  row.repetitions = current.repetitions;
+  row.bytes = current.bytes;
+  row.flops = current.flops;
+  row.injected_slowdown_pct = current.injected_slowdown_pct;
+  if (!current.samples.empty()) row.current_median = median(current.samples);
+  return row;
+}
+
+// Whether the results were measured on a GPU that recorded the baseline: then only that GPU's own
+// process-to-process noise separates them from the baseline, not the spread between machines. `uuid` is
+// empty when the results name no GPU or several.
+bool recorded_on(const Baseline& baseline, const std::string& uuid) {
+  const std::vector<std::string>& recorded = baseline.recorded.gpu_uuids;
+  return !uuid.empty() && std::find(recorded.begin(), recorded.end(), uuid) != recorded.end();
+}
+
+BenchmarkComparison compare_one(const std::string& name, const BaselineEntry& entry, const BenchmarkSamples& current,
+                                const std::vector<ResultsFile>& results, const Baseline& baseline, bool same_gpu,
+                                const ErrorBudget& budget) {
+  BenchmarkComparison row = row_from_current(name, current);
+  if (row.unit.empty()) row.unit = entry.unit;  // a benchmark that only errored reports no unit
+  row.baseline_median = entry.median;
+  row.baseline_processes = static_cast<int>(entry.process_medians.size());
+  if (row.bytes == 0.0) row.bytes = entry.bytes;
+  if (row.flops == 0.0) row.flops = entry.flops;
+  const Tolerance tolerance = resolve_tolerance(baseline, name, entry, same_gpu);
+  row.tolerance_pct = tolerance.pct;
+  row.tolerance_source = tolerance.source;
+
+  if (current.error) {
+    row.verdict = Verdict::kError;
+    row.reason = current.error_message;
+    return row;
+  }
+  const std::vector<double> now = process_medians(results, name, kMinSamples);
+  row.current_processes = static_cast<int>(now.size());
+  if (const std::string why = why_not_judgeable(current, row.current_processes); !why.empty()) {
+    row.verdict = Verdict::kNotJudged;
+    row.reason = why;
+    return row;
+  }
+  if (current.unit != entry.unit) {
+    row.verdict = Verdict::kNotJudged;
+    row.reason = "unit mismatch: the baseline is in " + entry.unit + ", the results in " + current.unit +
+                 " (the benchmark changed its metric: refresh the baseline)";
+    return row;
+  }
+  row.current_median = geometric_mean(now);
+  const ProcessEvidence evidence = compare_process_medians(entry.process_medians, now, budget.interval_confidence(),
+                                                           resolution_sd(entry.unit, entry.median));
+  if (!evidence.judged) {
+    row.verdict = Verdict::kNotJudged;
+    row.reason = "one process on each side: the spread between processes is unknown (re-record the baseline: " +
+                 std::string(kUpdateBaselineCommand) + ")";
+    return row;
+  }
+  if (row.baseline_processes < kRecommendedBaselineProcesses) {
+    row.note = "baseline from " + std::to_string(row.baseline_processes) + " process" +
+               (row.baseline_processes == 1 ? "" : "es") + " (recommended " +
+               std::to_string(kRecommendedBaselineProcesses) + "): a wider interval; re-record to narrow it";
+  }
+  apply_evidence(evidence, row.current_processes, DecisionRule{tolerance.pct, budget.test_alpha()}, row);
+  return row;
+}
+
+// The memory canary of `results` (judging/memory_canary.h), and its note on every judged memory-bound row when it moved.
+void add_canary(const Baseline& baseline, const std::vector<ResultsFile>& results, const Selection& selection,
+                Comparison& comparison) {
+  comparison.canary = memory_canary(baseline, results, comparison.budget.interval_confidence());
+  // "No canary" is said only where the selection leaves the ceiling family out (perf.reduction); where it
+  // takes the family in, the ceiling rows (MISSING, NEW, NOT_JUDGED) already say why.
+  if (!comparison.canary->measured() && selection.matches(std::string(kCanaryFamily) + "/")) {
+    comparison.canary.reset();
+    return;
+  }
+  if (!comparison.canary->moved()) return;
+  for (BenchmarkComparison& row : comparison.benchmarks) {
+    if (row.judged() && memory_bound(row.unit, row.bytes, row.flops)) {
+      row.machine_memory_change_pct = comparison.canary->change_pct;
+    }
+  }
+}
+
+}  // namespace
+
+std::string why_not_judgeable(const BenchmarkSamples& samples, int usable_processes) {
+  if (samples.skipped) return "skipped by the perf binary: " + samples.skip_message;
+  if (usable_processes > 0) return "";
+  const int valid = static_cast<int>(samples.samples.size());
+  const std::string need = " (a process needs " + std::to_string(kMinSamples) + " valid samples of its own)";
+  if (samples.throttled > 0) {
+    std::string causes;
+    if (samples.power_capped > 0) causes = std::to_string(samples.power_capped) + " power capped";
+    if (samples.shared_gpu > 0) {
+      causes += (causes.empty() ? "" : ", ") + std::to_string(samples.shared_gpu) + " with another process on the GPU";
+    }
+    if (causes.empty()) causes = "clock throttle reason or another process on the GPU";
+    return std::to_string(samples.throttled) + " of " + std::to_string(samples.repetitions) + " samples throttled (" +
+           causes + "), " + std::to_string(valid) + " left" + need;
+  }
+  return "only " + std::to_string(valid) + " valid sample" + (valid == 1 ? "" : "s") + need;
+}
+
+double resolution_sd(const std::string& unit, double median) {
+  // A whole cycle of rounding is uniform over one cycle: sd 1 / sqrt(12) cycles.
+  if (unit == formats::kUnitCycles && median > 0.0) return std::max(kTimerResolutionSd, 1.0 / std::sqrt(12.0) / median);
+  return kTimerResolutionSd;
+}
+
+void apply_evidence(const ProcessEvidence& evidence, int processes, const DecisionRule& rule,
+                    BenchmarkComparison& row) {
+  row.ratio = evidence.ratio;
+  row.ci_low = evidence.ci_low;
+  row.ci_high = evidence.ci_high;
+  row.p_slower = evidence.p_slower;
+  row.p_faster = evidence.p_faster;
+  row.process_sd_pct = evidence.sd_pct;
+  row.df = evidence.df;
+  row.verdict = decide(Evidence{row.ci_low, row.ci_high, row.p_slower, row.p_faster, processes}, rule);
+  if (processes < rule.min_processes && (row.ci_low > 1.0 + rule.tolerance_pct / 100.0 ||
+                                         row.ci_high < 1.0 - rule.tolerance_pct / 100.0)) {
+    row.note += std::string(row.note.empty() ? "" : "; ") + "beyond the tolerance in " + std::to_string(processes) +
+                " process; " + std::to_string(rule.min_processes) + " are needed to call it (one can be an outlier)";
+  }
+}
+
+Comparison compare_with_baseline(const Baseline& baseline, const std::vector<ResultsFile>& results,
+                                 const CompareOptions& options) {
+  if (results.empty()) throw formats::InputError("no results files given - pass --results FILE");
+  const std::string slug = common_gpu_slug(results);
+  if (slug.empty()) {
+    throw formats::InputError(results.front().source +
+                     ": context has no gpu_slug, so the GPU cannot be matched with the baseline - write the "
+                     "results with the project's perf binary, which records it");
+  }
+  if (slug != baseline.gpu.slug) {
+    throw formats::InputError("GPU mismatch: the results are from '" + slug + "' (" + results.front().gpu.name +
+                     ") but the baseline is for '" + baseline.gpu.slug + "' - compare with baselines/" + slug +
+                     ".json, or record that GPU's baseline: scripts/update_baseline.sh");
+  }
+  const std::map<std::string, BenchmarkSamples> pooled = pool_results(results);
+  const std::string uuid = common_gpu_uuid(results);
+  const bool same_gpu = recorded_on(baseline, uuid);
+
+  Comparison comparison;
+  comparison.mode = "compare";
+  comparison.gpu_name = results.front().gpu.name.empty() ? baseline.gpu.name : results.front().gpu.name;
+  comparison.gpu_slug = slug;
+  comparison.against = "baseline recorded " + baseline.recorded.date + " at commit " + baseline.recorded.commit;
+  comparison.budget = ErrorBudget{options.run_alpha, std::max<int>(1, static_cast<int>(baseline.benchmarks.size())),
+                                  std::max(1, options.looks)};
+  comparison.strict = options.strict;
+  comparison.platform = platform_changes(platform_of(baseline), platform_of(results));
+
+  for (const auto& [name, current] : pooled) {
+    if (!options.selection.matches(name)) continue;
+    const auto entry = baseline.benchmarks.find(name);
+    if (entry != baseline.benchmarks.end()) {
+      comparison.benchmarks.push_back(
+          compare_one(name, entry->second, current, results, baseline, same_gpu, comparison.budget));
+      continue;
+    }
+    BenchmarkComparison row = row_from_current(name, current);
+    row.verdict = current.error ? Verdict::kError : Verdict::kNew;
+    row.reason = current.error ? current.error_message : "not in the baseline";
+    comparison.benchmarks.push_back(std::move(row));
+  }
+  const std::set<std::string> unchanged =
+      options.skip_unchanged ? unchanged_benchmarks(baseline, results, options.selection) : std::set<std::string>{};
+  for (const auto& [name, entry] : baseline.benchmarks) {
+    if (!options.selection.matches(name) || pooled.count(name) != 0) continue;
+    BenchmarkComparison row;
+    row.name = name;
+    const bool skipped = unchanged.count(name) != 0;
+    row.verdict = skipped ? Verdict::kUnchanged : Verdict::kMissing;
+    row.reason = skipped ? "unchanged, not re-timed: the same code as the baseline's on the same platform"
+                         : "in the baseline, not in the results";
+    row.unit = entry.unit;
+    row.baseline_median = entry.median;
+    row.baseline_processes = static_cast<int>(entry.process_medians.size());
+    row.bytes = entry.bytes;
+    row.flops = entry.flops;
+    comparison.benchmarks.push_back(std::move(row));
+  }
+  sort_by_severity(comparison.benchmarks);
+  add_code_changes(baseline_fingerprints(baseline), pool_fingerprints(results), "the baseline", "these results", comparison);
+  add_canary(baseline, results, options.selection, comparison);
+  // Said only where it judged something, so that header and JSON agree with the rows' tolerances.
+  if (same_gpu_tolerance_applied(comparison)) {
+    comparison.against +=
+        " on this GPU (" + uuid + "), same-GPU default tolerance " + format_pct(*baseline.same_gpu_tolerance_pct);
+  }
+  return comparison;
+}
+
+bool same_gpu_tolerance_applied(const Comparison& comparison) {
+  return std::any_of(comparison.benchmarks.begin(), comparison.benchmarks.end(),
+                     [](const BenchmarkComparison& row) { return row.tolerance_source == kSameGpuDefaultSource; });
+}
+
+}  // namespace gpuperf::gate

@@ -1,0 +1,297 @@
+#include "gate/ledger/same_code_ledger.h"
+
+#include <algorithm>
+#include <utility>
+
+#include "formats/escape.h"
+#include "formats/fnv1a.h"
+#include "formats/input_error.h"
+#include "formats/json_input.h"
+#include "formats/names.h"
+#include "gate/reports/format.h"
+
+namespace gpuperf::gate {
+
+namespace {
+
+// The benchmarks with false alarms the line names.
+constexpr std::size_t kLedgerLineBenchmarks = 3;
+
+// The largest count a file may hold: a hundred million verdicts is decades of CI, and four such counts
+// still add up within an int.
+constexpr long long kMaxCount = 100'000'000;
+
+const char* const kStartOver = "; move the file away to start a new count";
+
+
+// The ledger lives on the runner between jobs and its names reach every later report: they are held to
+// the names' rule where they are read, as a results file's are (formats/names.h).
+void require_name(formats::NameKind kind, const std::string& name, const std::string& where) {
+  if (const std::string error = formats::name_error(kind, name); !error.empty()) {
+    throw formats::InputError(where + ": " + error + kStartOver);
+  }
+}
+
+// The timed verdicts a tally counts, by the names the reports write.
+constexpr const char* kSame = "SAME";
+constexpr const char* kAmbiguous = "AMBIGUOUS";
+constexpr const char* kSlow = "SLOW";
+constexpr const char* kFast = "FAST";
+
+const nlohmann::json& member(const nlohmann::json& object, const char* key, const std::string& where) {
+  if (!object.is_object() || !object.contains(key)) throw formats::InputError(where + ": no \"" + key + "\"");
+  return object.at(key);
+}
+
+std::string string_member(const nlohmann::json& object, const char* key, const std::string& where) {
+  const nlohmann::json& value = member(object, key, where);
+  if (!value.is_string()) {
+    throw formats::InputError(where + ": \"" + key + "\" is " + formats::describe_json_type(value) + ", not a string");
+  }
+  return value.get<std::string>();
+}
+
+int count_member(const nlohmann::json& object, const char* key, const std::string& where) {
+  const nlohmann::json& value = member(object, key, where);
+  if (!value.is_number_integer() || value.get<long long>() < 0 || value.get<long long>() > kMaxCount) {
+    throw formats::InputError(where + ": \"" + key + "\" must be a count (a whole number >= 0)");
+  }
+  return value.get<int>();
+}
+
+nlohmann::ordered_json verdicts_json(const SameCodeTally& tally) {
+  return nlohmann::ordered_json{
+      {kSame, tally.same}, {kAmbiguous, tally.ambiguous}, {kSlow, tally.slow}, {kFast, tally.fast}};
+}
+
+nlohmann::ordered_json tally_file_json(const SameCodeTally& tally) {
+  nlohmann::ordered_json false_alarms = nlohmann::ordered_json::object();
+  for (const auto& [name, count] : tally.false_alarms) false_alarms[name] = count;
+  return nlohmann::ordered_json{{"gpu_name", tally.gpu_name},
+                                {"since", tally.since},
+                                {"last", tally.last},
+                                {"reports", tally.reports},
+                                {"reports_with_false_alarms", tally.reports_with_false_alarms},
+                                {"verdicts", verdicts_json(tally)},
+                                {"false_alarms", false_alarms}};
+}
+
+SameCodeTally tally_from_json(const nlohmann::json& j, const std::string& where) {
+  SameCodeTally tally;
+  tally.gpu_name = string_member(j, "gpu_name", where);
+  require_name(formats::NameKind::kGpu, tally.gpu_name, where + ".gpu_name");
+  tally.since = string_member(j, "since", where);
+  tally.last = string_member(j, "last", where);
+  tally.reports = count_member(j, "reports", where);
+  tally.reports_with_false_alarms = count_member(j, "reports_with_false_alarms", where);
+  const nlohmann::json& verdicts = member(j, "verdicts", where);
+  const std::string in_verdicts = where + ".verdicts";
+  tally.same = count_member(verdicts, kSame, in_verdicts);
+  tally.ambiguous = count_member(verdicts, kAmbiguous, in_verdicts);
+  tally.slow = count_member(verdicts, kSlow, in_verdicts);
+  tally.fast = count_member(verdicts, kFast, in_verdicts);
+  const nlohmann::json& false_alarms = member(j, "false_alarms", where);
+  if (!false_alarms.is_object()) throw formats::InputError(where + ": \"false_alarms\" is not an object");
+  long long listed = 0;
+  for (const auto& [name, count] : false_alarms.items()) {
+    require_name(formats::NameKind::kBenchmark, name, where + ".false_alarms");
+    if (!count.is_number_integer() || count.get<long long>() < 1 || count.get<long long>() > tally.slow + tally.fast) {
+      throw formats::InputError(where + ".false_alarms: \"" + name + "\" must be a count from 1 to SLOW + FAST");
+    }
+    tally.false_alarms[name] = count.get<int>();
+    listed += count.get<long long>();
+  }
+  if (listed != tally.slow + tally.fast) {
+    throw formats::InputError(where + ": false_alarms list " + std::to_string(listed) + " where SLOW + FAST is " +
+                     std::to_string(tally.slow + tally.fast));
+  }
+  const int alarms = tally.slow + tally.fast;
+  if (tally.reports_with_false_alarms > std::min(tally.reports, alarms) ||
+      (alarms > 0 && tally.reports_with_false_alarms == 0)) {
+    throw formats::InputError(where + ": reports_with_false_alarms " + std::to_string(tally.reports_with_false_alarms) +
+                     " does not fit " + std::to_string(tally.reports) + " reports with SLOW + FAST " +
+                     std::to_string(alarms));
+  }
+  if (tally.reports > tally.timed()) {
+    throw formats::InputError(where + ": more reports than verdicts (each report counted has at least one)");
+  }
+  return tally;
+}
+
+bool is_report_id(const std::string& id) {
+  return id.size() == 16 && std::all_of(id.begin(), id.end(), [](char c) {
+           return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
+         });
+}
+
+std::vector<std::string> counted_reports_from_json(const nlohmann::json& doc, const std::string& where) {
+  const auto list = doc.find("counted_reports");
+  if (list == doc.end()) return {};
+  if (!list->is_array() || list->size() > kCountedReportsKept) {
+    throw formats::InputError(where + ": \"counted_reports\" must be a list of at most " + std::to_string(kCountedReportsKept) +
+                     " report ids");
+  }
+  std::vector<std::string> ids;
+  for (const nlohmann::json& id : *list) {
+    if (!id.is_string() || !is_report_id(id.get<std::string>())) {
+      throw formats::InputError(where + ": \"counted_reports\" holds " + id.dump() + ", not a report id (16 hex digits)");
+    }
+    ids.push_back(id.get<std::string>());
+  }
+  return ids;
+}
+
+std::string mode_words(const std::string& mode) { return mode == "ab" ? "A/B" : "against the baseline"; }
+
+// "2026-11-23" of "2026-11-23T01:02:03Z".
+std::string date_of(const std::string& time) { return time.substr(0, 10); }
+
+}  // namespace
+
+SameCodeVerdicts same_code_verdicts(const nlohmann::json& report, const std::string& source) {
+  if (!report.is_object() || report.value("tool", "") != "perf_gate") {
+    throw formats::InputError(source + ": not a perf_gate report (no \"tool\": \"perf_gate\"); give the --json file of "
+                              "perf_gate compare or ab");
+  }
+  SameCodeVerdicts verdicts;
+  verdicts.mode = string_member(report, "mode", source);
+  if (verdicts.mode != "compare" && verdicts.mode != "ab") {
+    throw formats::InputError(source + ": mode '" + verdicts.mode + "' is neither compare nor ab");
+  }
+  const nlohmann::json& gpu = member(report, "gpu", source);
+  verdicts.gpu_slug = string_member(gpu, "slug", source + ".gpu");
+  verdicts.gpu_name = string_member(gpu, "name", source + ".gpu");
+  if (verdicts.gpu_slug.empty()) throw formats::InputError(source + ": the report names no GPU slug");
+  const nlohmann::json& rows = member(report, "benchmarks", source);
+  if (!rows.is_array()) throw formats::InputError(source + ": \"benchmarks\" is not an array");
+  for (const nlohmann::json& row : rows) {
+    const nlohmann::json code = row.is_object() ? row.value("code", nlohmann::json()) : nlohmann::json();
+    if (!code.is_object() || code.value("comparison", "") != "same") continue;
+    const std::string name = string_member(row, "name", source + ".benchmarks[]");
+    const std::string verdict = string_member(row, "verdict", source + ".benchmarks[" + name + "]");
+    if (verdict == kSame) {
+      ++verdicts.same;
+    } else if (verdict == kAmbiguous) {
+      ++verdicts.ambiguous;
+    } else if (verdict == kSlow || verdict == kFast) {
+      ++(verdict == kSlow ? verdicts.slow : verdicts.fast);
+      verdicts.false_alarms.push_back(name);
+    }
+  }
+  return verdicts;
+}
+
+std::string report_id(const nlohmann::json& report) {
+  nlohmann::json counted = report;
+  if (counted.is_object()) counted.erase("same_code_ledger");
+  return formats::hex16(
+      formats::fnv1a64(counted.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)));
+}
+
+bool counted_before(const SameCodeLedger& ledger, const std::string& id) {
+  return std::find(ledger.counted_reports.begin(), ledger.counted_reports.end(), id) != ledger.counted_reports.end();
+}
+
+void add_to_ledger(SameCodeLedger& ledger, const SameCodeVerdicts& verdicts, const std::string& now,
+                   const std::string& id) {
+  if (verdicts.timed() == 0) return;
+  if (!id.empty()) {
+    ledger.counted_reports.push_back(id);
+    if (ledger.counted_reports.size() > kCountedReportsKept) {
+      ledger.counted_reports.erase(ledger.counted_reports.begin(),
+                                   ledger.counted_reports.end() - static_cast<std::ptrdiff_t>(kCountedReportsKept));
+    }
+  }
+  SameCodeTally& tally = ledger.tallies[verdicts.gpu_slug][verdicts.mode];
+  if (tally.reports == 0) tally.since = now;
+  tally.gpu_name = verdicts.gpu_name;
+  tally.last = now;
+  ++tally.reports;
+  if (!verdicts.false_alarms.empty()) ++tally.reports_with_false_alarms;
+  tally.same += verdicts.same;
+  tally.ambiguous += verdicts.ambiguous;
+  tally.slow += verdicts.slow;
+  tally.fast += verdicts.fast;
+  for (const std::string& name : verdicts.false_alarms) ++tally.false_alarms[name];
+}
+
+std::string ledger_to_text(const SameCodeLedger& ledger) {
+  nlohmann::ordered_json gpus = nlohmann::ordered_json::object();
+  for (const auto& [slug, modes] : ledger.tallies) {
+    for (const auto& [mode, tally] : modes) gpus[slug][mode] = tally_file_json(tally);
+  }
+  nlohmann::ordered_json doc{{"schema_version", kLedgerSchemaVersion}, {"gpus", gpus}};
+  if (!ledger.counted_reports.empty()) doc["counted_reports"] = ledger.counted_reports;
+  return doc.dump(2) + "\n";
+}
+
+SameCodeLedger ledger_from_text(const std::string& text, const std::string& source) {
+  const std::string where = source + " (the same-code ledger)";
+  nlohmann::json doc;
+  try {
+    doc = formats::parse_json_document(text, source);
+  } catch (const formats::InputError& e) {
+    throw formats::InputError(std::string(e.what()) + kStartOver);
+  }
+  try {
+    const nlohmann::json& version = member(doc, "schema_version", where);
+    if (version != kLedgerSchemaVersion) {
+      throw formats::InputError(where + ": schema_version " + version.dump() + ", this gate reads " +
+                       std::to_string(kLedgerSchemaVersion));
+    }
+    SameCodeLedger ledger;
+    const nlohmann::json& gpus = member(doc, "gpus", where);
+    if (!gpus.is_object()) throw formats::InputError(where + ": \"gpus\" is not an object");
+    for (const auto& [slug, modes] : gpus.items()) {
+      require_name(formats::NameKind::kGpuSlug, slug, where + ": gpus");
+      if (!modes.is_object()) throw formats::InputError(where + ": gpus." + slug + " is not an object");
+      for (const auto& [mode, tally] : modes.items()) {
+        if (mode != "compare" && mode != "ab") throw formats::InputError(where + ": gpus." + slug + ": unknown mode '" + mode + "'");
+        ledger.tallies[slug][mode] = tally_from_json(tally, where + ": gpus." + slug + "." + mode);
+      }
+    }
+    ledger.counted_reports = counted_reports_from_json(doc, where);
+    return ledger;
+  } catch (const formats::InputError& e) {
+    throw formats::InputError(std::string(e.what()) + kStartOver);
+  }
+}
+
+nlohmann::ordered_json tally_json(const SameCodeTally& tally) {
+  nlohmann::ordered_json j = tally_file_json(tally);
+  const int timed = tally.timed();
+  j["timed_verdicts"] = timed;
+  j["false_alarm_rate"] =
+      timed > 0 ? nlohmann::ordered_json(static_cast<double>(tally.slow + tally.fast) / timed) : nlohmann::ordered_json();
+  return j;
+}
+
+// The line goes to the console and is appended to the Markdown report. The ledger lives on the runner, so
+// a name written into it once would reach every later report there: what it read (the GPU's name, the
+// date, the benchmarks') is escaped as Markdown text, which is safe on a console too (formats/escape.h).
+std::string ledger_line(const SameCodeTally& tally, const std::string& mode) {
+  using formats::escape_markdown_text;
+  const int timed = tally.timed();
+  const int alarms = tally.slow + tally.fast;
+  std::string line = "same code on this GPU (" + escape_markdown_text(tally.gpu_name) + ", " + mode_words(mode) +
+                     "), " + std::to_string(tally.reports) + (tally.reports == 1 ? " report" : " reports") +
+                     " since " + escape_markdown_text(date_of(tally.since)) + ": " + std::to_string(timed) +
+                     " timed verdicts, " + std::to_string(tally.slow) + " SLOW, " + std::to_string(tally.fast) +
+                     " FAST (false alarms in " + format_number("%.2g", timed > 0 ? 100.0 * alarms / timed : 0.0) +
+                     "% of verdicts, " + std::to_string(tally.reports_with_false_alarms) + " of " +
+                     std::to_string(tally.reports) + " reports)";
+  // The benchmarks with the most false alarms first: where a team looks for a noisy benchmark.
+  std::vector<std::pair<std::string, int>> by_count(tally.false_alarms.begin(), tally.false_alarms.end());
+  std::stable_sort(by_count.begin(), by_count.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+  for (std::size_t i = 0; i < by_count.size(); ++i) {
+    if (i == kLedgerLineBenchmarks) {
+      line += ", " + std::to_string(by_count.size() - i) + " more";
+      break;
+    }
+    line += (i == 0 ? "; false alarms in: " : ", ") + escape_markdown_text(by_count[i].first) + " (" +
+            std::to_string(by_count[i].second) + ")";
+  }
+  return line;
+}
+
+}  // namespace gpuperf::gate

@@ -1,0 +1,27 @@
+#pragma once
+// Nsight Compute profiles stored beside a GPU's baseline (baselines/<slug>.ncu.json, written by
+// scripts/record_ncu.sh): what a stored-mode diagnosis compares a SLOW benchmark's profile now with, as
+// A/B mode compares build B's with build A's. A file of its own, not fields of the baseline: a profile is
+// tens of numbers per kernel, and the baseline stays a file a person reviews line by line.
+// Pure functions: tests/test_ncu_profile.cpp.
+
+#include <map>
+#include <string>
+
+#include "gate/ncu/profile.h"
+
+namespace gpuperf::gate {
+
+inline constexpr int kNcuBaselineSchemaVersion = 1;
+
+struct NcuBaseline {
+  std::string gpu_slug;                          // the baseline's GPU ("nvidia-h100-80gb-hbm3")
+  std::map<std::string, NcuProfile> benchmarks;  // benchmark name -> its kernels' profile, one timed run
+};
+
+// {"schema_version": 1, "gpu_slug": "...", "benchmarks": {"<name>": <NcuProfile json>}}, two-space indent.
+std::string ncu_baseline_to_text(const NcuBaseline& stored);
+// std::invalid_argument("ncu baseline: ...") naming what is wrong when `text` is not such a file.
+NcuBaseline ncu_baseline_from_text(const std::string& text);
+
+}  // namespace gpuperf::gate

@@ -1,0 +1,71 @@
+#include "gate/reports/code_lines.h"
+
+#include "gate/judging/code_check.h"
+#include "gate/judging/outcome.h"
+
+namespace gpuperf::gate {
+namespace {
+
+
+std::string joined(const std::vector<std::string>& parts, const char* separator) {
+  std::string text;
+  for (const std::string& part : parts) text += (text.empty() ? "" : separator) + part;
+  return text;
+}
+
+std::string other_side(const std::string& mode) { return mode == "ab" ? "build A's" : "the baseline's"; }
+
+}  // namespace
+
+std::string code_line(const BenchmarkComparison& row, const std::string& mode) {
+  if (!row.code) return "";
+  if (row.code->comparison == CodeComparison::kChanged) return "code: " + joined(row.code->changes, "; ");
+  if (row.code->comparison == CodeComparison::kSame && (row.verdict == Verdict::kSlow || row.verdict == Verdict::kFast)) {
+    return "code: the same as " + other_side(mode) + " (SASS, launches, libraries): the change is not in the code";
+  }
+  return "";
+}
+
+std::vector<std::string> code_warnings(const BenchmarkComparison& row) {
+  std::vector<std::string> warnings;
+  if (!row.code || (row.verdict != Verdict::kSame && row.verdict != Verdict::kFast && row.verdict != Verdict::kAmbiguous)) {
+    return warnings;
+  }
+  for (const std::string& warning : row.code->warnings) {
+    warnings.push_back(row.name + ": " + verdict_name(row.verdict) + ", but " + warning);
+  }
+  return warnings;
+}
+
+std::string code_summary(const Comparison& comparison) {
+  if (!comparison.code_not_checked.empty()) return "code changes not checked: " + comparison.code_not_checked;
+  int same = 0, changed = 0, unknown = 0;
+  std::string first_reason;
+  for (const BenchmarkComparison& row : comparison.benchmarks) {
+    if (!row.code) continue;
+    switch (row.code->comparison) {
+      case CodeComparison::kSame: ++same; break;
+      case CodeComparison::kChanged: ++changed; break;
+      case CodeComparison::kUnknown:
+        ++unknown;
+        if (first_reason.empty()) first_reason = row.code->unknown_reason;
+        break;
+    }
+  }
+  if (same + changed + unknown == 0) return "";
+  std::string text = "code: " + std::to_string(same) + " benchmark" + (same == 1 ? "" : "s") + " ran the same code as " +
+                     (comparison.mode == "ab" ? "build A" : "the baseline") + ", " + std::to_string(changed) + " changed";
+  if (unknown > 0) text += ", " + std::to_string(unknown) + " not compared (" + first_reason + ")";
+  return text;
+}
+
+std::string same_code_summary(const Comparison& comparison) {
+  const VerdictCounts counts = same_code_counts(comparison);
+  int total = 0;
+  for (int count : counts) total += count;
+  if (total == 0) return "";
+  return "same code: " + std::to_string(total) + " verdict" + (total == 1 ? "" : "s") + ": " + counts_text(counts) +
+         " (any SLOW or FAST among them is a false alarm of the gate)";
+}
+
+}  // namespace gpuperf::gate

@@ -1,0 +1,206 @@
+#include "gate/reports/format.h"
+
+#include <algorithm>
+#include <cstdio>
+
+#include "formats/escape.h"
+#include "gate/inputs/results.h"
+#include "gate/judging/outcome.h"
+
+namespace gpuperf::gate {
+namespace {
+
+constexpr double kBytesPerGigabyte = 1e9;
+constexpr double kFlopsPerTeraflop = 1e12;
+constexpr double kMicrosecondsPerSecond = 1e6;
+
+std::string signed_pct(double ratio) { return format_number("%+.1f", (ratio - 1.0) * 100.0); }
+
+double seconds_now(const BenchmarkComparison& row) {
+  if (row.unit != formats::kUnitMicroseconds || !(row.current_median > 0.0)) return 0.0;
+  return row.current_median / kMicrosecondsPerSecond;
+}
+
+// What a side is called in the reports' words: the baseline and the results, or builds A and B.
+struct SideNames {
+  const char* before;
+  const char* now;
+};
+SideNames side_names(const std::string& mode) {
+  return mode == "ab" ? SideNames{"A", "B"} : SideNames{"the baseline", "the results"};
+}
+
+// "SM clock, memory clock (not in the baseline); driver (580.159.04 vs CUDA 13.0: ...)"
+std::string not_compared_text(const std::vector<PlatformChange>& changes, const SideNames& sides) {
+  struct Group {
+    std::string why;
+    std::string labels;
+  };
+  std::vector<Group> groups = {{std::string("not in ") + sides.before, ""},
+                               {std::string("not in ") + sides.now, ""},
+                               {"in neither", ""}};
+  std::string incomparable;
+  for (const PlatformChange& c : changes) {
+    if (c.kind != PlatformChange::Kind::kUnknown) continue;
+    if (!c.before.empty() && !c.now.empty()) {
+      incomparable += (incomparable.empty() ? "" : "; ") + c.label + " (" + c.before + " vs " + c.now +
+                      ": one from NVML, one from the CUDA driver API)";
+      continue;
+    }
+    Group& group = groups[c.before.empty() ? (c.now.empty() ? 2 : 0) : 1];
+    group.labels += (group.labels.empty() ? "" : ", ") + c.label;
+  }
+  std::string text;
+  for (const Group& group : groups) {
+    if (!group.labels.empty()) text += (text.empty() ? "" : "; ") + group.labels + " (" + group.why + ")";
+  }
+  if (!incomparable.empty()) text += (text.empty() ? "" : "; ") + incomparable;
+  return text;
+}
+
+bool any_mixed(const std::vector<PlatformChange>& changes) {
+  return std::any_of(changes.begin(), changes.end(),
+                     [](const PlatformChange& c) { return c.kind == PlatformChange::Kind::kMixed; });
+}
+
+constexpr const char* kOnePlatformOnly = "pass results measured on one platform only";
+
+}  // namespace
+
+std::string format_value(double value, const std::string& unit) {
+  return format_number(unit == formats::kUnitCycles ? "%.0f" : "%.2f", value) + " " + unit;
+}
+
+std::string format_change(const BenchmarkComparison& row) {
+  if (!row.judged()) return "";
+  return signed_pct(row.ratio) + "% [" + signed_pct(row.ci_low) + ", " + signed_pct(row.ci_high) + "]";
+}
+
+std::string format_p(double p) { return format_number("%.1g", p); }
+
+std::string format_noise(const BenchmarkComparison& row, const std::string& mode) {
+  if (!row.judged()) return "";
+  char text[128];
+  if (mode == "ab") {
+    std::snprintf(text, sizeof text, "pair sd %.2f%%, %d pairs", row.process_sd_pct, row.pairs);
+  } else {
+    std::snprintf(text, sizeof text, "process sd %.2f%%, %d process%s vs %d recorded", row.process_sd_pct,
+                  row.current_processes, row.current_processes == 1 ? "" : "es", row.baseline_processes);
+  }
+  return text;
+}
+
+std::string format_error_control(const ErrorBudget& budget) {
+  // The coverage claimed is kIntervalConfidence over all looks; a look's own level is only how its
+  // interval is built (outliers keep one look's coverage a little under that level in the simulation).
+  char intervals[100];
+  if (budget.looks == 1) {
+    std::snprintf(intervals, sizeof intervals, "intervals %g%%", 100.0 * kIntervalConfidence);
+  } else {
+    std::snprintf(intervals, sizeof intervals, "intervals %g%% over all looks, each built at %.4g%%",
+                  100.0 * kIntervalConfidence, 100.0 * budget.interval_confidence());
+  }
+  char text[300];
+  std::snprintf(text, sizeof text,
+                "family-wise false-alarm rate %g%% per run (%d benchmarks x %d look%s: each test at p < %.2g; %s)",
+                100.0 * budget.run_alpha, budget.benchmarks, budget.looks, budget.looks == 1 ? "" : "s",
+                budget.test_alpha(), intervals);
+  return text;
+}
+
+std::string format_pct(double pct) { return format_number("%.1f", pct) + "%"; }
+
+std::string format_number(const char* format, double value) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, format, value);
+  return buffer;
+}
+
+std::string markdown_cell(const std::string& text) { return formats::escape_markdown_text(text); }
+
+double achieved_gb_per_s(const BenchmarkComparison& row) {
+  const double seconds = seconds_now(row);
+  return seconds > 0.0 && row.bytes > 0.0 ? row.bytes / seconds / kBytesPerGigabyte : 0.0;
+}
+
+double achieved_tflop_per_s(const BenchmarkComparison& row) {
+  const double seconds = seconds_now(row);
+  return seconds > 0.0 && row.flops > 0.0 ? row.flops / seconds / kFlopsPerTeraflop : 0.0;
+}
+
+std::optional<RunNotice> platform_warning(const Comparison& comparison) {
+  if (!platform_changed(comparison.platform)) return std::nullopt;
+  const bool ab = comparison.mode == "ab";
+  RunNotice notice;
+  notice.summary = ab ? "platform differs between A and B: " : "platform changed since the baseline: ";
+  notice.summary += describe_changes(comparison.platform);
+  const std::string not_compared = not_compared_text(comparison.platform, side_names(comparison.mode));
+  if (!not_compared.empty()) notice.summary += "; not compared: " + not_compared;
+  notice.summary += "; verdicts are judged as usual";
+  notice.action = "a change may be the platform's, not the code's: ";
+  if (any_mixed(comparison.platform)) {
+    notice.action += std::string("the processes ran on different platforms: ") + kOnePlatformOnly;
+  } else if (ab) {
+    notice.action += "run A and B interleaved on one GPU and driver (scripts/ab_compare.sh)";
+  } else {
+    notice.action += "to tell, compare the baseline's commit with this one on this GPU (scripts/ab_compare.sh)";
+  }
+  return notice;
+}
+
+std::optional<RunNotice> moved_with_platform(const Comparison& comparison) {
+  if (!platform_changed(comparison.platform)) return std::nullopt;
+  const VerdictCounts counts = count_verdicts(comparison);
+  const int slow = counts[static_cast<int>(Verdict::kSlow)];
+  const int fast = counts[static_cast<int>(Verdict::kFast)];
+  const int judged = static_cast<int>(std::count_if(comparison.benchmarks.begin(), comparison.benchmarks.end(),
+                                                    [](const BenchmarkComparison& row) { return row.judged(); }));
+  if (!moved_together(slow + fast, judged)) return std::nullopt;
+  RunNotice notice;
+  std::string verdicts;
+  if (slow > 0) verdicts = std::to_string(slow) + " SLOW";
+  if (fast > 0) verdicts += (verdicts.empty() ? "" : ", ") + std::to_string(fast) + " FAST";
+  notice.summary = std::to_string(slow + fast) + " of " + std::to_string(judged) +
+                   " judged benchmarks moved beyond their tolerance with the platform (" + verdicts + ")";
+  if (any_mixed(comparison.platform)) {
+    notice.action = std::string(kOnePlatformOnly) + ", then judge again";
+  } else if (comparison.mode == "ab") {
+    notice.action =
+        "A/B needs one platform for both builds: re-run A and B interleaved on one GPU (scripts/ab_compare.sh)";
+  } else {
+    notice.action = std::string("if the platform moved them (scripts/ab_compare.sh finds the baseline's commit and "
+                                "this one alike on this GPU), re-record the baseline on this platform: ") +
+                    kUpdateBaselineCommand;
+  }
+  return notice;
+}
+
+std::string action_hint(const BenchmarkComparison& row, const std::string& mode) {
+  const std::string refresh = std::string("refresh the baseline: ") + kUpdateBaselineCommand;
+  const bool ab = mode == "ab";
+  switch (row.verdict) {
+    case Verdict::kError:
+      return "the benchmark failed inside the perf binary (" + row.reason + "): run its correctness test";
+    case Verdict::kSlow:
+      return ab ? "fix the slowdown in build B, or if intended say so in the review (A/B keeps no baseline)"
+                : "fix the slowdown, or if intended " + refresh;
+    case Verdict::kMissing:
+      return ab ? "not run by build B: removed or renamed on purpose?"
+                : "not in the results: if removed or renamed on purpose, " + refresh;
+    case Verdict::kNotJudged:
+      return row.reason + ": re-run on an idle GPU";
+    case Verdict::kAmbiguous:
+      return "not decided yet: re-measure in more processes (--remeasure-list)";
+    case Verdict::kFast:
+      return ab ? "improvement in build B" : "improvement: to keep it, " + refresh;
+    case Verdict::kNew:
+      return ab ? "only in build B" : "not in the baseline: to gate it, " + refresh;
+    case Verdict::kUnchanged:
+      return "not re-timed: the baseline's code on the same GPU model, driver and CUDA runtime";
+    case Verdict::kSame:
+      return "";
+  }
+  return "";
+}
+
+}  // namespace gpuperf::gate

@@ -1,0 +1,58 @@
+#pragma once
+// How numbers are written in every report, so that console, Markdown and JSON agree.
+
+#include <optional>
+#include <string>
+
+#include "gate/judging/comparison.h"
+
+namespace gpuperf::gate {
+
+// The command that refreshes a GPU's baseline: what SLOW, FAST, NEW and MISSING lines point to.
+inline constexpr const char* kUpdateBaselineCommand = "scripts/update_baseline.sh";
+
+// "41.20 us", "1234 cycles".
+std::string format_value(double value, const std::string& unit);
+// "+4.1% [+2.3, +6.0]": the change (ratio - 1) in percent with its interval.
+std::string format_change(const BenchmarkComparison& row);
+// "2e-11", "0.03".
+std::string format_p(double p);
+// The noise a verdict assumed and the processes behind it: "process sd 0.31%, 3 processes vs 10
+// recorded" (A/B: "pair sd 0.62%, 12 pairs"); empty when nothing was judged.
+std::string format_noise(const BenchmarkComparison& row, const std::string& mode);
+// The run's false-alarm budget: "family-wise false-alarm rate 1% per run (108 benchmarks x 3 looks: each
+// test at p < 3.1e-05; intervals 99.67% a look)".
+std::string format_error_control(const ErrorBudget& budget);
+// "3.0%".
+std::string format_pct(double pct);
+// One number through a printf format: format_number("%+.1f", 3.14) is "+3.1".
+std::string format_number(const char* format, double value);
+// Text as one Markdown table cell or sentence: formats::escape_markdown_text, the one Markdown escaping of
+// text read from files (the reports of this folder call it by that name).
+std::string markdown_cell(const std::string& text);
+
+// Achieved throughput of the current median: only for time benchmarks with bytes (flops) per run; 0 when
+// not applicable. [GB/s], [TFLOP/s]
+double achieved_gb_per_s(const BenchmarkComparison& row);
+double achieved_tflop_per_s(const BenchmarkComparison& row);
+
+// A line of a report about the whole run rather than one benchmark.
+struct RunNotice {
+  std::string summary;  // what happened
+  std::string action;   // what to do, lower case: the console writes "summary  -> action"
+};
+
+// Empty when the platform did not change; else names every change ("driver 580.159.04 -> 590.44.01"),
+// the fields that could not be compared, and says the verdicts stand.
+std::optional<RunNotice> platform_warning(const Comparison& comparison);
+
+// When the platform changed and benchmarks moved with it (moved_together, inputs/platform.h): the hint to
+// re-record the baseline (compare) or to re-run both builds on one platform (ab) once the move is
+// confirmed to be the platform's. Empty otherwise.
+std::optional<RunNotice> moved_with_platform(const Comparison& comparison);
+
+// The action a person should take for this row of a comparison in `mode` ("compare" or "ab"; "" for
+// SAME). A/B has no baseline to refresh: there B is the build to fix.
+std::string action_hint(const BenchmarkComparison& row, const std::string& mode);
+
+}  // namespace gpuperf::gate

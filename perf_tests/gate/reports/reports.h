@@ -1,0 +1,46 @@
+#pragma once
+// The reports of a comparison: console lines for a person, Markdown for $GITHUB_STEP_SUMMARY, JSON for
+// machines, and the list of benchmarks to re-measure.
+
+#include <optional>
+#include <ostream>
+#include <string>
+
+#include "gate/judging/comparison.h"
+#include "gate/reports/format.h"
+
+namespace gpuperf::gate {
+
+// Bump when a field of the JSON report changes meaning or disappears.
+// 2: error_control replaces alpha; rows carry processes, process_sd_pct, df and note. Added since, with no
+// bump (no field changed): canary, the rows' machine_memory_change_pct, code (the run's) and the rows'
+// code, the verdict UNCHANGED in counts, and harness_version (the gpuperf release that judged, "0.1.0").
+inline constexpr int kReportSchemaVersion = 2;
+
+// When the memory canary moved (judging/memory_canary.h): the warning every report prints near the platform's; empty
+// otherwise.
+inline std::optional<RunNotice> canary_warning(const Comparison& comparison) {
+  if (!comparison.canary || !comparison.canary->moved()) return std::nullopt;
+  return RunNotice{comparison.canary->text, comparison.canary->action};
+}
+
+// "machine's memory 3.1% slower" beside a memory-bound verdict when the canary moved; empty otherwise.
+inline std::string machine_note(const BenchmarkComparison& row) {
+  return row.machine_memory_change_pct ? canary_note(*row.machine_memory_change_pct) : "";
+}
+
+// One actionable line per benchmark that is not SAME, most severe first, then a one-line summary.
+void write_console_report(const Comparison& comparison, std::ostream& out);
+
+// A header naming the GPU and the outcome, then a table of every benchmark, most severe first; last a line
+// naming the harness's version ("gpuperf 0.1.0").
+void write_markdown_report(const Comparison& comparison, std::ostream& out);
+
+// Every number of every benchmark, the verdicts, the outcome and the exit code; harness_version beside
+// schema_version.
+std::string json_report(const Comparison& comparison);
+
+// The AMBIGUOUS benchmark names, one per line (empty when none): what the orchestrator re-measures.
+std::string remeasure_list(const Comparison& comparison);
+
+}  // namespace gpuperf::gate

@@ -1,0 +1,224 @@
+// The command line against inputs and outputs a careless user or an attacker gives it: files that are not
+// regular files, outputs that cannot all be written, hand-edited baselines that used to pass silently, and
+// names that crashed --filter. Each case exits 2 with what is wrong, and writes nothing.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <initializer_list>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "formats/exit_codes.h"
+#include "formats/input_error.h"
+#include "formats/json_input.h"
+#include "gate/cli/cli.h"
+#include "gate/tests/support/gate_test_support.h"
+
+namespace gpuperf::gate {
+namespace {
+
+using testing::read_fixture_text;
+using testing::ScratchFolderTest;
+using testing::testdata;
+
+constexpr const char* kReduce9 = "reduction/reduce9_shfl_down_last_warp/n:33554432";
+
+struct CliRun {
+  int code;
+  std::string out;
+  std::string err;
+};
+
+CliRun cli(const std::vector<std::string>& args) {
+  std::ostringstream out;
+  std::ostringstream err;
+  const int code = run_cli(args, out, err);
+  return {code, out.str(), err.str()};
+}
+
+std::string replaced(std::string text, const std::string& from, const std::string& to) {
+  const std::size_t at = text.find(from);
+  EXPECT_NE(at, std::string::npos) << "'" << from << "' not in the fixture";
+  if (at != std::string::npos) text.replace(at, from.size(), to);
+  return text;
+}
+
+class CliFiles : public ScratchFolderTest {
+ protected:
+  std::vector<std::string> names() const {
+    std::vector<std::string> found;
+    for (const auto& entry : std::filesystem::directory_iterator(dir_)) found.push_back(entry.path().filename());
+    std::sort(found.begin(), found.end());
+    return found;
+  }
+
+  static CliRun compare_with(const std::string& baseline, std::vector<std::string> extra = {}) {
+    std::vector<std::string> args = {"compare", "--baseline", baseline, "--results"};
+    for (const char* file : {"results_slow_1.json", "results_slow_2.json", "results_slow_3.json"}) {
+      args.push_back(testdata(file));
+    }
+    args.insert(args.end(), extra.begin(), extra.end());
+    return cli(args);
+  }
+};
+
+void expect_in(const std::string& text, std::initializer_list<const char*> words) {
+  for (const char* word : words) EXPECT_NE(text.find(word), std::string::npos) << "'" << word << "' in: " << text;
+}
+
+// --- Hand-edited baselines that used to be judged silently ---------------------------------------------
+
+TEST_F(CliFiles, AHugeBaselineToleranceIsRefusedNotAPass) {
+  const std::string baseline = write("b.json", replaced(read_fixture_text("baseline_h200.json"),
+                                                        "\"tolerance_pct\": 3.0", "\"tolerance_pct\": 1e308"));
+  ASSERT_EQ(compare_with(testdata("baseline_h200.json")).code, formats::kExitRegression) << "the fixture's slowdown";
+  const CliRun run = compare_with(baseline);
+  EXPECT_EQ(run.code, formats::kExitInvalidInput) << run.out;
+  expect_in(run.err, {"b.json", "defaults.tolerance_pct is 1e+308, above 1000"});
+}
+
+TEST_F(CliFiles, ARepeatedKeyInABaselineIsExitTwoWithItsPath) {
+  const std::string baseline =
+      write("b.json", replaced(read_fixture_text("baseline_h200.json"), "\"tolerance_pct\": 3.0",
+                               "\"tolerance_pct\": 3.0, \"tolerance_pct\": 300"));
+  const CliRun run = compare_with(baseline);
+  EXPECT_EQ(run.code, formats::kExitInvalidInput) << run.out;
+  expect_in(run.err, {"b.json", "key defaults.tolerance_pct appears twice"});
+}
+
+TEST_F(CliFiles, AnUnknownUnitIsExitTwoNotNotJudged) {
+  const std::string baseline =
+      write("b.json", replaced(read_fixture_text("baseline_h200.json"), "\"unit\": \"us\"", "\"unit\": \"parsecs\""));
+  const CliRun run = compare_with(baseline);
+  EXPECT_EQ(run.code, formats::kExitInvalidInput) << run.out;
+  expect_in(run.err, {"unit is \"parsecs\"", "\"us\" or \"cycles\""});
+}
+
+TEST_F(CliFiles, AMedianOutsideItsProcessMediansIsExitTwo) {
+  const std::string baseline =
+      write("b.json", replaced(read_fixture_text("baseline_h200.json"), "\"median\": 42.03476", "\"median\": 1.0"));
+  const CliRun run = compare_with(baseline);
+  EXPECT_EQ(run.code, formats::kExitInvalidInput) << run.out;
+  expect_in(run.err, {std::string("benchmarks['").append(kReduce9).append("'].median is 1 us").c_str(),
+                      "outside its process_medians"});
+}
+
+// --- Names and --filter ---------------------------------------------------------------------------------
+
+// A 30,000-character name with --filter crashed perf_gate (exit 139: std::regex overflowed the stack).
+TEST_F(CliFiles, AnOverlongNameWithFilterIsExitTwoNotACrash) {
+  std::string text = read_fixture_text("results_run1.json");
+  const std::string name = std::string(kReduce9) + std::string(30000, 'x');
+  for (std::size_t at = text.find(kReduce9); at != std::string::npos; at = text.find(kReduce9, at + name.size())) {
+    text.replace(at, std::string(kReduce9).size(), name);
+  }
+  const std::string results = write("long.json", text);
+  const CliRun run = cli({"compare", "--baseline", testdata("baseline_h200.json"), "--results", results, "--filter",
+                          "reduce.*$"});
+  EXPECT_EQ(run.code, formats::kExitInvalidInput);
+  expect_in(run.err, {"long.json", "30048 characters long (at most 160)"});
+
+  const CliRun pattern = cli({"compare", "--baseline", testdata("baseline_h200.json"), "--results",
+                              testdata("results_run1.json"), "--filter", std::string(300, 'a')});
+  EXPECT_EQ(pattern.code, formats::kExitInvalidInput);
+  expect_in(pattern.err, {"--filter is 300 characters long; at most 256"});
+}
+
+// --- Outputs --------------------------------------------------------------------------------------------
+
+// --markdown naming a symbolic link replaced the link with a regular file (and, as root, --json /dev/stdout
+// would have replaced /dev/stdout).
+TEST_F(CliFiles, AnOutputThatIsNotARegularFileIsRefused) {
+  const std::string kept = write("kept.md", "kept\n");
+  std::filesystem::create_symlink(kept, path("link.md"));
+  ASSERT_EQ(::mkfifo(path("pipe.json").c_str(), 0644), 0);
+  const CliRun link = compare_with(testdata("baseline_h200.json"), {"--markdown", path("link.md")});
+  EXPECT_EQ(link.code, formats::kExitInvalidInput);
+  expect_in(link.err, {"link.md", "is a symbolic link"});
+  EXPECT_TRUE(std::filesystem::is_symlink(path("link.md")));
+  const CliRun pipe = compare_with(testdata("baseline_h200.json"), {"--json", path("pipe.json")});
+  EXPECT_EQ(pipe.code, formats::kExitInvalidInput);
+  expect_in(pipe.err, {"pipe.json", "is a named pipe"});
+  EXPECT_TRUE(std::filesystem::is_fifo(path("pipe.json")));
+  const CliRun folder = cli({"record", "--results", testdata("results_run1.json"), "--out", dir_.string()});
+  EXPECT_EQ(folder.code, formats::kExitInvalidInput);
+  expect_in(folder.err, {"is a folder"});
+  EXPECT_EQ(names(), (std::vector<std::string>{"kept.md", "link.md", "pipe.json"}));
+}
+
+// With an unwritable --json folder the run used to exit 2 after the Markdown report was written.
+TEST_F(CliFiles, EveryOutputIsCheckedBeforeAnyIsWritten) {
+  const CliRun run = compare_with(testdata("baseline_h200.json"),
+                                  {"--markdown", path("summary.md"), "--json", path("missing/report.json")});
+  EXPECT_EQ(run.code, formats::kExitInvalidInput);
+  expect_in(run.err, {"missing/report.json", "does not exist"});
+  EXPECT_EQ(run.out, "") << "refused before judging";
+  EXPECT_TRUE(names().empty()) << "no Markdown, no temporary file";
+
+  const CliRun twice = compare_with(testdata("baseline_h200.json"), {"--markdown", path("r"), "--json", path("r")});
+  EXPECT_EQ(twice.code, formats::kExitInvalidInput);
+  expect_in(twice.err, {"two outputs"});
+
+  const CliRun both = compare_with(testdata("baseline_h200.json"), {"--markdown", path("s.md"), "--json", path("r.json")});
+  EXPECT_EQ(both.code, formats::kExitRegression);
+  EXPECT_EQ(names(), (std::vector<std::string>{"r.json", "s.md"})) << "both written, nothing else";
+}
+
+// --- Inputs ---------------------------------------------------------------------------------------------
+
+// A folder as input said "internal error: basic_string::_M_create"; /dev/zero read until memory ran out;
+// a named pipe without a writer hung.
+TEST_F(CliFiles, InputsMustBeRegularFiles) {
+  ASSERT_EQ(::mkfifo(path("pipe.json").c_str(), 0644), 0);
+  struct Case {
+    std::string input;
+    const char* kind;
+  };
+  for (const Case& c : {Case{dir_.string(), "is a folder, expected a regular file"},
+                        Case{"/dev/zero", "is a character device, expected a regular file"},
+                        Case{path("pipe.json"), "is a named pipe (FIFO), expected a regular file"}}) {
+    const CliRun baseline = cli({"compare", "--baseline", c.input, "--results", testdata("results_run1.json")});
+    EXPECT_EQ(baseline.code, formats::kExitInvalidInput) << c.input;
+    expect_in(baseline.err, {c.kind});
+    EXPECT_EQ(baseline.err.find("internal error"), std::string::npos) << baseline.err;
+    const CliRun results = cli({"compare", "--baseline", testdata("baseline_h200.json"), "--results", c.input});
+    EXPECT_EQ(results.code, formats::kExitInvalidInput) << c.input;
+    expect_in(results.err, {c.kind});
+    const CliRun ledger = cli({"ledger", "--ledger", c.input, "--report", write("r.json", "{}")});
+    EXPECT_EQ(ledger.code, formats::kExitInvalidInput) << c.input;
+  }
+  EXPECT_THROW(formats::read_text_file(path("pipe.json"), ""), formats::InputError) << "refused even when stat and open race";
+}
+
+TEST_F(CliFiles, AnInputLargerThanTheBoundIsRefusedUnread) {
+  const std::string big = path("big.json");
+  std::ofstream(big) << "{";
+  std::filesystem::resize_file(big, formats::kMaxInputFileBytes + 1);  // sparse: nothing is written
+  const CliRun run = cli({"compare", "--baseline", big, "--results", testdata("results_run1.json")});
+  EXPECT_EQ(run.code, formats::kExitInvalidInput);
+  expect_in(run.err, {"big.json", "larger than 512 MiB"});
+}
+
+// --- Files read and rewritten ---------------------------------------------------------------------------
+
+TEST_F(CliFiles, NcuStoreAddsToTheFileAndLeavesOnlyItsLock) {
+  const std::string profiles = path("h.ncu.json");
+  for (const char* name : {"a/one", "a/two"}) {
+    const CliRun run = cli({"ncu-store", "--profiles", profiles, "--gpu", "nvidia-h200", "--benchmark", name, "--csv",
+                            testdata("ncu_before.csv")});
+    ASSERT_EQ(run.code, formats::kExitPass) << run.err;
+  }
+  const nlohmann::json stored = formats::parse_json_document(formats::read_text_file(profiles, ""), profiles);
+  EXPECT_EQ(stored.at("benchmarks").size(), 2u);
+  EXPECT_EQ(names(), (std::vector<std::string>{"h.ncu.json", "h.ncu.json.lock"}));
+}
+
+}  // namespace
+}  // namespace gpuperf::gate

@@ -1,0 +1,347 @@
+// compare_with_baseline on the fixtures and on constructed results: NEW, MISSING, --strict, throttling,
+// errors, GPU mismatch, selection, each file as one process, and the budget split over the baseline.
+#include <gtest/gtest.h>
+
+#include "formats/exit_codes.h"
+#include "formats/input_error.h"
+#include "gate/judging/outcome.h"
+#include "gate/judging/stored_mode.h"
+#include "gate/tests/support/gate_test_support.h"
+
+namespace gpuperf::gate {
+namespace {
+
+using testing::baseline_entry;
+using testing::baseline_for;
+using testing::kH200;
+using testing::noisy_samples;
+using testing::processes;
+using testing::results_for;
+using testing::testdata;
+using testing::time_samples;
+
+constexpr const char* kReduce9 = "reduction/reduce9_shfl_down_last_warp/n:33554432";
+constexpr const char* kReduce1 = "reduction/reduce1_interleaved_divergent/n:1048576";
+constexpr const char* kChase = "smem_latency/pointer_chase/stride:1";
+constexpr const char* kRemoved = "reduction/reduce0_removed_variant/n:1024";
+
+const BenchmarkComparison& row_of(const Comparison& c, const std::string& name) {
+  for (const BenchmarkComparison& row : c.benchmarks) {
+    if (row.name == name) return row;
+  }
+  throw std::runtime_error("no row " + name);
+}
+
+std::vector<ResultsFile> load_fixtures(const std::vector<std::string>& files) {
+  std::vector<ResultsFile> results;
+  for (const std::string& file : files) results.push_back(load_results(testdata(file)));
+  return results;
+}
+
+const std::vector<std::string> kUnchanged = {"results_run1.json", "results_run2.json", "results_run3.json"};
+const std::vector<std::string> kSlow = {"results_slow_1.json", "results_slow_2.json", "results_slow_3.json"};
+const std::vector<std::string> kFast = {"results_fast_1.json", "results_fast_2.json", "results_fast_3.json"};
+
+std::vector<std::string> remeasure_list_names(const Comparison& c) {
+  std::vector<std::string> names;
+  for (const BenchmarkComparison& row : c.benchmarks) {
+    if (row.verdict == Verdict::kAmbiguous) names.push_back(row.name);
+  }
+  return names;
+}
+
+Comparison compare_fixture(const std::vector<std::string>& results_files, const CompareOptions& options = {},
+                           const std::string& baseline = "baseline_h200.json") {
+  return compare_with_baseline(load_baseline(testdata(baseline)), load_fixtures(results_files), options);
+}
+
+TEST(CompareFixtures, UnchangedRunsAreSameExceptTheRemovedBenchmark) {
+  const Comparison c = compare_fixture(kUnchanged);
+  EXPECT_EQ(row_of(c, kReduce9).verdict, Verdict::kSame);
+  EXPECT_EQ(row_of(c, kReduce1).verdict, Verdict::kSame);
+  EXPECT_EQ(row_of(c, kChase).verdict, Verdict::kSame);
+  EXPECT_EQ(row_of(c, kChase).unit, "cycles");
+  EXPECT_EQ(row_of(c, kRemoved).verdict, Verdict::kMissing);
+  EXPECT_EQ(row_of(c, kRemoved).baseline_processes, 10);
+  EXPECT_EQ(exit_code(c), formats::kExitPass) << "MISSING fails only with --strict";
+  EXPECT_EQ(c.gpu_slug, "nvidia-h200");
+  EXPECT_EQ(c.benchmarks.front().verdict, Verdict::kMissing) << "most severe first";
+}
+
+TEST(CompareFixtures, StrictMakesMissingARegression) {
+  CompareOptions strict;
+  strict.strict = true;
+  EXPECT_EQ(exit_code(compare_fixture(kUnchanged, strict)), formats::kExitRegression);
+}
+
+TEST(CompareFixtures, SlowProcessesAreARegressionWithTheHandTolerance) {
+  const Comparison c = compare_fixture(kSlow);
+  const BenchmarkComparison& row = row_of(c, kReduce9);
+  EXPECT_EQ(row.verdict, Verdict::kSlow);
+  EXPECT_NEAR(row.ratio, 1.10, 0.01);
+  EXPECT_DOUBLE_EQ(row.tolerance_pct, 2.0);
+  EXPECT_EQ(row.tolerance_source, "benchmark");
+  EXPECT_EQ(row.bytes, 134217728.0);
+  EXPECT_EQ(row.baseline_processes, 10);
+  EXPECT_EQ(row.current_processes, 3);
+  EXPECT_DOUBLE_EQ(row.df, 11.0);
+  EXPECT_EQ(row.note, "");
+  EXPECT_EQ(row_of(c, kReduce1).verdict, Verdict::kSame) << "only reduce9 changed";
+  EXPECT_EQ(exit_code(c), formats::kExitRegression);
+  EXPECT_EQ(c.benchmarks.front().name, kReduce9);
+}
+
+TEST(CompareFixtures, OneSlowProcessIsAmbiguousNotARegression) {
+  const Comparison c = compare_fixture({kSlow.front()});
+  const BenchmarkComparison& row = row_of(c, kReduce9);
+  EXPECT_EQ(row.verdict, Verdict::kAmbiguous);
+  EXPECT_GT(row.ci_low, 1.02);
+  EXPECT_EQ(row.current_processes, 1);
+  EXPECT_NE(row.note.find("2 are needed to call it"), std::string::npos) << row.note;
+  EXPECT_EQ(exit_code(c), formats::kExitPass);
+  EXPECT_EQ(remeasure_list_names(c), std::vector<std::string>{kReduce9});
+}
+
+TEST(CompareFixtures, FastProcessesPass) {
+  const Comparison c = compare_fixture(kFast);
+  EXPECT_EQ(row_of(c, kReduce9).verdict, Verdict::kFast);
+  EXPECT_EQ(exit_code(c), formats::kExitPass);
+}
+
+TEST(CompareFixtures, SchemaOneBaselineIsJudgedOnItsTwoProcesses) {
+  const Comparison c = compare_fixture(kSlow, {}, "baseline_h200_schema1.json");
+  EXPECT_EQ(row_of(c, kReduce9).baseline_processes, 2);
+  EXPECT_DOUBLE_EQ(row_of(c, kReduce9).df, 3.0) << "(2 - 1) + (3 - 1)";
+  EXPECT_NE(row_of(c, kReduce9).note.find("baseline from 2 processes"), std::string::npos);
+  EXPECT_EQ(row_of(c, kReduce1).verdict, Verdict::kSame);
+  EXPECT_EQ(row_of(c, kRemoved).baseline_processes, 1) << "5 samples are no 2 x 30: one process";
+}
+
+TEST(CompareFixtures, ThrottledSamplesAreDiscardedAndTheBenchmarkIsNotJudged) {
+  const Comparison c = compare_fixture({"results_throttled.json"});
+  const BenchmarkComparison& row = row_of(c, kReduce9);
+  EXPECT_EQ(row.verdict, Verdict::kNotJudged);
+  EXPECT_EQ(row.reason,
+            "27 of 30 samples throttled (25 power capped, 2 with another process on the GPU), 3 left (a process needs 5 "
+            "valid samples of its own)");
+  EXPECT_EQ(row.current_samples, 3);
+  EXPECT_EQ(row.current_processes, 0);
+  EXPECT_EQ(exit_code(c), formats::kExitNotJudged);
+}
+
+TEST(CompareFixtures, ErrorBenchmarkIsInvalidInputNeverAPass) {
+  const Comparison c = compare_fixture({"results_error.json"});
+  const BenchmarkComparison& row = row_of(c, kReduce9);
+  EXPECT_EQ(row.verdict, Verdict::kError);
+  EXPECT_NE(row.reason.find("mismatch at index 17"), std::string::npos);
+  EXPECT_EQ(exit_code(c), formats::kExitInvalidInput);
+  EXPECT_EQ(c.benchmarks.front().verdict, Verdict::kError);
+}
+
+TEST(CompareFixtures, ResultsOfAnotherGpuAreRefused) {
+  try {
+    compare_fixture({"results_other_gpu.json"});
+    FAIL() << "expected formats::InputError";
+  } catch (const formats::InputError& e) {
+    const std::string message = e.what();
+    EXPECT_NE(message.find("GPU mismatch"), std::string::npos) << message;
+    EXPECT_NE(message.find("nvidia-h100-80gb-hbm3"), std::string::npos) << message;
+    EXPECT_NE(message.find("nvidia-h200"), std::string::npos) << message;
+  }
+}
+
+TEST(CompareFixtures, ResultsWithoutGpuSlugAreRefused) {
+  try {
+    compare_fixture({"results_no_gpu_slug.json"});
+    FAIL() << "expected formats::InputError";
+  } catch (const formats::InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("gpu_slug"), std::string::npos) << e.what();
+  }
+}
+
+TEST(CompareFixtures, SelectionAppliesToBothSides) {
+  CompareOptions family;
+  family.selection = Selection::family("smem_latency");
+  const Comparison c = compare_fixture(kUnchanged, family);
+  ASSERT_EQ(c.benchmarks.size(), 1u) << "the removed reduction benchmark is not MISSING for smem_latency";
+  EXPECT_EQ(c.benchmarks.front().name, kChase);
+
+  CompareOptions filter;
+  filter.selection = Selection::filter("reduce[19]_");
+  EXPECT_EQ(compare_fixture(kUnchanged, filter).benchmarks.size(), 2u);
+
+  CompareOptions nothing;
+  nothing.selection = Selection::family("no_such_family");
+  const Comparison empty = compare_fixture(kUnchanged, nothing);
+  EXPECT_TRUE(empty.benchmarks.empty());
+  EXPECT_EQ(exit_code(empty), formats::kExitNotJudged) << "nothing judged is never a pass";
+}
+
+TEST(CompareFixtures, InvalidFilterIsAnInputError) { EXPECT_THROW(Selection::filter("reduce(["), formats::InputError); }
+
+TEST(CompareFixtures, TheBudgetIsSplitOverTheWholeBaselineEvenForOneFamily) {
+  CompareOptions family;
+  family.selection = Selection::family("smem_latency");
+  const Comparison c = compare_fixture(kUnchanged, family);
+  ASSERT_EQ(c.benchmarks.size(), 1u);
+  EXPECT_EQ(c.budget.benchmarks, 4) << "every benchmark of the baseline, selected or not";
+  EXPECT_DOUBLE_EQ(c.budget.test_alpha(), kDefaultRunAlpha / 4);
+  family.looks = 3;
+  family.run_alpha = 0.05;
+  const Comparison looked = compare_fixture(kUnchanged, family);
+  EXPECT_EQ(looked.budget.looks, 3);
+  EXPECT_DOUBLE_EQ(looked.budget.test_alpha(), 0.05 / 12);
+  EXPECT_DOUBLE_EQ(looked.budget.interval_confidence(), 1.0 - 0.01 / 3);
+}
+
+TEST(CompareFixtures, EachFileIsOneProcess) {
+  const std::vector<ResultsFile> results = load_fixtures({"results_run1.json", "results_run2.json"});
+  const Comparison c = compare_with_baseline(load_baseline(testdata("baseline_h200.json")), results, {});
+  const BenchmarkComparison& row = row_of(c, kReduce9);
+  EXPECT_EQ(row.current_samples, 60) << "samples of both files";
+  EXPECT_EQ(row.current_processes, 2);
+  EXPECT_DOUBLE_EQ(row.current_median, geometric_mean(process_medians(results, kReduce9, kMinSamples)))
+      << "the typical process, not the median of pooled samples";
+}
+
+TEST(CompareFixtures, AProcessWithTooFewValidSamplesIsLeftOut) {
+  const Comparison c = compare_fixture({"results_run1.json", "results_throttled.json", "results_run2.json"});
+  const BenchmarkComparison& row = row_of(c, kReduce9);
+  EXPECT_EQ(row.current_processes, 2) << "the throttled file has 3 valid samples";
+  EXPECT_EQ(row.current_samples, 63);
+  EXPECT_EQ(row.throttled, 27);
+  EXPECT_EQ(row.verdict, Verdict::kSame);
+}
+
+TEST(Compare, NewBenchmarkPassesButNothingJudgedIsNotAPass) {
+  Baseline baseline = baseline_for(kH200, 3.0);
+  ResultsFile results = results_for(kH200);
+  results.benchmarks["fusion/new_variant/n:1"] = time_samples(noisy_samples(10.0, 0.01, 30, 1));
+  const Comparison only_new = compare_with_baseline(baseline, {results}, {});
+  EXPECT_EQ(only_new.benchmarks.front().verdict, Verdict::kNew);
+  EXPECT_EQ(exit_code(only_new), formats::kExitNotJudged);
+
+  baseline.benchmarks["fusion/old/n:1"] = baseline_entry(noisy_samples(10.0, 0.002, 10, 2));
+  results.benchmarks["fusion/old/n:1"] = time_samples(noisy_samples(10.0, 0.002, 30, 3));
+  const Comparison c = compare_with_baseline(baseline, {results}, {});
+  EXPECT_EQ(row_of(c, "fusion/new_variant/n:1").verdict, Verdict::kNew);
+  EXPECT_EQ(exit_code(c), formats::kExitPass);
+}
+
+TEST(Compare, UnitMismatchIsNotJudged) {
+  Baseline baseline = baseline_for(kH200, 3.0);
+  baseline.benchmarks["smem_latency/a/s:1"] = baseline_entry(noisy_samples(10.0, 0.01, 10, 1));
+  ResultsFile results = results_for(kH200);
+  BenchmarkSamples cycles = time_samples(noisy_samples(30.0, 0.01, 30, 2));
+  cycles.unit = formats::kUnitCycles;
+  results.benchmarks["smem_latency/a/s:1"] = cycles;
+  const Comparison c = compare_with_baseline(baseline, {results}, {});
+  EXPECT_EQ(c.benchmarks.front().verdict, Verdict::kNotJudged);
+  EXPECT_NE(c.benchmarks.front().reason.find("unit mismatch"), std::string::npos);
+  EXPECT_EQ(exit_code(c), formats::kExitNotJudged);
+}
+
+TEST(Compare, ErrorOutranksRegressionAndRegressionOutranksNotJudged) {
+  Baseline baseline = baseline_for(kH200, 3.0);
+  std::vector<ResultsFile> results = processes("r/slow/n:1", 12.0, 0.002, 2, 2);
+  baseline.benchmarks["r/slow/n:1"] = baseline_entry(noisy_samples(10.0, 0.002, 10, 1));
+  baseline.benchmarks["r/throttled/n:1"] = baseline_entry(noisy_samples(10.0, 0.002, 10, 3));
+  BenchmarkSamples throttled = time_samples(noisy_samples(10.0, 0.002, 2, 4));
+  throttled.throttled = 28;
+  throttled.repetitions = 30;
+  for (ResultsFile& file : results) file.benchmarks["r/throttled/n:1"] = throttled;
+  EXPECT_EQ(exit_code(compare_with_baseline(baseline, results, {})), formats::kExitRegression);
+
+  BenchmarkSamples failed;
+  failed.error = true;
+  failed.error_message = "CUDA error: an illegal memory access was encountered";
+  results.front().benchmarks["r/failed/n:1"] = failed;
+  const Comparison c = compare_with_baseline(baseline, results, {});
+  EXPECT_EQ(row_of(c, "r/failed/n:1").verdict, Verdict::kError) << "an error is reported even when not in the baseline";
+  EXPECT_EQ(exit_code(c), formats::kExitInvalidInput);
+}
+
+// A baseline recorded on kThisGpu with the README's tolerances (4% default, 2% on the same GPU), and
+// results 3% slower: SAME against 4%, SLOW against 2%.
+constexpr const char* kThisGpu = "GPU-8f2c0a11";
+constexpr const char* kAnotherGpu = "GPU-77d1b3e0";
+constexpr const char* kName = "reduction/reduce9/n:1";
+
+Baseline recorded_on_this_gpu() {
+  Baseline baseline = baseline_for(kH200, 4.0);
+  baseline.same_gpu_tolerance_pct = 2.0;
+  baseline.recorded.gpu_uuids = {kAnotherGpu, kThisGpu};
+  baseline.benchmarks[kName] = baseline_entry(noisy_samples(100.0, 0.002, 10, 1));
+  return baseline;
+}
+
+// One process (results file) per entry of `uuids`, measured on that GPU.
+std::vector<ResultsFile> three_percent_slower_on(const std::vector<std::string>& uuids, std::uint64_t seed = 2) {
+  std::vector<ResultsFile> results = processes(kName, 103.0, 0.002, static_cast<int>(uuids.size()), seed);
+  for (std::size_t i = 0; i < uuids.size(); ++i) {
+    results[i].gpu.uuid = uuids[i];
+    results[i].source = "results_" + uuids[i] + "_" + std::to_string(i) + ".json";
+  }
+  return results;
+}
+
+TEST(CompareSameGpu, ResultsFromARecordingGpuGetTheSameGpuDefault) {
+  const Comparison c = compare_with_baseline(recorded_on_this_gpu(), three_percent_slower_on({kThisGpu, kThisGpu, kThisGpu}), {});
+  const BenchmarkComparison& row = row_of(c, kName);
+  EXPECT_DOUBLE_EQ(row.tolerance_pct, 2.0);
+  EXPECT_EQ(row.tolerance_source, "default, same GPU as the baseline");
+  EXPECT_EQ(row.verdict, Verdict::kSlow);
+  EXPECT_TRUE(same_gpu_tolerance_applied(c));
+  EXPECT_NE(c.against.find(" on this GPU (GPU-8f2c0a11), same-GPU default tolerance 2.0%"), std::string::npos)
+      << c.against;
+}
+
+TEST(CompareSameGpu, AnotherGpuOfTheModelKeepsTheDefault) {
+  Baseline baseline = recorded_on_this_gpu();
+  baseline.recorded.gpu_uuids = {kAnotherGpu};
+  const Comparison c = compare_with_baseline(baseline, three_percent_slower_on({kThisGpu, kThisGpu, kThisGpu}), {});
+  EXPECT_DOUBLE_EQ(row_of(c, kName).tolerance_pct, 4.0);
+  EXPECT_EQ(row_of(c, kName).tolerance_source, "default");
+  EXPECT_EQ(row_of(c, kName).verdict, Verdict::kSame);
+  EXPECT_FALSE(same_gpu_tolerance_applied(c));
+  EXPECT_EQ(c.against.find("same-GPU"), std::string::npos) << c.against;
+
+  baseline.recorded.gpu_uuids.clear();  // a baseline that does not know its GPUs
+  EXPECT_EQ(row_of(compare_with_baseline(baseline, three_percent_slower_on({kThisGpu, kThisGpu, kThisGpu}), {}), kName).tolerance_source,
+            "default");
+}
+
+TEST(CompareSameGpu, ResultsWithoutOrWithMixedUuidsAreNotTheSameGpu) {
+  const Baseline baseline = recorded_on_this_gpu();
+  const std::vector<std::vector<ResultsFile>> not_one_gpu = {
+      three_percent_slower_on({"", ""}),
+      three_percent_slower_on({kThisGpu, kAnotherGpu}),  // both recorded it
+      three_percent_slower_on({kThisGpu, ""}),
+  };
+  for (const std::vector<ResultsFile>& results : not_one_gpu) {
+    const Comparison c = compare_with_baseline(baseline, results, {});
+    EXPECT_DOUBLE_EQ(row_of(c, kName).tolerance_pct, 4.0) << results.size() << " file(s), first " << results[0].source;
+    EXPECT_EQ(row_of(c, kName).verdict, Verdict::kSame);
+    EXPECT_FALSE(same_gpu_tolerance_applied(c));
+  }
+  Baseline listing_nothing = baseline;
+  listing_nothing.recorded.gpu_uuids = {""};  // only a baseline built in code can: the reader refuses it
+  EXPECT_DOUBLE_EQ(
+      row_of(compare_with_baseline(listing_nothing, three_percent_slower_on({"", ""}), {}), kName).tolerance_pct, 4.0)
+      << "no uuid is no GPU, even where an empty one is listed";
+  const Comparison pooled = compare_with_baseline(baseline, three_percent_slower_on({kThisGpu, kThisGpu}), {});
+  EXPECT_DOUBLE_EQ(row_of(pooled, kName).tolerance_pct, 2.0) << "two files of the one GPU are the same GPU";
+  EXPECT_EQ(row_of(pooled, kName).verdict, Verdict::kSlow);
+}
+
+TEST(CompareSameGpu, NotAnnouncedWhereNoBenchmarkUsedIt) {
+  Baseline baseline = recorded_on_this_gpu();
+  baseline.family_tolerance_pct["reduction"] = 5.0;
+  const Comparison c = compare_with_baseline(baseline, three_percent_slower_on({kThisGpu, kThisGpu, kThisGpu}), {});
+  EXPECT_EQ(row_of(c, kName).tolerance_source, "family reduction");
+  EXPECT_FALSE(same_gpu_tolerance_applied(c));
+  EXPECT_EQ(c.against.find("same-GPU"), std::string::npos) << c.against;
+}
+
+}  // namespace
+}  // namespace gpuperf::gate

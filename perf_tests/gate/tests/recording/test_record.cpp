@@ -1,0 +1,337 @@
+// Recording a baseline: one median per process, hand tolerances kept, refusals, atomic writing, what moved.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <sys/stat.h>
+
+#include "formats/atomic_file.h"
+#include "formats/input_error.h"
+#include "formats/version.h"
+#include "gate/recording/record.h"
+#include "gate/statistics/tolerance.h"
+#include "gate/tests/support/gate_test_support.h"
+
+namespace gpuperf::gate {
+namespace {
+
+using testing::ScratchFolderTest;
+using testing::testdata;
+
+constexpr const char* kReduce9 = "reduction/reduce9_shfl_down_last_warp/n:33554432";
+constexpr const char* kChase = "smem_latency/pointer_chase/stride:1";
+
+std::vector<ResultsFile> two_runs() {
+  return {load_results(testdata("results_run1.json")), load_results(testdata("results_run2.json"))};
+}
+
+std::vector<ResultsFile> slow_runs() {
+  return {load_results(testdata("results_slow_1.json")), load_results(testdata("results_slow_2.json")),
+          load_results(testdata("results_slow_3.json"))};
+}
+
+TEST(Record, KeepsOneMedianPerProcess) {
+  RecordOptions options;
+  options.date = "2026-12-01T00:00:00Z";
+  const std::vector<ResultsFile> runs = two_runs();
+  const Baseline b = record_baseline(runs, nullptr, options);
+  EXPECT_EQ(b.gpu.slug, "nvidia-h200");
+  EXPECT_EQ(b.gpu.sm_count, 132);
+  EXPECT_EQ(b.gpu.memory_mib, 143771);
+  EXPECT_EQ(b.gpu.driver, "580.159.04");
+  EXPECT_EQ(b.recorded.runs, 2);
+  EXPECT_EQ(b.recorded.samples_per_run, 30);
+  EXPECT_EQ(b.recorded.date, "2026-12-01T00:00:00Z");
+  EXPECT_EQ(b.recorded.commit, "abc123") << "from the results when --commit is not given";
+  EXPECT_DOUBLE_EQ(b.default_tolerance_pct, kDefaultTolerancePct);
+  const BaselineEntry& e = b.benchmarks.at(kReduce9);
+  ASSERT_EQ(e.process_medians.size(), 2u);
+  EXPECT_DOUBLE_EQ(e.process_medians[0], median(runs[0].benchmarks.at(kReduce9).samples)) << "in file order";
+  EXPECT_DOUBLE_EQ(e.process_medians[1], median(runs[1].benchmarks.at(kReduce9).samples));
+  EXPECT_DOUBLE_EQ(e.median, geometric_mean(e.process_medians));
+  EXPECT_NE(e.process_medians[0], e.process_medians[1]) << "each process at its own offset";
+  EXPECT_EQ(e.bytes, 134217728.0);
+  EXPECT_EQ(b.benchmarks.at(kChase).unit, "cycles");
+}
+
+TEST(Record, NamesTheHarnessVersionThatRecordedItNotThePreviousFiles) {
+  Baseline previous = load_baseline(testdata("baseline_h200.json"));
+  EXPECT_EQ(previous.recorded.harness_version, "") << "a file from before versions reads without one";
+  EXPECT_EQ(record_baseline(two_runs(), &previous, {}).recorded.harness_version, formats::kHarnessVersion);
+  previous.recorded.harness_version = "0.0.1";
+  const Baseline b = record_baseline(two_runs(), &previous, {});
+  EXPECT_EQ(b.recorded.harness_version, formats::kHarnessVersion);
+  EXPECT_EQ(parse_baseline(baseline_to_text(b), "written").recorded.harness_version, formats::kHarnessVersion)
+      << "written and read back";
+}
+
+TEST(Record, OneRunGivesOneProcessMedian) {
+  const Baseline b = record_baseline({load_results(testdata("results_run1.json"))}, nullptr, {});
+  EXPECT_EQ(b.benchmarks.at(kReduce9).process_medians.size(), 1u);
+  EXPECT_DOUBLE_EQ(b.benchmarks.at(kReduce9).median, b.benchmarks.at(kReduce9).process_medians.front());
+}
+
+TEST(Record, AThrottledRunIsLeftOutOfTheBenchmarksItThrottled) {
+  std::vector<ResultsFile> runs = two_runs();
+  runs.insert(runs.begin() + 1, load_results(testdata("results_throttled.json")));
+  const Baseline b = record_baseline(runs, nullptr, {});
+  EXPECT_EQ(b.recorded.runs, 3);
+  for (const auto& [name, entry] : b.benchmarks) EXPECT_EQ(entry.process_medians.size(), 2u) << name;
+  EXPECT_DOUBLE_EQ(b.benchmarks.at(kReduce9).process_medians[1], median(runs[2].benchmarks.at(kReduce9).samples));
+}
+
+TEST(Record, KeepsHandWrittenTolerancesDefaultsAndFamilies) {
+  Baseline previous = load_baseline(testdata("baseline_h200.json"));
+  previous.default_tolerance_pct = 4.0;
+  RecordOptions options;
+  options.commit = "def456";
+  const Baseline b = record_baseline(two_runs(), &previous, options);
+  EXPECT_EQ(b.benchmarks.at(kReduce9).tolerance_pct, 2.0);
+  EXPECT_FALSE(b.benchmarks.at(kChase).tolerance_pct.has_value()) << "none invented";
+  EXPECT_DOUBLE_EQ(b.family_tolerance_pct.at("smem_latency"), 1.0);
+  EXPECT_DOUBLE_EQ(b.default_tolerance_pct, 4.0);
+  EXPECT_EQ(b.recorded.commit, "def456");
+  EXPECT_EQ(b.benchmarks.count("reduction/reduce0_removed_variant/n:1024"), 0u) << "removed benchmarks go";
+
+  options.default_tolerance_pct = 2.5;
+  EXPECT_DOUBLE_EQ(record_baseline(two_runs(), &previous, options).default_tolerance_pct, 2.5)
+      << "an explicit --default-tolerance-pct wins";
+}
+
+TEST(Record, HandTolerancesSurviveTheWrittenFile) {
+  const Baseline previous = load_baseline(testdata("baseline_h200.json"));
+  const Baseline b = record_baseline(two_runs(), &previous, {});
+  const Baseline again = parse_baseline(baseline_to_text(b), "written");
+  EXPECT_EQ(again.benchmarks.at(kReduce9).tolerance_pct, 2.0);
+  EXPECT_DOUBLE_EQ(again.family_tolerance_pct.at("smem_latency"), 1.0);
+  // The chase is a cycle count: its family's 1% is below 2 cycles of its median, so the floor applies.
+  const BaselineEntry& chase = again.benchmarks.at(kChase);
+  const Tolerance resolved = resolve_tolerance(again, kChase, chase, /*same_gpu=*/false);
+  EXPECT_DOUBLE_EQ(resolved.pct, std::max(1.0, 100.0 * kCycleResolution / chase.median));
+}
+
+TEST(Record, ListsTheGpuUuidsOfItsRunsUniqueAndSorted) {
+  std::vector<ResultsFile> runs = two_runs();  // both fixtures were measured on GPU-1234
+  EXPECT_EQ(record_baseline(runs, nullptr, {}).recorded.gpu_uuids, std::vector<std::string>{"GPU-1234"});
+
+  runs.push_back(load_results(testdata("results_run1.json")));
+  runs.back().gpu.uuid = "GPU-0abc";
+  ResultsFile without_uuid = load_results(testdata("results_run2.json"));
+  without_uuid.gpu.uuid.clear();
+  runs.push_back(without_uuid);
+  EXPECT_EQ(record_baseline(runs, nullptr, {}).recorded.gpu_uuids,
+            (std::vector<std::string>{"GPU-0abc", "GPU-1234"}))
+      << "sorted, no duplicate, nothing from the run without a uuid";
+
+  Baseline previous = load_baseline(testdata("baseline_h200.json"));
+  previous.recorded.gpu_uuids = {"GPU-old"};
+  EXPECT_TRUE(record_baseline({without_uuid}, &previous, {}).recorded.gpu_uuids.empty())
+      << "the previous baseline's GPUs are not this one's";
+}
+
+TEST(Record, KeepsTheSameGpuToleranceOfThePreviousBaseline) {
+  Baseline previous = load_baseline(testdata("baseline_h200.json"));
+  EXPECT_FALSE(record_baseline(two_runs(), &previous, {}).same_gpu_tolerance_pct.has_value()) << "none invented";
+  previous.same_gpu_tolerance_pct = 1.5;
+  const Baseline b = record_baseline(two_runs(), &previous, {});
+  EXPECT_EQ(b.same_gpu_tolerance_pct, 1.5);
+  EXPECT_EQ(parse_baseline(baseline_to_text(b), "written").same_gpu_tolerance_pct, 1.5) << "and writes it";
+
+  RecordOptions options;
+  options.same_gpu_tolerance_pct = 2.5;
+  EXPECT_EQ(record_baseline(two_runs(), &previous, options).same_gpu_tolerance_pct, 2.5)
+      << "an explicit --same-gpu-tolerance-pct wins";
+  EXPECT_EQ(record_baseline(two_runs(), nullptr, options).same_gpu_tolerance_pct, 2.5) << "also for a first baseline";
+  EXPECT_EQ(record_baseline(two_runs(), nullptr, {}).same_gpu_tolerance_pct, kDefaultSameGpuTolerancePct)
+      << "a first baseline starts from the project's same-GPU default";
+}
+
+TEST(Record, RefusesErrorsThrottledRunsMixedGpusAndAnotherGpusPrevious) {
+  const auto refusal = [](const std::vector<ResultsFile>& runs, const Baseline* previous) {
+    try {
+      record_baseline(runs, previous, {});
+    } catch (const formats::InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  EXPECT_NE(refusal({load_results(testdata("results_error.json"))}, nullptr).find("reported an error"),
+            std::string::npos);
+  EXPECT_NE(refusal({load_results(testdata("results_throttled.json"))}, nullptr)
+                .find("have fewer than 5 valid samples in every process"),
+            std::string::npos);
+  EXPECT_NE(
+      refusal({load_results(testdata("results_run1.json")), load_results(testdata("results_other_gpu.json"))}, nullptr)
+          .find("different GPUs"),
+      std::string::npos);
+  const Baseline previous = load_baseline(testdata("baseline_h200.json"));
+  EXPECT_NE(refusal({load_results(testdata("results_other_gpu.json"))}, &previous).find("--previous"),
+            std::string::npos);
+}
+
+TEST(Record, MovesAreSortedByTheSizeOfTheChange) {
+  const Baseline previous = load_baseline(testdata("baseline_h200.json"));
+  const Baseline next = record_baseline(slow_runs(), &previous, {});
+  const std::vector<BaselineMove> moves = baseline_moves(previous, next);
+  ASSERT_EQ(moves.size(), 4u);
+  EXPECT_EQ(moves.front().name, kReduce9);
+  EXPECT_NEAR(moves.front().change_pct, 10.0, 1.0);
+  EXPECT_EQ(moves.back().kind, BaselineMove::Kind::kRemoved);
+  char largest[64];
+  std::snprintf(largest, sizeof largest, "%+7.1f%%  %.2f us -> %.2f us  ", moves.front().change_pct,
+                moves.front().old_median, moves.front().new_median);
+  std::ostringstream text;
+  write_moves(moves, text);
+  EXPECT_EQ(text.str().rfind(std::string(largest) + kReduce9 + "\n", 0), 0u) << "largest change first: " << text.str();
+  EXPECT_NE(text.str().find("removed   was 5.00 us  reduction/reduce0_removed_variant/n:1024"), std::string::npos)
+      << text.str();
+  // The last line counts the moves beyond the old file's tolerance and names the largest.
+  std::snprintf(largest, sizeof largest, "largest %+.1f%% (tolerance 2.0%%) ", moves.front().change_pct);
+  EXPECT_NE(text.str().find("WARNING: 1 of 3 benchmarks moved beyond"), std::string::npos) << text.str();
+  EXPECT_NE(text.str().find(largest), std::string::npos) << text.str();
+
+  std::ostringstream quiet;
+  write_moves(baseline_moves(previous, previous), quiet);
+  EXPECT_NE(quiet.str().find("no benchmark moved beyond"), std::string::npos) << quiet.str();
+}
+
+// The names in `dir`, sorted.
+std::vector<std::string> names_in(const std::filesystem::path& dir) {
+  std::vector<std::string> names;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) names.push_back(entry.path().filename().string());
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+class AtomicWrite : public ScratchFolderTest {};
+
+TEST_F(AtomicWrite, ReplacesTheFileAndLeavesNoTemporary) {
+  const std::string path = (dir_ / "b.json").string();
+  formats::write_file_atomically(path, "old\n");
+  formats::write_file_atomically(path, "new\n");
+  std::ifstream in(path);
+  std::string content;
+  std::getline(in, content);
+  EXPECT_EQ(content, "new");
+  EXPECT_EQ(names_in(dir_), std::vector<std::string>{"b.json"});
+  // mkstemp creates 0600: the file gets what a plain create would give, readable by others as before.
+  const mode_t mask = ::umask(0);
+  ::umask(mask);
+  EXPECT_EQ(std::filesystem::status(path).permissions(), static_cast<std::filesystem::perms>(0666 & ~mask));
+}
+
+// A writer used to stage every file in "<path>.tmp": two writers at once truncated and renamed each other's
+// temporary file. Each now stages in its own (mkstemp) beside the target.
+TEST_F(AtomicWrite, ParallelWritersEachStageTheirOwnTemporary) {
+  const std::string path = (dir_ / "b.json").string();
+  std::vector<std::thread> writers;
+  std::atomic<int> failed{0};
+  for (int i = 0; i < 8; ++i) {
+    writers.emplace_back([&, i] {
+      for (int round = 0; round < 20; ++round) {
+        try {
+          formats::write_file_atomically(path, std::string(4096 + i, static_cast<char>('a' + i)));
+        } catch (const formats::InputError&) {
+          ++failed;
+        }
+      }
+    });
+  }
+  for (std::thread& writer : writers) writer.join();
+  EXPECT_EQ(failed, 0);
+  std::ifstream in(path);
+  const std::string content((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  ASSERT_GE(content.size(), 4096u);
+  EXPECT_EQ(content, std::string(content.size(), content.front())) << "one writer's whole content";
+  EXPECT_EQ(names_in(dir_), std::vector<std::string>{"b.json"});
+}
+
+// Outputs that are not regular files: an atomic write would have replaced a symbolic link, a named pipe or
+// (as root) a device with a regular file. Refused before anything is written, the path left as it was.
+TEST_F(AtomicWrite, RefusesAnOutputThatIsNotARegularFile) {
+  const std::filesystem::path target = dir_ / "real.md";
+  formats::write_file_atomically(target.string(), "kept\n");
+  std::filesystem::create_symlink(target, dir_ / "link.md");
+  ASSERT_EQ(::mkfifo((dir_ / "fifo.json").c_str(), 0644), 0);
+  for (const char* name : {"link.md", "fifo.json"}) {
+    try {
+      formats::write_file_atomically((dir_ / name).string(), "x");
+      FAIL() << name << ": expected formats::InputError";
+    } catch (const formats::InputError& e) {
+      const std::string message = e.what();
+      EXPECT_NE(message.find(name), std::string::npos) << message;
+      EXPECT_NE(message.find(std::string(name) == "link.md" ? "a symbolic link" : "a named pipe"), std::string::npos)
+          << message;
+    }
+  }
+  EXPECT_TRUE(std::filesystem::is_symlink(dir_ / "link.md"));
+  EXPECT_TRUE(std::filesystem::is_fifo(dir_ / "fifo.json"));
+  std::ifstream in(target);
+  std::string content;
+  std::getline(in, content);
+  EXPECT_EQ(content, "kept");
+  EXPECT_THROW(formats::check_output_path("/dev/null"), formats::InputError) << "a device";
+  EXPECT_THROW(formats::check_output_path(dir_.string()), formats::InputError) << "a folder";
+}
+
+// One call's outputs: with the second one's folder missing, the first used to be written already (and
+// the run exited 2 with half its reports). Now nothing is written, and no temporary file is left.
+TEST_F(AtomicWrite, SeveralOutputsAreWrittenAllOrNothing) {
+  const std::string markdown = (dir_ / "summary.md").string();
+  formats::OutputFiles files;
+  files.add(markdown, "# report\n");
+  EXPECT_THROW(files.add((dir_ / "no_such_dir" / "r.json").string(), "{}"), formats::InputError);
+  try {
+    files.add((dir_ / "." / "summary.md").string(), "again");
+    FAIL() << "expected formats::InputError: one file named twice";
+  } catch (const formats::InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("two outputs"), std::string::npos) << e.what();
+  }
+  // The folder goes away after the check: the staging fails, before any rename.
+  formats::OutputFiles late;
+  late.add(markdown, "# report\n");
+  std::filesystem::create_directories(dir_ / "gone");
+  late.add((dir_ / "gone" / "r.json").string(), "{}");
+  std::filesystem::remove_all(dir_ / "gone");
+  EXPECT_THROW(late.write(), formats::InputError);
+  EXPECT_TRUE(names_in(dir_).empty()) << "nothing written, no temporary file";
+  formats::OutputFiles both;
+  both.add(markdown, "# report\n");
+  both.add((dir_ / "r.json").string(), "{}");
+  both.write();
+  EXPECT_EQ(names_in(dir_), (std::vector<std::string>{"r.json", "summary.md"}));
+}
+
+TEST_F(AtomicWrite, FileLocksTakeEachFileOnceInOneOrder) {
+  const std::string a = (dir_ / "a.json").string();
+  // The same file under two names: a second flock of it would wait on the first forever.
+  const formats::FileLocks locks({a, (dir_ / "." / "a.json").string(), (dir_ / "b.json").string()});
+  EXPECT_EQ(names_in(dir_), (std::vector<std::string>{"a.json.lock", "b.json.lock"}));
+}
+
+TEST_F(AtomicWrite, FailureLeavesTheOldFileIntact) {
+  // The rename target is a non-empty directory: the rename fails after the temporary was written.
+  const std::filesystem::path target = dir_ / "busy";
+  std::filesystem::create_directories(target / "inside");
+  try {
+    formats::write_file_atomically(target.string(), "content");
+    FAIL() << "expected formats::InputError";
+  } catch (const formats::InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("left unchanged"), std::string::npos) << e.what();
+  }
+  EXPECT_TRUE(std::filesystem::is_directory(target / "inside"));
+  EXPECT_FALSE(std::filesystem::exists(target.string() + ".tmp"));
+  EXPECT_THROW(formats::write_file_atomically((dir_ / "no_such_dir" / "x.json").string(), "x"), formats::InputError);
+}
+
+}  // namespace
+}  // namespace gpuperf::gate
