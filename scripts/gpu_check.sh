@@ -196,15 +196,21 @@ if [[ -n $calibrate ]]; then
 fi
 
 if [[ -n $planted ]]; then
-  # A real code regression, not an injected one: reduce9 launched with 128 blocks (the seed's fixed
-  # grid) instead of enough blocks to fill every SM. perf.reduction must fail against the committed
-  # baseline, and A/B mode must catch it against the unchanged build.
+  # A real code regression, not an injected one: kernels/reduction/planted_slowdown.patch launches
+  # reduce9 with at most 128 blocks (the seed's fixed grid) instead of enough blocks to fill every SM,
+  # applied to a scratch copy of the tree (removed on exit). perf.reduction must fail against the
+  # committed baseline, and A/B mode must catch it against the unchanged build. unit.planted_patches
+  # checks on every push that the patch still applies.
+  need_tool patch
+  planted_patch="$root/kernels/reduction/planted_slowdown.patch"
   scratch=$(mktemp -d)
+  trap 'rm -rf "$scratch"' EXIT
   tar -C "$root" --exclude='./build*' --exclude='./.git' -cf - . | tar -C "$scratch" -xf -
-  sed -i 's/reduce_in_passes({grid_stride_blocks, launch}, args, stream);/reduce_in_passes({[](std::int64_t n) { return std::min<std::int64_t>(grid_stride_blocks(n), 128); }, launch}, args, stream);/' \
-    "$scratch/kernels/reduction/reduce9_shfl_down_last_warp.cu"
-  grep -q 'grid_stride_blocks(n), 128' "$scratch/kernels/reduction/reduce9_shfl_down_last_warp.cu" ||
-    die "$EXIT_INVALID" "could not plant the regression: reduce9's launcher has changed"
+  patch -d "$scratch" -p1 --forward --batch --fuzz=0 -i "$planted_patch" >"$logs/planted_patch.log" 2>&1 ||
+    die "$EXIT_INVALID" "could not plant the regression: reduce9's launcher has changed (see $logs/planted_patch.log);" \
+      "regenerate the patch with: edit kernels/reduction/reduce9_shfl_down_last_warp.cu to launch at most 128 blocks," \
+      "then git diff kernels/reduction/reduce9_shfl_down_last_warp.cu >kernels/reduction/planted_slowdown.patch" \
+      "and git checkout kernels/reduction/reduce9_shfl_down_last_warp.cu"
   if ! cmake -S "$scratch" -B "$scratch/build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=native \
     -DGPUPERF_ONLY_FAMILIES=reduction >"$logs/planted_configure.log" 2>&1 ||
     ! cmake --build "$scratch/build" -j "$(nproc)" >"$logs/planted_build.log" 2>&1; then
