@@ -176,55 +176,10 @@ calibrate_ab() {
 if runs_mode stored; then calibrate_stored; fi
 if runs_mode ab; then calibrate_ab; fi
 
-# Caught = SLOW in the end; at 0% every SLOW is a false alarm.
-jq -R -s --arg gpu "$(jq -r .name <<<"$gpu")" --argjson trials "$trials" --argjson rounds "$rounds" '
-  [split("\n")[] | select(length > 0) | split("\t")
-   | {mode: .[0], pct: (.[1] | tonumber), name: .[2], first: .[3], final: .[4], tolerance: .[5]}]
-  | group_by([.mode, .name, .pct])
-  | map({mode: .[0].mode, name: .[0].name, pct: .[0].pct, trials: length,
-         slow: (map(select(.final == "SLOW")) | length),
-         slow_at_first: (map(select(.first == "SLOW")) | length),
-         ambiguous: (map(select(.final == "AMBIGUOUS")) | length),
-         verdicts: (map(.final) | group_by(.) | map({key: .[0], value: length}) | from_entries),
-         tolerance: (map(.tolerance) | unique | join("; "))})
-  | {gpu: $gpu, trials_per_cell: $trials, ab_rounds: $rounds, cells: .}' "$work/verdicts.tsv" >"$out/calibration.json"
-
-{
-  echo "## Gate calibration on $(jq -r .name <<<"$gpu")"
-  echo
-  echo "Caught (SLOW) / trials, $trials trials per cell; at +0% every SLOW is a false alarm."
-  for mode in $modes; do
-    echo
-    if [[ $mode == stored ]]; then
-      echo "### Stored baseline recorded on this GPU ($processes processes of $repetitions samples, up to $max_remeasure re-measurements)"
-      echo
-      echo "In brackets where it differs: caught at the first measurement, before re-measuring."
-    else
-      echo "### A/B, $rounds interleaved rounds of $ab_repetitions samples per build (+$rounds per re-measurement, up to $ab_max_remeasure)"
-      echo
-      echo "In brackets where it differs: caught after the first $rounds rounds, before re-measuring."
-    fi
-    echo
-    jq -r --arg mode "$mode" '
-      [.cells[] | select(.mode == $mode)] as $c
-      | ($c | map(.pct) | unique) as $pcts
-      | "| benchmark | tolerance | " + ($pcts | map("+\(.)%") | join(" | ")) + " | smallest caught in >= 95% |",
-        "|---|---|" + ($pcts | map("---") | join("|")) + "|---|",
-        ($c | group_by(.name)[] | . as $row
-          | "| \($row[0].name) | \($row | map(.tolerance) | unique | join("; ")) | "
-            + ($pcts | map(. as $p | ($row[] | select(.pct == $p)
-                | "\(.slow)/\(.trials)"
-                  + (if .slow_at_first != .slow then " (\(.slow_at_first))" else "" end)
-                  + (if .ambiguous > 0 then ", \(.ambiguous) amb." else "" end))) | join(" | "))
-            + " | "
-            # the smallest slowdown from which every larger one tested was caught too
-            + ([$row[] | select(.pct > 0)] | sort_by(-.pct)
-               | reduce .[] as $cell ({ok: true, pct: null};
-                   if .ok and $cell.slow >= 0.95 * $cell.trials then .pct = $cell.pct else .ok = false end)
-               | if .pct != null then "+\(.pct)%" else "none tested" end)
-            + " |")' "$out/calibration.json"
-    echo
-    jq -r --arg mode "$mode" '[.cells[] | select(.mode == $mode and .pct == 0)] | "False alarms on clean runs: \(map(.slow) | add) of \(map(.trials) | add) verdicts."' "$out/calibration.json"
-  done
-} | tee "$out/calibration.md"
+# Caught = SLOW in the end; at 0% every SLOW is a false alarm (counted by the gate).
+"$gate" calibration-report --verdicts "$work/verdicts.tsv" --gpu "$(jq -r .name <<<"$gpu")" --trials "$trials" \
+  --processes "$processes" --repetitions "$repetitions" --max-remeasure "$max_remeasure" --rounds "$rounds" \
+  --ab-repetitions "$ab_repetitions" --ab-max-remeasure "$ab_max_remeasure" \
+  --markdown "$out/calibration.md" --json "$out/calibration.json" >/dev/null
+cat "$out/calibration.md"
 cp "$work/verdicts.tsv" "$out/verdicts.tsv"
