@@ -23,6 +23,7 @@
 # DIR/verdicts.tsv; exits 0, or 2 on failure (a trial the gate could not judge included), 77 without a GPU.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/lib/remeasure.sh"
 
 build_dir="" out="" benchmarks=() slowdowns="1 2 3 5" trials=10 repetitions=30 processes=3 max_remeasure=3
 rounds=6 ab_repetitions=20 ab_max_remeasure=4 baseline_runs=10 modes="stored ab" lock_wait=1800
@@ -102,10 +103,28 @@ judge() {  # judge <benchmark> <perf_gate arguments...>: sets verdict and tolera
   fi
 }
 
+# One trial, as the scripts it calibrates judge: its first look, then one more look while the verdict is
+# AMBIGUOUS (remeasure_loop). first is the first look's verdict.
+# shellcheck disable=SC2317  # reached through remeasure_loop
+trial_ambiguous() { [[ $verdict == AMBIGUOUS ]]; }
+
 # mode, percent, benchmark, first verdict, final verdict, tolerance of the final verdict
 : >"$work/verdicts.tsv"
 record_trial() {  # record_trial <mode>: the trial just judged
   printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$1" "$pct" "$name" "$first" "$verdict" "$tolerance" >>"$work/verdicts.tsv"
+}
+
+stored_look() {  # stored_look <look>: block t of that look's processes joins the trial's results
+  local process
+  for ((process = $1 * processes; process < ($1 + 1) * processes; process++)); do
+    results+=("$work/stored$pct.p$process.block$t.json")
+  done
+}
+# shellcheck disable=SC2317  # reached through remeasure_loop
+judge_stored() {
+  judge "$name" compare --baseline "$work/baseline.json" --results "${results[@]}" --filter "$one" \
+    --looks $((max_remeasure + 1))
+  first=${first:-$verdict}
 }
 
 calibrate_stored() {
@@ -129,18 +148,24 @@ calibrate_stored() {
       one=$(exact_filter <<<"$name")
       for ((t = 0; t < trials; t++)); do
         results=() first="" verdict=""
-        for ((process = 0; process < (max_remeasure + 1) * processes; process++)); do
-          results+=("$work/stored$pct.p$process.block$t.json")
-          (((process + 1) % processes == 0)) || continue
-          judge "$name" compare --baseline "$work/baseline.json" --results "${results[@]}" --filter "$one" \
-            --looks $((max_remeasure + 1))
-          first=${first:-$verdict}
-          [[ $verdict == AMBIGUOUS ]] || break
-        done
+        stored_look 0
+        remeasure_loop "$max_remeasure" judge_stored trial_ambiguous stored_look
         record_trial stored
       done
     done
   done
+}
+
+ab_look() {  # ab_look <look>: block t of that look's rounds of both arms joins the trial's pairs
+  local round
+  for ((round = $1 * rounds + 1; round <= ($1 + 1) * rounds; round++)); do
+    a+=("$work/a$pct.r$round.block$t.json") b+=("$work/b$pct.r$round.block$t.json")
+  done
+}
+# shellcheck disable=SC2317  # reached through remeasure_loop
+judge_ab() {
+  judge "$name" ab --a "${a[@]}" --b "${b[@]}" --filter "$one" --looks $((ab_max_remeasure + 1))
+  first=${first:-$verdict}
 }
 
 calibrate_ab() {
@@ -159,13 +184,8 @@ calibrate_ab() {
       one=$(exact_filter <<<"$name")
       for ((t = 0; t < trials; t++)); do
         a=() b=() first="" verdict=""
-        for ((round = 1; round <= ab_rounds; round++)); do
-          a+=("$work/a$pct.r$round.block$t.json") b+=("$work/b$pct.r$round.block$t.json")
-          ((round % rounds == 0)) || continue
-          judge "$name" ab --a "${a[@]}" --b "${b[@]}" --filter "$one" --looks $((ab_max_remeasure + 1))
-          first=${first:-$verdict}
-          [[ $verdict == AMBIGUOUS ]] || break
-        done
+        ab_look 0
+        remeasure_loop "$ab_max_remeasure" judge_ab trial_ambiguous ab_look
         record_trial ab
       done
     done
