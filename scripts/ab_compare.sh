@@ -21,6 +21,7 @@
 # Exit: 0 no regression, 1 regression, 2 invalid input or failure, 77 not judged.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/lib/remeasure.sh"
 
 bench_a="" bench_b="" out="" rounds=6 repetitions=20 filter="." tolerance=1.0
 max_remeasure=4 lock_wait=1800 check_first=1 diagnosis=1 ledger=""
@@ -73,21 +74,24 @@ measure() {  # measure <rounds> <filter>
   done
 }
 
+# shellcheck disable=SC2317  # reached through remeasure_loop
 judge() {  # judge: every round so far; sets verdict
   verdict=0
   "$gate" ab --a "${a_runs[@]}" --b "${b_runs[@]}" --tolerance-pct "$tolerance" --looks $((max_remeasure + 1)) \
     --markdown "$out/ab.md" --json "$out/ab.verdict.json" --remeasure-list "$out/ab.remeasure.txt" || verdict=$?
 }
 
-measure "$rounds" "$filter"
-judge
-for ((attempt = 1; attempt <= max_remeasure; attempt++)); do
-  ((verdict == EXIT_INVALID)) && break
-  [[ -s $out/ab.remeasure.txt ]] || break
-  note "re-measuring $(wc -l <"$out/ab.remeasure.txt") ambiguous benchmark(s) in $rounds more rounds, attempt $attempt of $max_remeasure"
+# shellcheck disable=SC2317  # reached through remeasure_loop
+still_ambiguous() {  # the gate judged, and listed benchmarks to re-measure
+  ((verdict != EXIT_INVALID)) && [[ -s $out/ab.remeasure.txt ]]
+}
+# shellcheck disable=SC2317  # reached through remeasure_loop
+measure_ambiguous() {  # measure_ambiguous <attempt>
+  note "re-measuring $(wc -l <"$out/ab.remeasure.txt") ambiguous benchmark(s) in $rounds more rounds, attempt $1 of $max_remeasure"
   measure "$rounds" "$(exact_filter <"$out/ab.remeasure.txt")"
-  judge
-done
+}
+measure "$rounds" "$filter"
+remeasure_loop "$max_remeasure" judge still_ambiguous measure_ambiguous
 if [[ -n $ledger ]] && ((verdict != EXIT_INVALID)); then
   "$gate" ledger --ledger "$ledger" --report "$out/ab.verdict.json" --markdown "$out/ab.md" ||
     note "the same-code ledger $ledger was not updated (the verdict stands)"

@@ -23,6 +23,7 @@
 # DIR/verdicts.tsv; exits 0, or 2 on failure (a trial the gate could not judge included), 77 without a GPU.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/lib/remeasure.sh"
 
 build_dir="" out="" benchmarks=() slowdowns="1 2 3 5" trials=10 repetitions=30 processes=3 max_remeasure=3
 rounds=6 ab_repetitions=20 ab_max_remeasure=4 baseline_runs=10 modes="stored ab" lock_wait=1800
@@ -102,10 +103,28 @@ judge() {  # judge <benchmark> <perf_gate arguments...>: sets verdict and tolera
   fi
 }
 
+# One trial, as the scripts it calibrates judge: its first look, then one more look while the verdict is
+# AMBIGUOUS (remeasure_loop). first is the first look's verdict.
+# shellcheck disable=SC2317  # reached through remeasure_loop
+trial_ambiguous() { [[ $verdict == AMBIGUOUS ]]; }
+
 # mode, percent, benchmark, first verdict, final verdict, tolerance of the final verdict
 : >"$work/verdicts.tsv"
 record_trial() {  # record_trial <mode>: the trial just judged
   printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$1" "$pct" "$name" "$first" "$verdict" "$tolerance" >>"$work/verdicts.tsv"
+}
+
+stored_look() {  # stored_look <look>: block t of that look's processes joins the trial's results
+  local process
+  for ((process = $1 * processes; process < ($1 + 1) * processes; process++)); do
+    results+=("$work/stored$pct.p$process.block$t.json")
+  done
+}
+# shellcheck disable=SC2317  # reached through remeasure_loop
+judge_stored() {
+  judge "$name" compare --baseline "$work/baseline.json" --results "${results[@]}" --filter "$one" \
+    --looks $((max_remeasure + 1))
+  first=${first:-$verdict}
 }
 
 calibrate_stored() {
@@ -129,18 +148,24 @@ calibrate_stored() {
       one=$(exact_filter <<<"$name")
       for ((t = 0; t < trials; t++)); do
         results=() first="" verdict=""
-        for ((process = 0; process < (max_remeasure + 1) * processes; process++)); do
-          results+=("$work/stored$pct.p$process.block$t.json")
-          (((process + 1) % processes == 0)) || continue
-          judge "$name" compare --baseline "$work/baseline.json" --results "${results[@]}" --filter "$one" \
-            --looks $((max_remeasure + 1))
-          first=${first:-$verdict}
-          [[ $verdict == AMBIGUOUS ]] || break
-        done
+        stored_look 0
+        remeasure_loop "$max_remeasure" judge_stored trial_ambiguous stored_look
         record_trial stored
       done
     done
   done
+}
+
+ab_look() {  # ab_look <look>: block t of that look's rounds of both arms joins the trial's pairs
+  local round
+  for ((round = $1 * rounds + 1; round <= ($1 + 1) * rounds; round++)); do
+    a+=("$work/a$pct.r$round.block$t.json") b+=("$work/b$pct.r$round.block$t.json")
+  done
+}
+# shellcheck disable=SC2317  # reached through remeasure_loop
+judge_ab() {
+  judge "$name" ab --a "${a[@]}" --b "${b[@]}" --filter "$one" --looks $((ab_max_remeasure + 1))
+  first=${first:-$verdict}
 }
 
 calibrate_ab() {
@@ -159,13 +184,8 @@ calibrate_ab() {
       one=$(exact_filter <<<"$name")
       for ((t = 0; t < trials; t++)); do
         a=() b=() first="" verdict=""
-        for ((round = 1; round <= ab_rounds; round++)); do
-          a+=("$work/a$pct.r$round.block$t.json") b+=("$work/b$pct.r$round.block$t.json")
-          ((round % rounds == 0)) || continue
-          judge "$name" ab --a "${a[@]}" --b "${b[@]}" --filter "$one" --looks $((ab_max_remeasure + 1))
-          first=${first:-$verdict}
-          [[ $verdict == AMBIGUOUS ]] || break
-        done
+        ab_look 0
+        remeasure_loop "$ab_max_remeasure" judge_ab trial_ambiguous ab_look
         record_trial ab
       done
     done
@@ -176,55 +196,10 @@ calibrate_ab() {
 if runs_mode stored; then calibrate_stored; fi
 if runs_mode ab; then calibrate_ab; fi
 
-# Caught = SLOW in the end; at 0% every SLOW is a false alarm.
-jq -R -s --arg gpu "$(jq -r .name <<<"$gpu")" --argjson trials "$trials" --argjson rounds "$rounds" '
-  [split("\n")[] | select(length > 0) | split("\t")
-   | {mode: .[0], pct: (.[1] | tonumber), name: .[2], first: .[3], final: .[4], tolerance: .[5]}]
-  | group_by([.mode, .name, .pct])
-  | map({mode: .[0].mode, name: .[0].name, pct: .[0].pct, trials: length,
-         slow: (map(select(.final == "SLOW")) | length),
-         slow_at_first: (map(select(.first == "SLOW")) | length),
-         ambiguous: (map(select(.final == "AMBIGUOUS")) | length),
-         verdicts: (map(.final) | group_by(.) | map({key: .[0], value: length}) | from_entries),
-         tolerance: (map(.tolerance) | unique | join("; "))})
-  | {gpu: $gpu, trials_per_cell: $trials, ab_rounds: $rounds, cells: .}' "$work/verdicts.tsv" >"$out/calibration.json"
-
-{
-  echo "## Gate calibration on $(jq -r .name <<<"$gpu")"
-  echo
-  echo "Caught (SLOW) / trials, $trials trials per cell; at +0% every SLOW is a false alarm."
-  for mode in $modes; do
-    echo
-    if [[ $mode == stored ]]; then
-      echo "### Stored baseline recorded on this GPU ($processes processes of $repetitions samples, up to $max_remeasure re-measurements)"
-      echo
-      echo "In brackets where it differs: caught at the first measurement, before re-measuring."
-    else
-      echo "### A/B, $rounds interleaved rounds of $ab_repetitions samples per build (+$rounds per re-measurement, up to $ab_max_remeasure)"
-      echo
-      echo "In brackets where it differs: caught after the first $rounds rounds, before re-measuring."
-    fi
-    echo
-    jq -r --arg mode "$mode" '
-      [.cells[] | select(.mode == $mode)] as $c
-      | ($c | map(.pct) | unique) as $pcts
-      | "| benchmark | tolerance | " + ($pcts | map("+\(.)%") | join(" | ")) + " | smallest caught in >= 95% |",
-        "|---|---|" + ($pcts | map("---") | join("|")) + "|---|",
-        ($c | group_by(.name)[] | . as $row
-          | "| \($row[0].name) | \($row | map(.tolerance) | unique | join("; ")) | "
-            + ($pcts | map(. as $p | ($row[] | select(.pct == $p)
-                | "\(.slow)/\(.trials)"
-                  + (if .slow_at_first != .slow then " (\(.slow_at_first))" else "" end)
-                  + (if .ambiguous > 0 then ", \(.ambiguous) amb." else "" end))) | join(" | "))
-            + " | "
-            # the smallest slowdown from which every larger one tested was caught too
-            + ([$row[] | select(.pct > 0)] | sort_by(-.pct)
-               | reduce .[] as $cell ({ok: true, pct: null};
-                   if .ok and $cell.slow >= 0.95 * $cell.trials then .pct = $cell.pct else .ok = false end)
-               | if .pct != null then "+\(.pct)%" else "none tested" end)
-            + " |")' "$out/calibration.json"
-    echo
-    jq -r --arg mode "$mode" '[.cells[] | select(.mode == $mode and .pct == 0)] | "False alarms on clean runs: \(map(.slow) | add) of \(map(.trials) | add) verdicts."' "$out/calibration.json"
-  done
-} | tee "$out/calibration.md"
+# Caught = SLOW in the end; at 0% every SLOW is a false alarm (counted by the gate).
+"$gate" calibration-report --verdicts "$work/verdicts.tsv" --gpu "$(jq -r .name <<<"$gpu")" --trials "$trials" \
+  --processes "$processes" --repetitions "$repetitions" --max-remeasure "$max_remeasure" --rounds "$rounds" \
+  --ab-repetitions "$ab_repetitions" --ab-max-remeasure "$ab_max_remeasure" \
+  --markdown "$out/calibration.md" --json "$out/calibration.json" >/dev/null
+cat "$out/calibration.md"
 cp "$work/verdicts.tsv" "$out/verdicts.tsv"

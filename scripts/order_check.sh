@@ -16,8 +16,8 @@
 # Writes DIR/<way>.round<r>.json (one file per round: the processes of a way in one round merged) and
 # DIR/order_check.md: per way, how far the benchmarks' medians are from the checked suite's (median,
 # 90th percentile, largest), then every benchmark that moved by more than 1%, beside the spread of the
-# checked suite's own processes. --time-limit-s: start no round after that many seconds (rounds
-# already run are tabulated).
+# checked suite's own processes (perf_gate order-table, beside BENCH: gate/perf_gate). --time-limit-s:
+# start no round after that many seconds (rounds already run are tabulated).
 # Exit: 0 tabulated, 2 invalid input or a failed process, 77 no GPU.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
@@ -38,6 +38,8 @@ while (($#)); do
 done
 [[ -n $bench && -n $out ]] || die "$EXIT_INVALID" "--bench and --out are required"
 [[ -x $bench ]] || die "$EXIT_INVALID" "no benchmark binary at $bench: build first"
+gate="$(dirname "$bench")/gate/perf_gate"
+[[ -x $gate ]] || die "$EXIT_INVALID" "no perf_gate next to $bench (expected $gate): build it first"
 for way in $ways; do
   [[ $way =~ ^(unchecked|reverse|no_pause|family|alone)$ ]] ||
     die "$EXIT_INVALID" "unknown way '$way' in --ways (unchecked, reverse, no_pause, family, alone)"
@@ -103,5 +105,5 @@ for ((round = 1; round <= rounds; round++)); do
   done
 done
 
-"$(dirname "${BASH_SOURCE[0]}")/lib/order_table.sh" "$out" >"$out/order_check.md"
+"$gate" order-table --dir "$out" --markdown "$out/order_check.md" >/dev/null
 cat "$out/order_check.md"

@@ -44,6 +44,7 @@
 # Writes into --out: <family>.runN.json (raw samples), <family>.md and <family>.verdict.json (reports).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/lib/remeasure.sh"
 
 # 3 processes a look, up to 3 re-measurements: in the gate's simulation (perf_tests/gate/tests/
 # perf_tests/gate/tests/statistics/test_simulation.cpp) this catches a 3% slowdown at a process sd of 0.44% in 94% of trials with no
@@ -115,12 +116,13 @@ measure_look() {  # measure_look <filter>: --processes fresh processes, each a r
   done
 }
 
+# shellcheck disable=SC2317  # reached through remeasure_loop
 judge() {  # judge: compare every run so far with the baseline; sets verdict
   local runs=("$out/$family".run*.json) skip=()
   [[ -e ${runs[0]} ]] || runs=()
   [[ -n $skip_unchanged ]] && runs+=("$out/$family.fingerprints.json") skip=(--skip-unchanged)
   verdict=0
-  "$gate" compare --baseline "$baseline" --results "${runs[@]}" --family "$family" $strict "${skip[@]}" \
+  "$gate" compare --baseline "$baseline" --results "${runs[@]}" --family "$family" ${strict:+"$strict"} "${skip[@]}" \
     --looks $((max_remeasure + 1)) \
     --markdown "$out/$family.md" --json "$out/$family.verdict.json" \
     --remeasure-list "$out/$family.remeasure.txt" || verdict=$?
@@ -145,15 +147,17 @@ if [[ -n $skip_unchanged ]]; then
     [[ -n $canary && $family != "$canary" ]] && first_look="$first_look|^$canary/"
   fi
 fi
-[[ -n $first_look ]] && measure_look "$first_look"
-judge
-for ((attempt = 1; attempt <= max_remeasure; attempt++)); do
-  ((verdict == EXIT_INVALID)) && break
-  [[ -s $out/$family.remeasure.txt ]] || break
-  note "re-measuring $(wc -l <"$out/$family.remeasure.txt") ambiguous benchmark(s) in $processes more processes, attempt $attempt of $max_remeasure"
+# shellcheck disable=SC2317  # reached through remeasure_loop
+still_ambiguous() {  # the gate judged, and listed benchmarks to re-measure
+  ((verdict != EXIT_INVALID)) && [[ -s $out/$family.remeasure.txt ]]
+}
+# shellcheck disable=SC2317  # reached through remeasure_loop
+measure_ambiguous() {  # measure_ambiguous <attempt>
+  note "re-measuring $(wc -l <"$out/$family.remeasure.txt") ambiguous benchmark(s) in $processes more processes, attempt $1 of $max_remeasure"
   measure_look "$(exact_filter <"$out/$family.remeasure.txt")"
-  judge
-done
+}
+[[ -n $first_look ]] && measure_look "$first_look"
+remeasure_loop "$max_remeasure" judge still_ambiguous measure_ambiguous
 if [[ -n $ledger ]] && ((verdict != EXIT_INVALID)); then
   "$gate" ledger --ledger "$ledger" --report "$out/$family.verdict.json" --markdown "$out/$family.md" ||
     note "the same-code ledger $ledger was not updated (the verdict stands)"

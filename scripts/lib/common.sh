@@ -1,7 +1,8 @@
 # shellcheck shell=bash
 # Shared by the scripts in scripts/: exit codes, messages, the GPU and file locks. Source it; do not run it.
 
-# Exit codes of every program and script of the harness (the same as perf_tests/formats/exit_codes.h).
+# Exit codes of every program and script of the harness: the same as perf_tests/formats/exit_codes.h,
+# which scripts/tests/test_exit_codes.sh (unit.exit_codes) checks.
 # shellcheck disable=SC2034  # used by the scripts that source this file
 readonly EXIT_PASS=0
 readonly EXIT_REGRESSION=1

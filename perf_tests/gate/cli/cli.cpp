@@ -1,6 +1,7 @@
 #include "gate/cli/cli.h"
 
 #include <cmath>
+#include <filesystem>
 #include <iostream>
 #include <map>
 #include <optional>
@@ -16,6 +17,10 @@
 #include "formats/json_input.h"
 #include "formats/names.h"
 #include "formats/version.h"
+#include "gate/analysis/calibration.h"
+#include "gate/analysis/calibration_report.h"
+#include "gate/analysis/order_table.h"
+#include "gate/analysis/order_table_report.h"
 #include "gate/fleet/measurements.h"
 #include "gate/fleet/render.h"
 #include "gate/fleet/table.h"
@@ -110,6 +115,21 @@ const char* const kUsage = R"(usage:
       grouped by their GPU slug, a benchmark's time being the median of the files' medians. GPUs in the
       order given. --chart mermaid (default): a Mermaid bar chart per family in the Markdown. Without
       --markdown and --json the Markdown goes to stdout. Formats and rules: perf_tests/gate/fleet_report.md.
+  perf_gate order-table --dir DIR [--markdown OUT.md]
+      The table of scripts/order_check.sh from the files it wrote in DIR (<way>.round<r>.json, each one
+      process): per way, how far each benchmark's median over rounds of its process medians is from the
+      way "checked" (registry order, reference checks): the median, 90th percentile and largest absolute
+      difference, then every benchmark more than 1% away in some way beside the checked processes' own
+      spread (max/min - 1). Markdown to stdout without --markdown.
+  perf_gate calibration-report --verdicts VERDICTS.tsv --gpu NAME --trials N --processes N --repetitions N
+                               --max-remeasure N --rounds N --ab-repetitions N --ab-max-remeasure N
+                               [--markdown OUT.md] [--json OUT.json]
+      The reports of scripts/calibrate.sh from its trials (VERDICTS.tsv: mode, slowdown %, benchmark,
+      first verdict, final verdict, tolerance; one line a trial): per mode (stored, ab) and benchmark,
+      caught (final SLOW) / trials per slowdown, caught at the first look where it differs, trials left
+      AMBIGUOUS, the smallest slowdown from which every larger one was caught in >= 95% of trials, and
+      the false alarms on clean (+0%) runs. The numbers name the settings in the headings. Markdown to
+      stdout without --markdown and --json.
   perf_gate --version
       Print the harness's release, "gpuperf MAJOR.MINOR.PATCH" (semantic versioning), which every
       report and recorded baseline names (harness_version), and exit 0.
@@ -166,6 +186,12 @@ const std::map<std::string, CommandSpec>& command_specs() {
       {"ncu-store", {{"--profiles", "--gpu", "--benchmark", "--csv"}, {}, {}}},
       {"unchanged", {{"--baseline", "--family", "--filter", "--list"}, {"--results"}, {}}},
       {"report", {{"--cases", "--markdown", "--json", "--chart"}, {"--baseline", "--results"}, {}}},
+      {"order-table", {{"--dir", "--markdown"}, {}, {}}},
+      {"calibration-report",
+       {{"--verdicts", "--gpu", "--trials", "--processes", "--repetitions", "--max-remeasure", "--rounds",
+         "--ab-repetitions", "--ab-max-remeasure", "--markdown", "--json"},
+        {},
+        {}}},
   };
   return specs;
 }
@@ -577,6 +603,72 @@ int run_report(const std::vector<std::string>& raw, const Arguments& args, std::
   return formats::kExitPass;
 }
 
+int run_order_table(const Arguments& args, std::ostream& out) {
+  const std::string dir = args.required("--dir");
+  checked_outputs(args, {"--markdown"});
+  const std::vector<std::string> paths = analysis::list_order_run_files(dir);
+  if (paths.empty()) {
+    throw formats::InputError("no <way>.round<r>.json files in " + dir + " - give the --out folder of scripts/order_check.sh");
+  }
+  std::vector<ResultsFile> results = load_results_files(paths);
+  std::vector<analysis::OrderRun> runs;
+  for (std::size_t i = 0; i < paths.size(); ++i) {
+    const analysis::OrderRunName name =
+        *analysis::parse_order_run_name(std::filesystem::path(paths[i]).filename().string());
+    runs.push_back({name.way, name.round, std::move(results[i])});
+  }
+  const std::string markdown = analysis::order_table_markdown(analysis::build_order_table(runs));
+  if (!args.has("--markdown")) {
+    out << markdown;
+    return formats::kExitPass;
+  }
+  formats::write_file_atomically(args.value("--markdown"), markdown);
+  out << "order table: " << runs.size() << " processes in " << dir << ", written to " << args.value("--markdown")
+      << "\n";
+  return formats::kExitPass;
+}
+
+int run_calibration_report(const Arguments& args, std::ostream& out) {
+  // A count of the script's: a whole number in [low, 1e6].
+  const auto whole = [&args](const char* option, int low) {
+    const double value = *args.number(option, low, 1e6);
+    if (value != static_cast<int>(value)) throw UsageError(std::string(option) + " must be a whole number");
+    return static_cast<int>(value);
+  };
+  for (const char* option : {"--verdicts", "--gpu", "--trials", "--processes", "--repetitions", "--max-remeasure",
+                             "--rounds", "--ab-repetitions", "--ab-max-remeasure"}) {
+    args.required(option);
+  }
+  analysis::CalibrationSettings settings;
+  settings.gpu_name = args.value("--gpu");
+  if (const std::string error = formats::name_error(formats::NameKind::kGpu, settings.gpu_name); !error.empty()) {
+    throw UsageError("--gpu: " + error);
+  }
+  settings.trials_per_cell = whole("--trials", 1);
+  settings.processes = whole("--processes", 1);
+  settings.repetitions = whole("--repetitions", 1);
+  settings.max_remeasure = whole("--max-remeasure", 0);
+  settings.ab_rounds = whole("--rounds", 1);
+  settings.ab_repetitions = whole("--ab-repetitions", 1);
+  settings.ab_max_remeasure = whole("--ab-max-remeasure", 0);
+  checked_outputs(args, {"--markdown", "--json"});
+  const std::string path = args.value("--verdicts");
+  const analysis::CalibrationReport report = analysis::build_calibration_report(
+      analysis::parse_calibration_trials(formats::read_text_file(path, "write it with scripts/calibrate.sh"), path), settings);
+  const std::string markdown = analysis::calibration_markdown(report);
+  if (!args.has("--markdown") && !args.has("--json")) {
+    out << markdown;
+    return formats::kExitPass;
+  }
+  formats::OutputFiles files;
+  if (args.has("--markdown")) files.add(args.value("--markdown"), markdown);
+  if (args.has("--json")) files.add(args.value("--json"), analysis::calibration_json(report));
+  files.write();
+  out << "calibration report: " << report.cells.size() << " cells of " << report.modes.size()
+      << (report.modes.size() == 1 ? " mode" : " modes") << " from " << path << "\n";
+  return formats::kExitPass;
+}
+
 }  // namespace
 
 int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
@@ -607,6 +699,8 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
     if (args[0] == "record") return run_record(arguments, out);
     if (args[0] == "migrate") return run_migrate(arguments, out);
     if (args[0] == "report") return run_report(args, arguments, out);
+    if (args[0] == "order-table") return run_order_table(arguments, out);
+    if (args[0] == "calibration-report") return run_calibration_report(arguments, out);
     return run_gpu(arguments, out);
   } catch (const UsageError& e) {
     err << "perf_gate: " << e.what() << "\n\n" << kUsage;
