@@ -1,6 +1,7 @@
 #pragma once
 // perf_gate's command line: a thin shell that parses arguments, calls the library and maps the outcome
-// to an exit code (formats/exit_codes.h). main() only calls run_cli, so tests run the real CLI in-process.
+// to an exit code (formats/exit_codes.h). The commands and their options are one table (cli.cpp), each
+// command one function (commands.h). main() only calls run_cli, so tests run the real CLI in-process.
 
 #include <ostream>
 #include <string>
@@ -8,7 +9,8 @@
 
 namespace gpuperf::gate {
 
-extern const char* const kUsage;
+// Every command with its options and what it does, the exit codes and the rules for files.
+std::string usage_text();
 
 int run_cli(int argc, char** argv);
 // `args` without the program name; reports go to `out`, errors and usage to `err`.

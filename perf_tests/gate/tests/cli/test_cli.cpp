@@ -167,6 +167,31 @@ TEST_F(Cli, ArgumentErrorsAreExitTwoWithUsage) {
   EXPECT_NE(help.out.find("exit codes:"), std::string::npos);
 }
 
+// The usage, the parser and the dispatch read one table: every command the usage lists is dispatched by
+// its own name (an option it does not take is refused naming that command), and a name the table does not
+// hold is refused; no command is taken by default.
+TEST_F(Cli, EveryCommandOfTheUsageIsItsOwnEntryAndNoneIsImplicit) {
+  const std::string usage = cli({"--help"}).out;
+  const std::regex synopsis(R"(\n  perf_gate ([a-z][a-z-]*))");
+  std::vector<std::string> commands;
+  for (auto it = std::sregex_iterator(usage.begin(), usage.end(), synopsis); it != std::sregex_iterator(); ++it) {
+    commands.push_back((*it)[1]);
+  }
+  EXPECT_EQ(commands.size(), 13u) << usage;
+  for (const std::string& command : commands) {
+    const CliRun run = cli({command, "--no-such-option"});
+    EXPECT_EQ(run.code, formats::kExitInvalidInput) << command;
+    EXPECT_NE(run.err.find("unknown option '--no-such-option' for " + command), std::string::npos) << run.err;
+  }
+  for (const std::vector<std::string>& args : std::vector<std::vector<std::string>>{
+           {"--results", testdata("results_run1.json")}, {"gpus", "--results", testdata("results_run1.json")}}) {
+    const CliRun run = cli(args);
+    EXPECT_EQ(run.code, formats::kExitInvalidInput);
+    EXPECT_NE(run.err.find("unknown command '" + args[0] + "'"), std::string::npos) << run.err;
+    EXPECT_EQ(run.out, "") << "nothing ran";
+  }
+}
+
 TEST_F(Cli, VersionPrintsTheHarnessReleaseAndExitsZero) {
   const CliRun run = cli({"--version"});
   EXPECT_EQ(run.code, formats::kExitPass);

@@ -389,7 +389,7 @@ TEST_F(FleetCli, BadInputIsExitTwoWithWhatToDoAndNoFileWritten) {
 TEST_F(FleetCli, TheUsageDescribesTheCommand) {
   const Run help = cli({"--help"});
   EXPECT_NE(help.out.find("perf_gate report --cases CASES.json"), std::string::npos);
-  EXPECT_NE(help.out.find("fleet_report.md"), std::string::npos);
+  EXPECT_NE(help.out.find("perf_tests/gate/fleet/README.md"), std::string::npos);
 }
 
 }  // namespace

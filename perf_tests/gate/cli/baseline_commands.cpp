@@ -1,0 +1,73 @@
+// record, migrate, gpu: writing a baseline from results, and what names it.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "formats/atomic_file.h"
+#include "formats/exit_codes.h"
+#include "formats/input_error.h"
+#include "gate/cli/commands.h"
+#include "gate/inputs/baseline.h"
+#include "gate/inputs/platform.h"
+#include "gate/inputs/results.h"
+#include "gate/recording/record.h"
+#include "gate/statistics/tolerance.h"
+
+namespace gpuperf::gate::cli {
+
+int run_record(const Arguments& args, std::ostream& out, std::ostream& /*err*/) {
+  RecordOptions options;
+  options.commit = args.value("--commit");
+  options.default_tolerance_pct = args.number("--default-tolerance-pct", 0.0, kMaxTolerancePct);
+  options.same_gpu_tolerance_pct = args.number("--same-gpu-tolerance-pct", 0.0, kMaxTolerancePct);
+  // The baseline reader refuses zero (it would fail any significant change): refuse it before recording.
+  if (options.same_gpu_tolerance_pct && *options.same_gpu_tolerance_pct == 0.0) {
+    throw UsageError("--same-gpu-tolerance-pct must be greater than 0");
+  }
+  const std::string path = args.required("--out");
+  checked_outputs(args, {"--out"});
+  const std::vector<ResultsFile> runs = load_results_files(args.list("--results"));
+  // --previous is usually the file --out replaces: read and written under its lock, so that two recordings
+  // of one GPU model at once each leave a whole file.
+  const formats::FileLock lock(path);
+  std::optional<Baseline> previous;
+  if (args.has("--previous")) previous = load_baseline(args.value("--previous"));
+  const Baseline baseline = record_baseline(runs, previous ? &*previous : nullptr, options);
+  formats::write_file_atomically(path, baseline_to_text(baseline));
+  out << "wrote " << path << ": " << baseline.benchmarks.size() << " benchmarks of " << baseline.gpu.name << " ("
+      << baseline.gpu.slug << "), " << baseline.recorded.runs << " runs, commit " << baseline.recorded.commit << "\n";
+  if (previous) {
+    out << "what moved versus " << args.value("--previous") << " (largest change first):\n";
+    write_moves(baseline_moves(*previous, baseline), out);
+    // What may have moved them: the runs against the platform of the previous file.
+    const std::string changed = describe_changes(platform_changes(platform_of(*previous), platform_of(runs)));
+    if (!changed.empty()) out << "platform versus " << args.value("--previous") << ": " << changed << "\n";
+  }
+  return formats::kExitPass;
+}
+
+int run_migrate(const Arguments& args, std::ostream& out, std::ostream& /*err*/) {
+  const std::string from = args.required("--baseline");
+  const std::string to = args.required("--out");
+  checked_outputs(args, {"--out"});
+  const formats::FileLock lock(to);
+  const Baseline baseline = load_baseline(from);
+  formats::write_file_atomically(to, baseline_to_text(baseline));
+  out << "wrote " << to << ": " << from << " in schema_version " << kBaselineSchemaVersion << "\n";
+  return formats::kExitPass;
+}
+
+int run_gpu(const Arguments& args, std::ostream& out, std::ostream& /*err*/) {
+  const std::vector<std::string>& paths = args.list("--results");
+  if (paths.size() != 1) throw UsageError("gpu takes exactly one --results file");
+  const ResultsFile results = load_results(paths.front());
+  if (results.gpu.slug.empty()) {
+    throw formats::InputError(paths.front() +
+                              ": context has no gpu_slug - write the results with the project's perf "
+                              "binary, which records it");
+  }
+  out << results.gpu.slug << "\n";
+  return formats::kExitPass;
+}
+
+}  // namespace gpuperf::gate::cli

@@ -1,0 +1,34 @@
+#pragma once
+// perf_gate's commands, one function each, as the command table (cli.cpp) calls them: the arguments
+// parsed against the command's options, the report stream and the error stream. Each returns the exit
+// code (formats/exit_codes.h); bad input is a formats::InputError, a bad argument a UsageError.
+
+#include <ostream>
+
+#include "gate/cli/arguments.h"
+
+namespace gpuperf::gate::cli {
+
+using Run = int (*)(const Arguments& args, std::ostream& out, std::ostream& err);
+
+// Judging (judge_commands.cpp).
+int run_compare(const Arguments& args, std::ostream& out, std::ostream& err);
+int run_unchanged(const Arguments& args, std::ostream& out, std::ostream& err);
+int run_ab(const Arguments& args, std::ostream& out, std::ostream& err);
+// Baselines (baseline_commands.cpp).
+int run_record(const Arguments& args, std::ostream& out, std::ostream& err);
+int run_migrate(const Arguments& args, std::ostream& out, std::ostream& err);
+int run_gpu(const Arguments& args, std::ostream& out, std::ostream& err);
+// The same-code ledger (ledger_command.cpp).
+int run_ledger(const Arguments& args, std::ostream& out, std::ostream& err);
+// Nsight Compute (ncu_commands.cpp).
+int run_ncu_metrics(const Arguments& args, std::ostream& out, std::ostream& err);
+int run_ncu_diff(const Arguments& args, std::ostream& out, std::ostream& err);
+int run_ncu_store(const Arguments& args, std::ostream& out, std::ostream& err);
+// The fleet report (report_command.cpp).
+int run_report(const Arguments& args, std::ostream& out, std::ostream& err);
+// Measurement studies (analysis_commands.cpp).
+int run_order_table(const Arguments& args, std::ostream& out, std::ostream& err);
+int run_calibration_report(const Arguments& args, std::ostream& out, std::ostream& err);
+
+}  // namespace gpuperf::gate::cli

@@ -1,0 +1,119 @@
+// compare, unchanged, ab: judging results against a baseline or build A.
+#include <optional>
+#include <set>
+#include <sstream>
+#include <string>
+
+#include "formats/atomic_file.h"
+#include "formats/exit_codes.h"
+#include "formats/names.h"
+#include "gate/cli/commands.h"
+#include "gate/inputs/baseline.h"
+#include "gate/inputs/results.h"
+#include "gate/inputs/selection.h"
+#include "gate/judging/ab_mode.h"
+#include "gate/judging/code_check.h"
+#include "gate/judging/outcome.h"
+#include "gate/judging/stored_mode.h"
+#include "gate/reports/reports.h"
+#include "gate/statistics/tolerance.h"
+
+namespace gpuperf::gate::cli {
+namespace {
+
+constexpr double kMinAlpha = 1e-12;
+constexpr double kMaxAlpha = 0.5;
+constexpr int kMaxLooks = 100;
+// The longest --filter [characters]: far beyond any name the registry has (kMaxBenchmarkNameLength), and
+// short enough that std::regex, which matches recursively, cannot nest deep enough to overflow the stack
+// on a name of that length.
+constexpr std::size_t kMaxFilterLength = 256;
+
+int looks_from(const Arguments& args) {
+  const std::optional<double> looks = args.number("--looks", 1, kMaxLooks);
+  if (looks && *looks != static_cast<int>(*looks)) throw UsageError("--looks must be a whole number");
+  return looks ? static_cast<int>(*looks) : 1;
+}
+
+Selection selection_from(const Arguments& args) {
+  if (args.has("--family") && args.has("--filter")) throw UsageError("give --family or --filter, not both");
+  if (args.has("--family")) return Selection::family(args.value("--family"));
+  if (args.has("--filter")) {
+    const std::string filter = args.value("--filter");
+    if (filter.size() > kMaxFilterLength) {
+      throw UsageError("--filter is " + std::to_string(filter.size()) + " characters long; at most " +
+                       std::to_string(kMaxFilterLength) + " are accepted (a benchmark name has at most " +
+                       std::to_string(kMaxBenchmarkNameLength) + ") - use --family or a shorter expression");
+    }
+    return Selection::filter(filter);
+  }
+  return {};
+}
+
+constexpr std::initializer_list<const char*> kReportOutputs = {"--markdown", "--json", "--remeasure-list"};
+
+void write_requested_reports(const Arguments& args, const Comparison& comparison) {
+  formats::OutputFiles files;
+  if (args.has("--markdown")) {
+    std::ostringstream markdown;
+    write_markdown_report(comparison, markdown);
+    files.add(args.value("--markdown"), markdown.str());
+  }
+  if (args.has("--json")) files.add(args.value("--json"), json_report(comparison));
+  if (args.has("--remeasure-list")) files.add(args.value("--remeasure-list"), remeasure_list(comparison));
+  files.write();
+}
+
+int finish(const Arguments& args, const Comparison& comparison, std::ostream& out) {
+  write_requested_reports(args, comparison);
+  write_console_report(comparison, out);
+  return exit_code(comparison);
+}
+
+}  // namespace
+
+int run_compare(const Arguments& args, std::ostream& out, std::ostream& /*err*/) {
+  CompareOptions options;
+  options.selection = selection_from(args);
+  options.run_alpha = args.number("--alpha", kMinAlpha, kMaxAlpha).value_or(kDefaultRunAlpha);
+  options.looks = looks_from(args);
+  options.strict = args.has("--strict");
+  options.skip_unchanged = args.has("--skip-unchanged");
+  checked_outputs(args, kReportOutputs);
+  const Baseline baseline = load_baseline(args.required("--baseline"));
+  const std::vector<ResultsFile> results = load_results_files(args.list("--results"));
+  return finish(args, compare_with_baseline(baseline, results, options), out);
+}
+
+int run_unchanged(const Arguments& args, std::ostream& out, std::ostream& /*err*/) {
+  const Selection selection = selection_from(args);
+  const std::string list_path = args.required("--list");
+  checked_outputs(args, {"--list"});
+  const Baseline baseline = load_baseline(args.required("--baseline"));
+  const std::vector<ResultsFile> results = load_results_files(args.list("--results"));
+  const std::set<std::string> unchanged = unchanged_benchmarks(baseline, results, selection);
+  std::string list;
+  for (const std::string& name : unchanged) list += name + "\n";
+  formats::write_file_atomically(list_path, list);
+  int selected = 0;
+  for (const auto& entry : pool_fingerprints(results)) selected += selection.matches(entry.first) ? 1 : 0;
+  out << unchanged.size() << " of " << selected
+      << " fingerprinted benchmarks unchanged (the baseline's code, GPU model, driver and CUDA runtime): not re-timed";
+  if (const std::string why = why_platform_prevents_skipping(baseline, results); !why.empty()) out << "; " << why;
+  out << "\n";
+  return formats::kExitPass;
+}
+
+int run_ab(const Arguments& args, std::ostream& out, std::ostream& /*err*/) {
+  AbOptions options;
+  options.selection = selection_from(args);
+  options.run_alpha = args.number("--alpha", kMinAlpha, kMaxAlpha).value_or(kDefaultRunAlpha);
+  options.looks = looks_from(args);
+  options.tolerance_pct = args.number("--tolerance-pct", 0.0, kMaxTolerancePct).value_or(kDefaultAbTolerancePct);
+  checked_outputs(args, kReportOutputs);
+  const std::vector<ResultsFile> a = load_results_files(args.list("--a"));
+  const std::vector<ResultsFile> b = load_results_files(args.list("--b"));
+  return finish(args, compare_ab(a, b, options), out);
+}
+
+}  // namespace gpuperf::gate::cli
