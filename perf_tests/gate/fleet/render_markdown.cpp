@@ -4,7 +4,7 @@
 #include "formats/escape.h"
 #include "formats/version.h"
 #include "gate/fleet/render.h"
-#include "gate/reports/format.h"
+#include "gate/reports/numbers.h"
 
 namespace gpuperf::gate {
 namespace {

@@ -13,7 +13,7 @@
 
 #include "formats/escape.h"
 #include "gate/fleet/render.h"
-#include "gate/reports/format.h"
+#include "gate/reports/numbers.h"
 
 namespace gpuperf::gate {
 namespace {

@@ -6,7 +6,7 @@
 
 #include "gate/judging/stored_mode.h"
 #include "gate/judging/verdict.h"
-#include "gate/reports/format.h"
+#include "gate/reports/numbers.h"
 #include "gate/statistics/process_inference.h"
 #include "gate/statistics/statistics.h"
 

@@ -7,7 +7,8 @@
 
 #include "formats/input_error.h"
 #include "gate/judging/code_check.h"
-#include "gate/reports/format.h"
+#include "gate/reports/numbers.h"
+#include "gate/reports/wording.h"
 #include "gate/statistics/statistics.h"
 #include "gate/statistics/tolerance.h"
 

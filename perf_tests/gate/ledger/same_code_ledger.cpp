@@ -8,7 +8,7 @@
 #include "formats/input_error.h"
 #include "formats/json_input.h"
 #include "formats/names.h"
-#include "gate/reports/format.h"
+#include "gate/reports/numbers.h"
 
 namespace gpuperf::gate {
 

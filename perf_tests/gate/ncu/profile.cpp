@@ -9,7 +9,8 @@
 #include <system_error>
 
 #include "gate/inputs/results.h"
-#include "gate/reports/format.h"
+#include "gate/reports/numbers.h"
+#include "gate/reports/wording.h"
 
 namespace gpuperf::gate {
 namespace {

@@ -7,8 +7,9 @@
 #include "formats/version.h"
 #include "gate/judging/outcome.h"
 #include "gate/reports/code_lines.h"
-#include "gate/reports/format.h"
+#include "gate/reports/numbers.h"
 #include "gate/reports/reports.h"
+#include "gate/reports/wording.h"
 
 namespace gpuperf::gate {
 namespace {

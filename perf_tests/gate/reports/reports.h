@@ -7,7 +7,7 @@
 #include <string>
 
 #include "gate/judging/comparison.h"
-#include "gate/reports/format.h"
+#include "gate/reports/wording.h"
 
 namespace gpuperf::gate {
 

@@ -14,7 +14,7 @@
 #include "gate/judging/outcome.h"
 #include "gate/judging/stored_mode.h"
 #include "gate/recording/record.h"
-#include "gate/reports/format.h"
+#include "gate/reports/wording.h"
 #include "gate/tests/support/gate_test_support.h"
 
 namespace gpuperf::gate {

@@ -12,8 +12,9 @@
 #include "formats/version.h"
 #include "gate/judging/ab_mode.h"
 #include "gate/judging/stored_mode.h"
-#include "gate/reports/format.h"
+#include "gate/reports/numbers.h"
 #include "gate/reports/reports.h"
+#include "gate/reports/wording.h"
 #include "gate/tests/support/gate_test_support.h"
 #include "gate/tests/support/golden_file.h"
 

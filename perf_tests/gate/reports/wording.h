@@ -1,41 +1,27 @@
 #pragma once
-// How numbers are written in every report, so that console, Markdown and JSON agree.
+// The words every report shares around its numbers (numbers.h): the noise and the error budget behind a
+// verdict, the platform's warnings, what to do about a row, and how text read from files enters Markdown.
 
 #include <optional>
 #include <string>
 
 #include "gate/judging/comparison.h"
+#include "gate/statistics/error_budget.h"
 
 namespace gpuperf::gate {
 
 // The command that refreshes a GPU's baseline: what SLOW, FAST, NEW and MISSING lines point to.
 inline constexpr const char* kUpdateBaselineCommand = "scripts/update_baseline.sh";
 
-// "41.20 us", "1234 cycles".
-std::string format_value(double value, const std::string& unit);
-// "+4.1% [+2.3, +6.0]": the change (ratio - 1) in percent with its interval.
-std::string format_change(const BenchmarkComparison& row);
-// "2e-11", "0.03".
-std::string format_p(double p);
 // The noise a verdict assumed and the processes behind it: "process sd 0.31%, 3 processes vs 10
 // recorded" (A/B: "pair sd 0.62%, 12 pairs"); empty when nothing was judged.
 std::string format_noise(const BenchmarkComparison& row, const std::string& mode);
 // The run's false-alarm budget: "family-wise false-alarm rate 1% per run (108 benchmarks x 3 looks: each
 // test at p < 3.1e-05; intervals 99.67% a look)".
 std::string format_error_control(const ErrorBudget& budget);
-// "3.0%".
-std::string format_pct(double pct);
-// One number through a printf format: format_number("%+.1f", 3.14) is "+3.1".
-std::string format_number(const char* format, double value);
 // Text as one Markdown table cell or sentence: formats::escape_markdown_text, the one Markdown escaping of
 // text read from files (the reports of this folder call it by that name).
 std::string markdown_cell(const std::string& text);
-
-// Achieved throughput of the current median: only for time benchmarks with bytes (flops) per run; 0 when
-// not applicable. [GB/s], [TFLOP/s]
-double achieved_gb_per_s(const BenchmarkComparison& row);
-double achieved_tflop_per_s(const BenchmarkComparison& row);
-
 // A line of a report about the whole run rather than one benchmark.
 struct RunNotice {
   std::string summary;  // what happened

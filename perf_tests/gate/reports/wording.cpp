@@ -1,25 +1,13 @@
-#include "gate/reports/format.h"
+#include "gate/reports/wording.h"
 
 #include <algorithm>
-#include <cstdio>
 
 #include "formats/escape.h"
-#include "gate/inputs/results.h"
 #include "gate/judging/outcome.h"
+#include "gate/reports/numbers.h"
 
 namespace gpuperf::gate {
 namespace {
-
-constexpr double kBytesPerGigabyte = 1e9;
-constexpr double kFlopsPerTeraflop = 1e12;
-constexpr double kMicrosecondsPerSecond = 1e6;
-
-std::string signed_pct(double ratio) { return format_number("%+.1f", (ratio - 1.0) * 100.0); }
-
-double seconds_now(const BenchmarkComparison& row) {
-  if (row.unit != formats::kUnitMicroseconds || !(row.current_median > 0.0)) return 0.0;
-  return row.current_median / kMicrosecondsPerSecond;
-}
 
 // What a side is called in the reports' words: the baseline and the results, or builds A and B.
 struct SideNames {
@@ -67,17 +55,6 @@ constexpr const char* kOnePlatformOnly = "pass results measured on one platform 
 
 }  // namespace
 
-std::string format_value(double value, const std::string& unit) {
-  return format_number(unit == formats::kUnitCycles ? "%.0f" : "%.2f", value) + " " + unit;
-}
-
-std::string format_change(const BenchmarkComparison& row) {
-  if (!row.judged()) return "";
-  return signed_pct(row.ratio) + "% [" + signed_pct(row.ci_low) + ", " + signed_pct(row.ci_high) + "]";
-}
-
-std::string format_p(double p) { return format_number("%.1g", p); }
-
 std::string format_noise(const BenchmarkComparison& row, const std::string& mode) {
   if (!row.judged()) return "";
   char text[128];
@@ -108,25 +85,7 @@ std::string format_error_control(const ErrorBudget& budget) {
   return text;
 }
 
-std::string format_pct(double pct) { return format_number("%.1f", pct) + "%"; }
-
-std::string format_number(const char* format, double value) {
-  char buffer[64];
-  std::snprintf(buffer, sizeof buffer, format, value);
-  return buffer;
-}
-
 std::string markdown_cell(const std::string& text) { return formats::escape_markdown_text(text); }
-
-double achieved_gb_per_s(const BenchmarkComparison& row) {
-  const double seconds = seconds_now(row);
-  return seconds > 0.0 && row.bytes > 0.0 ? row.bytes / seconds / kBytesPerGigabyte : 0.0;
-}
-
-double achieved_tflop_per_s(const BenchmarkComparison& row) {
-  const double seconds = seconds_now(row);
-  return seconds > 0.0 && row.flops > 0.0 ? row.flops / seconds / kFlopsPerTeraflop : 0.0;
-}
 
 std::optional<RunNotice> platform_warning(const Comparison& comparison) {
   if (!platform_changed(comparison.platform)) return std::nullopt;
