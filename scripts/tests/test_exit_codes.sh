@@ -1,14 +1,12 @@
 #!/usr/bin/env bash
-# The exit codes are defined twice: in C++ (exit_codes.h, perf_gate and the benchmark binary) and in the
+# The exit codes are defined twice: in C++ (perf_tests/formats/exit_codes.h, perf_gate and the benchmark programs) and in the
 # scripts' library (scripts/lib/common.sh, EXIT_*). Fails when the two disagree: a code missing from
 # either, or one with another value. The shell's EXIT_INVALID is the header's kExitInvalidInput.
 #   test_exit_codes.sh
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 
-# Found by name, wherever the header lives in perf_tests/.
-mapfile -t headers < <(find "$root/perf_tests" -name exit_codes.h -not -path '*/build*')
-((${#headers[@]} == 1)) || { echo "FAIL: expected one exit_codes.h under perf_tests/, found ${#headers[@]}: ${headers[*]}"; exit 1; }
+headers=("$root/perf_tests/formats/exit_codes.h")
 
 # "NAME VALUE" lines, sorted: kExitNotJudged = 77 -> NOT_JUDGED 77.
 header_codes=$(sed -nE 's/^inline constexpr int kExit([A-Za-z]+) = ([0-9]+);.*/\1 \2/p' "${headers[0]}" |
