@@ -14,29 +14,19 @@
 #include "gate/analysis/calibration.h"
 #include "gate/analysis/calibration_report.h"
 #include "gate/cli/cli.h"
+#include "gate/tests/support/cli_run.h"
 #include "gate/tests/support/gate_test_support.h"
 #include "gate/tests/support/golden_file.h"
 
 namespace gpuperf::gate::analysis {
 namespace {
 
+using testing::cli;
+using testing::CliRun;
 using testing::expect_golden;
 using testing::read_fixture_text;
 using testing::ScratchFolderTest;
 using testing::testdata;
-
-struct CliRun {
-  int code;
-  std::string out;
-  std::string err;
-};
-
-CliRun cli(const std::vector<std::string>& args) {
-  std::ostringstream out;
-  std::ostringstream err;
-  const int code = run_cli(args, out, err);
-  return {code, out.str(), err.str()};
-}
 
 CalibrationSettings fixture_settings() {
   CalibrationSettings s;

@@ -12,12 +12,15 @@
 #include "gate/analysis/order_table.h"
 #include "gate/analysis/order_table_report.h"
 #include "gate/cli/cli.h"
+#include "gate/tests/support/cli_run.h"
 #include "gate/tests/support/gate_test_support.h"
 #include "gate/tests/support/golden_file.h"
 
 namespace gpuperf::gate::analysis {
 namespace {
 
+using testing::cli;
+using testing::CliRun;
 using testing::expect_golden;
 using testing::ScratchFolderTest;
 using testing::testdata;
@@ -35,19 +38,6 @@ OrderRun run_of(const std::string& way, int round, const std::string& name, std:
 // Five samples with this median [us].
 std::vector<double> around(double median) {
   return {median * 0.99, median * 0.995, median, median * 1.005, median * 1.01};
-}
-
-struct CliRun {
-  int code;
-  std::string out;
-  std::string err;
-};
-
-CliRun cli(const std::vector<std::string>& args) {
-  std::ostringstream out;
-  std::ostringstream err;
-  const int code = run_cli(args, out, err);
-  return {code, out.str(), err.str()};
 }
 
 TEST(OrderRunName, WayAndRoundFromTheFileNameAndNothingFromOtherFiles) {

@@ -11,11 +11,14 @@
 #include "formats/version.h"
 #include "gate/cli/cli.h"
 #include "gate/inputs/baseline.h"
+#include "gate/tests/support/cli_run.h"
 #include "gate/tests/support/gate_test_support.h"
 
 namespace gpuperf::gate {
 namespace {
 
+using testing::cli;
+using testing::CliRun;
 using testing::read_fixture_text;
 using testing::ScratchFolderTest;
 using testing::testdata;
@@ -28,19 +31,6 @@ std::vector<std::string> paths(const std::vector<std::string>& fixtures) {
   std::vector<std::string> out;
   for (const std::string& name : fixtures) out.push_back(testdata(name));
   return out;
-}
-
-struct CliRun {
-  int code;
-  std::string out;
-  std::string err;
-};
-
-CliRun cli(std::vector<std::string> args) {
-  std::ostringstream out;
-  std::ostringstream err;
-  const int code = run_cli(args, out, err);
-  return {code, out.str(), err.str()};
 }
 
 std::string slurp(const std::filesystem::path& path) {

@@ -19,29 +19,19 @@
 #include "formats/input_error.h"
 #include "formats/json_input.h"
 #include "gate/cli/cli.h"
+#include "gate/tests/support/cli_run.h"
 #include "gate/tests/support/gate_test_support.h"
 
 namespace gpuperf::gate {
 namespace {
 
+using testing::cli;
+using testing::CliRun;
 using testing::read_fixture_text;
 using testing::ScratchFolderTest;
 using testing::testdata;
 
 constexpr const char* kReduce9 = "reduction/reduce9_shfl_down_last_warp/n:33554432";
-
-struct CliRun {
-  int code;
-  std::string out;
-  std::string err;
-};
-
-CliRun cli(const std::vector<std::string>& args) {
-  std::ostringstream out;
-  std::ostringstream err;
-  const int code = run_cli(args, out, err);
-  return {code, out.str(), err.str()};
-}
 
 std::string replaced(std::string text, const std::string& from, const std::string& to) {
   const std::size_t at = text.find(from);

@@ -14,12 +14,15 @@
 #include "gate/fleet/render.h"
 #include "gate/ledger/same_code_ledger.h"
 #include "gate/reports/reports.h"
+#include "gate/tests/support/cli_run.h"
 #include "gate/tests/support/gate_test_support.h"
 
 namespace gpuperf::gate {
 namespace {
 
 using namespace std::string_literals;
+using testing::cli;
+using testing::CliRun;
 using testing::read_fixture_text;
 using testing::ScratchFolderTest;
 using testing::testdata;
@@ -74,16 +77,6 @@ void expect_safe_for_a_log(const std::string& text, const std::string& context) 
 
 class UntrustedNames : public ScratchFolderTest {
  protected:
-  struct Run {
-    int code;
-    std::string out;
-    std::string err;
-  };
-  static Run cli(const std::vector<std::string>& args) {
-    std::ostringstream out, err;
-    const int code = run_cli(args, out, err);
-    return {code, out.str(), err.str()};
-  }
 };
 
 TEST_F(UntrustedNames, APoisonedBenchmarkNameInResultsIsInvalidInput) {
@@ -94,7 +87,7 @@ TEST_F(UntrustedNames, APoisonedBenchmarkNameInResultsIsInvalidInput) {
     const std::string poisoned = replaced(clean, "\"" + std::string(kReduce9) + "/",
                                           json_string(p.name).substr(0, json_string(p.name).size() - 1) + "/");
     const std::string results = write("results.json", poisoned);
-    const Run run = cli({"compare", "--baseline", testdata("baseline_h200.json"), "--results", results, "--markdown",
+    const CliRun run = cli({"compare", "--baseline", testdata("baseline_h200.json"), "--results", results, "--markdown",
                          path("summary.md"), "--json", path("verdict.json")});
     EXPECT_EQ(run.code, formats::kExitInvalidInput) << p.what;
     EXPECT_NE(run.err.find("benchmark name '" + p.shown + "' " + p.why + "; a benchmark name is family/part"),
@@ -111,7 +104,7 @@ TEST_F(UntrustedNames, APoisonedGpuNameInResultsIsInvalidInput) {
   const std::string clean = read_fixture_text("results_run1.json");
   const std::string results =
       write("results.json", replaced(clean, "\"NVIDIA H200\"", json_string("NVIDIA H200\n::error::pwned `<b>`")));
-  const Run run = cli({"compare", "--baseline", testdata("baseline_h200.json"), "--results", results});
+  const CliRun run = cli({"compare", "--baseline", testdata("baseline_h200.json"), "--results", results});
   EXPECT_EQ(run.code, formats::kExitInvalidInput);
   EXPECT_NE(run.err.find("context.gpu_name: GPU name 'NVIDIA H200\\x0a::error::pwned `<b>`' has a control character "
                          "(\\x0a) at 11; a GPU name is"),
@@ -126,7 +119,7 @@ TEST_F(UntrustedNames, APoisonedNameInAFingerprintIsInvalidInput) {
   ASSERT_NE(key, std::string::npos);
   std::string poisoned = clean;
   poisoned.replace(key, 1, json_string("fam/x\n::error::y/").substr(0, json_string("fam/x\n::error::y/").size() - 1));
-  const Run run = cli({"gpu", "--results", write("results.json", poisoned)});
+  const CliRun run = cli({"gpu", "--results", write("results.json", poisoned)});
   EXPECT_EQ(run.code, formats::kExitInvalidInput);
   EXPECT_NE(run.err.find("fingerprints: benchmark name 'fam/x\\x0a::error::y/"), std::string::npos) << run.err;
   expect_safe_for_a_log(run.out + run.err, "fingerprint");
@@ -137,7 +130,7 @@ TEST_F(UntrustedNames, APoisonedNameInABaselineIsInvalidInput) {
   for (const Poison& p : poisons()) {
     const std::string baseline =
         write("baseline.json", replaced(clean, "\"" + std::string(kReduce9) + "\"", json_string(p.name)));
-    const Run run = cli({"compare", "--baseline", baseline, "--results", testdata("results_run1.json")});
+    const CliRun run = cli({"compare", "--baseline", baseline, "--results", testdata("results_run1.json")});
     EXPECT_EQ(run.code, formats::kExitInvalidInput) << p.what;
     EXPECT_NE(run.err.find("benchmarks: benchmark name '" + p.shown + "' " + p.why), std::string::npos)
         << p.what << ": " << run.err;
@@ -145,7 +138,7 @@ TEST_F(UntrustedNames, APoisonedNameInABaselineIsInvalidInput) {
   }
   const std::string family =
       write("baseline.json", replaced(clean, "\"families\": {", "\"families\": {\"a\\u001b[31m\": {}, "));
-  const Run run = cli({"compare", "--baseline", family, "--results", testdata("results_run1.json")});
+  const CliRun run = cli({"compare", "--baseline", family, "--results", testdata("results_run1.json")});
   EXPECT_EQ(run.code, formats::kExitInvalidInput);
   EXPECT_NE(run.err.find("families: family name 'a\\x1b[31m' has a control character (\\x1b) at 1"), std::string::npos)
       << run.err;
@@ -154,7 +147,7 @@ TEST_F(UntrustedNames, APoisonedNameInABaselineIsInvalidInput) {
 TEST_F(UntrustedNames, APoisonedNameInACaseListingIsInvalidInput) {
   const std::string clean = read_fixture_text("fleet_cases.json");
   const std::string poisoned = replaced(clean, "\"reduce9_shfl_down_last_warp\"", json_string("x`<img src=y>`"));
-  const Run run = cli({"report", "--cases", write("cases.json", poisoned), "--baseline",
+  const CliRun run = cli({"report", "--cases", write("cases.json", poisoned), "--baseline",
                        testdata("fleet_baseline_h200.json"), "--markdown", path("fleet.md")});
   EXPECT_EQ(run.code, formats::kExitInvalidInput);
   EXPECT_NE(run.err.find(".variant: variant or shape 'x`<img src=y>`' has '`' at 1"), std::string::npos) << run.err;

@@ -27,12 +27,15 @@
 #include "gate/fleet/measurements.h"
 #include "gate/fleet/render.h"
 #include "gate/fleet/table.h"
+#include "gate/tests/support/cli_run.h"
 #include "gate/tests/support/gate_test_support.h"
 #include "gate/tests/support/golden_file.h"
 
 namespace gpuperf::gate {
 namespace {
 
+using testing::cli;
+using testing::CliRun;
 using testing::expect_golden;
 using testing::ScratchFolderTest;
 using testing::testdata;
@@ -313,17 +316,6 @@ TEST(FleetMarkdown, ChartNoneLeavesOutTheMermaidBlocks) {
 // perf_gate report end to end, in-process.
 class FleetCli : public ScratchFolderTest {
  protected:
-  struct Run {
-    int code;
-    std::string out;
-    std::string err;
-  };
-  static Run cli(const std::vector<std::string>& args) {
-    std::ostringstream out;
-    std::ostringstream err;
-    const int code = run_cli(args, out, err);
-    return {code, out.str(), err.str()};
-  }
   static std::string slurp(const std::string& file) {
     std::ifstream in(file);
     std::ostringstream text;
@@ -333,7 +325,7 @@ class FleetCli : public ScratchFolderTest {
 };
 
 TEST_F(FleetCli, WritesTheMarkdownAndJsonOfTheGoldenFiles) {
-  const Run run = cli({"report", "--cases", testdata("fleet_cases.json"), "--baseline",
+  const CliRun run = cli({"report", "--cases", testdata("fleet_cases.json"), "--baseline",
                        testdata("fleet_baseline_h100.json"), "--baseline", testdata("fleet_baseline_h200.json"),
                        "--markdown", path("fleet.md"), "--json", path("fleet.json")});
   ASSERT_EQ(run.code, formats::kExitPass) << run.err;
@@ -346,7 +338,7 @@ TEST_F(FleetCli, WritesTheMarkdownAndJsonOfTheGoldenFiles) {
 }
 
 TEST_F(FleetCli, GpusFollowTheCommandLineAndMarkdownGoesToStdoutWithoutAnOutputFile) {
-  const Run run = cli({"report", "--cases", testdata("fleet_cases.json"), "--results", testdata("results_run1.json"),
+  const CliRun run = cli({"report", "--cases", testdata("fleet_cases.json"), "--results", testdata("results_run1.json"),
                        "--baseline", testdata("fleet_baseline_h100.json"), "--results",
                        testdata("results_run2.json"), "--chart", "none"});
   ASSERT_EQ(run.code, formats::kExitPass) << run.err;
@@ -378,7 +370,7 @@ TEST_F(FleetCli, BadInputIsExitTwoWithWhatToDoAndNoFileWritten) {
        }) {
     std::vector<std::string> args = c.args;
     args.insert(args.end(), {"--markdown", path("out.md"), "--json", path("out.json")});
-    const Run run = cli(args);
+    const CliRun run = cli(args);
     EXPECT_EQ(run.code, formats::kExitInvalidInput) << ::testing::PrintToString(args);
     EXPECT_NE(run.err.find(c.says), std::string::npos) << run.err;
     EXPECT_FALSE(std::filesystem::exists(path("out.md"))) << ::testing::PrintToString(args);
@@ -387,7 +379,7 @@ TEST_F(FleetCli, BadInputIsExitTwoWithWhatToDoAndNoFileWritten) {
 }
 
 TEST_F(FleetCli, TheUsageDescribesTheCommand) {
-  const Run help = cli({"--help"});
+  const CliRun help = cli({"--help"});
   EXPECT_NE(help.out.find("perf_gate report --cases CASES.json"), std::string::npos);
   EXPECT_NE(help.out.find("perf_tests/gate/fleet/README.md"), std::string::npos);
 }
