@@ -8,6 +8,7 @@
 //    while the writes (one int per block) are negligible: bytes = 4n.
 // cudaMalloc's 256-byte alignment makes the int4 view legal; the last n % 4 elements are read as ints.
 #include "ceiling/ceiling.cuh"
+#include "common/block_sum.cuh"
 #include "common/cuda_check.cuh"
 #include "common/full_gpu_grid.cuh"
 #include "common/vec4_grid_stride_sum.cuh"

@@ -9,12 +9,11 @@
 //  - vec4_grid_stride_thread_sum: 16-byte loads (int4), kUnroll of them issued per thread before the
 //    first add, each thread striding over the input by the whole grid; the last n % 4 elements are read
 //    as ints by the first n % 4 threads of the grid;
-//  - block_sum: one value per thread added over the block, by warp sums (common/warp_sum.cuh) and one
-//    shared-memory word per warp.
+// The block's sum of the thread sums is common/block_sum.cuh's.
 // The int4 view needs `in` 16-byte aligned: cudaMalloc's 256-byte alignment gives it, and both kernels
 // read whole allocations. There is no path for a misaligned pointer.
 //
-// One block sum for both: integer addition gives the same sum in any order, so the choice cannot change
+// One block sum for both (common/block_sum.cuh): integer addition gives the same sum in any order, so the choice cannot change
 // a result, and there is no speed to choose by either: warp_sum and the cooperative-groups reduce that
 // reduce10 used before both compile to one redux.sync per warp on sm_80 and later, once per thread per
 // launch. warp_sum is the project's one warp sum (count_equal uses it too).
@@ -22,7 +21,7 @@
 #include <algorithm>
 #include <cstdint>
 
-#include "common/warp_sum.cuh"
+#include "common/block_sum.cuh"
 
 namespace gpuperf {
 
@@ -57,24 +56,6 @@ __device__ __forceinline__ int vec4_grid_stride_thread_sum(const int* __restrict
   }
   if (thread < n - n4 * 4) sum += in[n4 * 4 + thread];  // the last n % 4 elements
   return sum;
-}
-
-// The sum of `value` over the block's kThreads threads, valid in thread 0. Every thread of the block
-// must call it. A second call in the same kernel needs a __syncthreads() between the two: they share the
-// per-warp words, and warp 0 may still be reading the first call's.
-template <int kThreads>
-__device__ __forceinline__ int block_sum(int value) {
-  static_assert(kThreads % 32 == 0 && kThreads <= 32 * 32, "whole warps, at most one word per lane of warp 0");
-  constexpr int kWarps = kThreads / 32;
-  __shared__ int warp_sums[kWarps];
-  value = warp_sum(value);
-  if (threadIdx.x % 32 == 0) warp_sums[threadIdx.x / 32] = value;
-  __syncthreads();
-  if (threadIdx.x < 32) {
-    value = threadIdx.x < kWarps ? warp_sums[threadIdx.x] : 0;
-    value = warp_sum(value);
-  }
-  return value;
 }
 
 }  // namespace gpuperf

@@ -3,22 +3,20 @@
 //    the kernel in 32 registers for full occupancy, so it may keep only part of them in flight: still
 //    >= 32 bytes per thread, 64 KiB per SM, above what covers DRAM latency);
 //  - a grid that fills the GPU exactly (occupancy x SMs), each thread striding over the input;
-//  - the block's count by warp reductions (common/warp_sum.cuh, one shared word per warp, one barrier)
+//  - the block's count by warp reductions (common/block_sum.cuh, one shared word per warp, one barrier)
 //    instead of a shared-memory tree with a barrier per step; one atomicAdd per block as in the seed.
 // cudaMalloc's 256-byte alignment makes the int4 views legal; the last n % 4 elements are compared as
 // ints by the first n % 4 threads of the grid.
-#include <algorithm>
-
+#include "common/block_sum.cuh"
 #include "common/cuda_check.cuh"
 #include "common/full_gpu_grid.cuh"
-#include "common/warp_sum.cuh"
+#include "common/vec4_grid_stride_sum.cuh"
 #include "count_equal/count_equal.cuh"
 
 namespace gpuperf::count_equal {
 namespace {
 
 constexpr int kThreads = 256;
-constexpr int kWarps = kThreads / 32;
 constexpr int kUnroll = 4;
 
 __device__ __forceinline__ unsigned equal_lanes(const int4& x, const int4& y) {
@@ -50,21 +48,13 @@ __global__ void __launch_bounds__(kThreads) warp_shuffle_vec4_kernel(const int* 
   for (; i < n4; i += threads) mine += equal_lanes(a4[i], b4[i]);
   if (thread < n - n4 * 4) mine += unsigned{a[n4 * 4 + thread] == b[n4 * 4 + thread]};  // last n % 4
 
-  __shared__ unsigned warp_counts[kWarps];
-  mine = warp_sum(mine);
-  if (threadIdx.x % 32 == 0) warp_counts[threadIdx.x / 32] = mine;
-  __syncthreads();
-  if (threadIdx.x < 32) {
-    mine = threadIdx.x < kWarps ? warp_counts[threadIdx.x] : 0u;
-    mine = warp_sum(mine);
-    if (threadIdx.x == 0) atomicAdd(count, static_cast<int>(mine));  // n < 2^31: fits
-  }
+  mine = block_sum<kThreads>(mine);
+  if (threadIdx.x == 0) atomicAdd(count, static_cast<int>(mine));  // n < 2^31: fits
 }
 
 int grid_blocks(std::int64_t n) {
   static const int full_gpu = full_gpu_blocks(warp_shuffle_vec4_kernel, kThreads);
-  const std::int64_t needed = (n / 4 + kThreads - 1) / kThreads;
-  return static_cast<int>(std::max<std::int64_t>(1, std::min<std::int64_t>(needed, full_gpu)));
+  return static_cast<int>(vec4_grid_stride_blocks(n, kThreads, full_gpu));
 }
 
 }  // namespace

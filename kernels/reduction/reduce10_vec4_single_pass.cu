@@ -5,6 +5,7 @@
 //  - warp sums for the block's sum (one shared-memory word per warp);
 //  - a single launch: the last block to finish (counted with an atomic after a fence) adds the block
 //    sums and resets the counter for the next run, so there is no second pass and no memset.
+#include "common/block_sum.cuh"
 #include "common/cuda_check.cuh"
 #include "common/full_gpu_grid.cuh"
 #include "common/vec4_grid_stride_sum.cuh"
