@@ -11,6 +11,7 @@
 #include "formats/json_fields.h"
 #include "formats/json_input.h"
 #include "formats/names.h"
+#include "formats/results_context.h"
 #include "gate/statistics/statistics.h"
 
 namespace gpuperf::gate {
@@ -60,14 +61,6 @@ std::string optional_message(const ObjectReader& entry, const char* key) {
   return value != nullptr && value->is_string() ? value->get<std::string>() : std::string("(no message)");
 }
 
-// Context values are strings (benchmark::AddCustomContext); a number is accepted and written as text.
-std::string context_string(const ObjectReader& context, const char* key) {
-  const json* value = context.find(key);
-  if (value == nullptr) return "";
-  if (value->is_number()) return value->dump();
-  return context.string(key);
-}
-
 GpuContext parse_context(const json& doc, const std::string& source) {
   const auto it = doc.find("context");
   if (it == doc.end()) return {};
@@ -75,21 +68,20 @@ GpuContext parse_context(const json& doc, const std::string& source) {
     throw formats::InputError(source + ": 'context' is " + formats::describe_json_type(*it) + ", expected an object - " + kRerunHint);
   }
   const ObjectReader c(*it, source, "context", kRerunHint);
-  const std::string gpu_name = context_string(c, "gpu_name");
+  GpuContext gpu;
+  static_cast<formats::GpuIdentity&>(gpu) = formats::gpu_identity_from_context(c);
+  gpu.git_commit = formats::context_value(c, formats::kContextGitCommit);
+  const std::string& gpu_name = gpu.name;
   if (!gpu_name.empty()) {  // absent in files of other tools: the baseline's name is used then
     const std::string error = formats::name_error(formats::NameKind::kGpu, gpu_name);
     if (!error.empty()) throw formats::InputError(source + ": context.gpu_name: " + error + " - " + kNameHint);
   }
-  const std::string gpu_slug = context_string(c, "gpu_slug");
+  const std::string& gpu_slug = gpu.slug;
   if (!gpu_slug.empty()) {  // it names the baseline file: never a path
     const std::string error = formats::name_error(formats::NameKind::kGpuSlug, gpu_slug);
     if (!error.empty()) throw formats::InputError(source + ": context.gpu_slug: " + error + " - " + kNameHint);
   }
-  return GpuContext{gpu_name,                              gpu_slug,
-                    context_string(c, "gpu_uuid"),         context_string(c, "gpu_compute_capability"),
-                    context_string(c, "gpu_sm_count"),     context_string(c, "gpu_memory_mib"),
-                    context_string(c, "driver_version"),   context_string(c, "cuda_runtime"),
-                    context_string(c, "git_commit")};
+  return gpu;
 }
 
 // One repetition: its sample and unit. Cycle-metric benchmarks report `cycles`; the others real_time,

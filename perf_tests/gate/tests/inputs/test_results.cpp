@@ -33,7 +33,7 @@ TEST(ResultsInput, ReadsContextSamplesCountersAndConvertsUnits) {
   EXPECT_EQ(r.gpu.name, "NVIDIA H200");
   EXPECT_EQ(r.gpu.slug, "nvidia-h200");
   EXPECT_EQ(r.gpu.compute_capability, "9.0");
-  EXPECT_EQ(r.gpu.sm_count, "132");
+  EXPECT_EQ(r.gpu.sm_count, 132);
   EXPECT_EQ(r.gpu.git_commit, "abc123");
   ASSERT_EQ(r.benchmarks.size(), 3u) << "keyed by run_name, aggregates ignored";
 
