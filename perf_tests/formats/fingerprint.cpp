@@ -1,79 +1,61 @@
 #include "formats/fingerprint.h"
 
 #include <limits>
-#include <stdexcept>
+
+#include "formats/json_input.h"
 
 namespace gpuperf::formats {
 namespace {
 
 using nlohmann::json;
 
-[[noreturn]] void fail(const std::string& where, const std::string& what) {
-  throw std::invalid_argument("fingerprint: " + where + ": " + what);
+constexpr const char* kRecaptureHint = "capture it again: gpuperf_bench --fingerprint-only";
+
+constexpr long long kIntMax = std::numeric_limits<int>::max();
+
+int int_field(const ObjectReader& object, const char* key, int minimum) {
+  return static_cast<int>(object.integer(key, minimum, kIntMax));
 }
 
-// "kernels[1]" + "grid" -> "kernels[1].grid"; the top level is "".
-std::string join(const std::string& where, const char* key) { return where.empty() ? key : where + "." + key; }
-
-const json& field(const json& object, const char* key, const std::string& where) {
-  if (!object.is_object()) {
-    fail(where.empty() ? "document" : where, std::string("expected an object, found ") + object.type_name());
+// Blocks or threads in x, y and z: three positive integers.
+std::array<int, 3> dim3_field(const ObjectReader& object, const char* key) {
+  const json& value = object.require(key);
+  if (!value.is_array() || value.size() != 3) {
+    object.fail(key, "is " + (value.is_array() ? "an array of " + std::to_string(value.size())
+                                               : describe_json_type(value)) +
+                         ", expected an array of 3 positive integers");
   }
-  const auto it = object.find(key);
-  if (it == object.end()) fail(join(where, key), "missing");
-  return *it;
-}
-
-std::string string_field(const json& object, const char* key, const std::string& where) {
-  const json& value = field(object, key, where);
-  if (!value.is_string()) fail(join(where, key), std::string("expected a string, found ") + value.type_name());
-  return value.get<std::string>();
-}
-
-// An integer in [minimum, INT_MAX].
-int int_value(const json& value, int minimum, const std::string& where) {
-  if (!value.is_number_integer()) fail(where, std::string("expected an integer, found ") + value.type_name());
-  const auto number = value.get<long long>();
-  if (number < minimum || number > std::numeric_limits<int>::max()) {
-    fail(where, std::to_string(number) + " is outside [" + std::to_string(minimum) + ", 2^31)");
+  std::array<int, 3> dims{};
+  for (std::size_t i = 0; i < 3; ++i) {
+    dims[i] = static_cast<int>(object.integer_at(value[i], object.field(key) + "[" + std::to_string(i) + "]", 1, kIntMax));
   }
-  return static_cast<int>(number);
-}
-
-int int_field(const json& object, const char* key, int minimum, const std::string& where) {
-  return int_value(field(object, key, where), minimum, join(where, key));
-}
-
-std::array<int, 3> dim3_field(const json& object, const char* key, const std::string& where) {
-  const json& value = field(object, key, where);
-  const std::string at = join(where, key);
-  if (!value.is_array() || value.size() != 3) fail(at, "expected an array of 3 positive integers");
-  return {int_value(value[0], 1, at + "[0]"), int_value(value[1], 1, at + "[1]"), int_value(value[2], 1, at + "[2]")};
+  return dims;
 }
 
 bool is_sass_hash(const std::string& text) {
   return text.size() == 16 && text.find_first_not_of("0123456789abcdef") == std::string::npos;
 }
 
-void read_launch(const json& object, KernelLaunch& launch, const std::string& where) {
-  launch.name = string_field(object, "name", where);
-  launch.mangled_name = string_field(object, "mangled_name", where);
-  if (launch.mangled_name.empty()) fail(join(where, "mangled_name"), "empty");
-  launch.grid = dim3_field(object, "grid", where);
-  launch.block = dim3_field(object, "block", where);
-  launch.dynamic_shared_memory_bytes = int_field(object, "dynamic_shared_memory_bytes", 0, where);
-  launch.registers_per_thread = int_field(object, "registers_per_thread", 0, where);
-  launch.static_shared_memory_bytes = int_field(object, "static_shared_memory_bytes", 0, where);
-  launch.local_memory_per_thread_bytes = int_field(object, "local_memory_per_thread_bytes", 0, where);
-  const json& hash = field(object, "sass_hash", where);
-  if (hash.is_null()) {
-    launch.sass_hash.clear();
-  } else if (hash.is_string() && is_sass_hash(hash.get<std::string>())) {
-    launch.sass_hash = hash.get<std::string>();
-  } else {
-    fail(join(where, "sass_hash"), "expected 16 lower-case hex digits or null, found " + hash.dump());
+KernelLaunch read_launch(const ObjectReader& object) {
+  KernelLaunch launch;
+  launch.name = object.string("name");
+  launch.mangled_name = object.non_empty_string("mangled_name");
+  launch.grid = dim3_field(object, "grid");
+  launch.block = dim3_field(object, "block");
+  launch.dynamic_shared_memory_bytes = int_field(object, "dynamic_shared_memory_bytes", 0);
+  launch.registers_per_thread = int_field(object, "registers_per_thread", 0);
+  launch.static_shared_memory_bytes = int_field(object, "static_shared_memory_bytes", 0);
+  launch.local_memory_per_thread_bytes = int_field(object, "local_memory_per_thread_bytes", 0);
+  // Required, null when unknown: a writer that forgot it must not read as "unknown".
+  if (!object.raw().contains("sass_hash")) object.fail("sass_hash", "is missing");
+  if (const json* hash = object.find("sass_hash")) {
+    if (!hash->is_string() || !is_sass_hash(hash->get<std::string>())) {
+      object.fail("sass_hash", "is " + hash->dump() + ", expected 16 lower-case hex digits or null");
+    }
+    launch.sass_hash = hash->get<std::string>();
   }
-  launch.launches = int_field(object, "launches", 1, where);
+  launch.launches = int_field(object, "launches", 1);
+  return launch;
 }
 
 std::string dims(const std::array<int, 3>& d) {
@@ -121,7 +103,9 @@ void to_json(json& out, const KernelLaunch& launch) {
              {"launches", launch.launches}};
 }
 
-void from_json(const json& in, KernelLaunch& launch) { read_launch(in, launch, "kernel"); }
+void from_json(const json& in, KernelLaunch& launch) {
+  launch = read_launch(ObjectReader(in, "kernel launch", "", kRecaptureHint));
+}
 
 void to_json(json& out, const Fingerprint& fingerprint) {
   out = json{{"schema", kFingerprintSchema},
@@ -130,28 +114,24 @@ void to_json(json& out, const Fingerprint& fingerprint) {
              {"kernels", fingerprint.kernels}};
 }
 
-void from_json(const json& in, Fingerprint& fingerprint) {
-  const int schema = int_field(in, "schema", 0, "");
+Fingerprint read_fingerprint(const ObjectReader& object) {
+  const long long schema = object.integer("schema");
   if (schema != kFingerprintSchema) {
-    fail("schema", std::to_string(schema) + ", this build reads " + std::to_string(kFingerprintSchema));
+    object.fail("schema", "is " + std::to_string(schema) + ", this build reads " + std::to_string(kFingerprintSchema));
   }
   Fingerprint read;
-  read.capture_status = string_field(in, "capture_status", "");
-  const json& libraries = field(in, "libraries", "");
-  if (!libraries.is_object()) fail("libraries", std::string("expected an object, found ") + libraries.type_name());
-  for (const auto& [library, version] : libraries.items()) {
-    if (!version.is_string()) {
-      fail("libraries." + library, std::string("expected a string, found ") + version.type_name());
-    }
-    read.libraries[library] = version.get<std::string>();
+  read.capture_status = object.string("capture_status");
+  const ObjectReader libraries = object.object("libraries");
+  for (const auto& [library, version] : libraries.raw().items()) {
+    read.libraries[library] = libraries.string_at(version, libraries.field(library));
   }
-  const json& kernels = field(in, "kernels", "");
-  if (!kernels.is_array()) fail("kernels", std::string("expected an array, found ") + kernels.type_name());
-  for (std::size_t i = 0; i < kernels.size(); ++i) {
-    read.kernels.emplace_back();
-    read_launch(kernels[i], read.kernels.back(), "kernels[" + std::to_string(i) + "]");
-  }
-  fingerprint = std::move(read);
+  const json& kernels = object.array("kernels");
+  for (std::size_t i = 0; i < kernels.size(); ++i) read.kernels.push_back(read_launch(object.element("kernels", i, kernels[i])));
+  return read;
+}
+
+void from_json(const json& in, Fingerprint& fingerprint) {
+  fingerprint = read_fingerprint(ObjectReader(in, "fingerprint", "", kRecaptureHint));
 }
 
 std::string to_text(const Fingerprint& fingerprint) {

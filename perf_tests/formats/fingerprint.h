@@ -11,6 +11,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "formats/json_fields.h"
+
 namespace gpuperf::formats {
 
 // The JSON form's version: change the form, bump it. from_json refuses any other.
@@ -48,10 +50,14 @@ std::vector<KernelLaunch> merge_consecutive(const std::vector<KernelLaunch>& lau
 bool operator==(const KernelLaunch& a, const KernelLaunch& b);
 bool operator==(const Fingerprint& a, const Fingerprint& b);
 
+// Reads the JSON form from the object `fingerprint` (json_fields.h), whose source and path name it in
+// messages. InputError naming the field and what is wrong ("b.json: benchmarks['a/b'].fingerprint.
+// kernels[1].grid is ..."): a missing or mistyped field, a non-positive dimension or count, a negative
+// size, a sass_hash other than 16 lower-case hex digits or null, a schema other than kFingerprintSchema.
+Fingerprint read_fingerprint(const ObjectReader& fingerprint);
+
 // nlohmann::json conversions (found by ADL: json j = fingerprint; j.get<Fingerprint>()). An unknown
-// sass_hash is written as null. from_json throws std::invalid_argument naming the field and what is wrong
-// ("fingerprint: kernels[1].grid: ..."): a missing or mistyped field, a non-positive dimension or count,
-// a negative size, a sass_hash other than 16 lower-case hex digits, a schema other than kFingerprintSchema.
+// sass_hash is written as null. from_json is read_fingerprint of a document named "fingerprint".
 void to_json(nlohmann::json& json, const KernelLaunch& launch);
 void from_json(const nlohmann::json& json, KernelLaunch& launch);
 void to_json(nlohmann::json& json, const Fingerprint& fingerprint);

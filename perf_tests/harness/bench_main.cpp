@@ -61,6 +61,7 @@
 #include "formats/case_listing.h"
 #include "formats/exit_codes.h"
 #include "formats/json_input.h"
+#include "formats/results_context.h"
 #include "formats/version.h"
 #include "harness/fingerprint/cupti_capture.h"
 #include "harness/gpu_info.h"
@@ -119,31 +120,23 @@ std::string pci_bus_id() {
 
 void print_gpu_json(const GpuInfo& gpu) {
   std::printf(
-      "{\"name\": \"%s\", \"slug\": \"%s\", \"uuid\": \"%s\", \"compute_capability\": \"%s\", \"sm_count\": %d, "
-      "\"memory_mib\": %ld, \"driver\": \"%s\", \"cuda_runtime\": \"%s\"}\n",
-      gpu.name.c_str(), gpu.slug.c_str(), gpu.uuid.c_str(), gpu.compute_capability.c_str(), gpu.sm_count,
-      gpu.memory_mib, gpu.driver_version.c_str(), gpu.cuda_runtime.c_str());
+      "{\"name\": \"%s\", \"slug\": \"%s\", \"uuid\": \"%s\", \"compute_capability\": \"%s\", \"sm_count\": %lld, "
+      "\"memory_mib\": %lld, \"driver\": \"%s\", \"cuda_runtime\": \"%s\"}\n",
+      gpu.name.c_str(), gpu.slug.c_str(), gpu.uuid.c_str(), gpu.compute_capability.c_str(), gpu.sm_count.value_or(0),
+      gpu.memory_mib.value_or(0), gpu.driver.c_str(), gpu.cuda_runtime.c_str());
 }
 
 // The results' context: which GPU, driver and runtime measured them, how, and with which release of the
 // harness (the gate reads these keys).
 std::vector<std::pair<std::string, std::string>> context_entries(const GpuInfo& gpu, const Sampler& sampler,
                                                                  bool check_reference) {
-  std::vector<std::pair<std::string, std::string>> entries = {
-      {"gpu_name", gpu.name},
-      {"gpu_slug", gpu.slug},
-      {"gpu_uuid", gpu.uuid},
-      {"gpu_compute_capability", gpu.compute_capability},
-      {"gpu_sm_count", std::to_string(gpu.sm_count)},
-      {"gpu_memory_mib", std::to_string(gpu.memory_mib)},
-      {"gpu_l2_bytes", std::to_string(gpu.l2_bytes)},
-      {"driver_version", gpu.driver_version},
-      {"cuda_runtime", gpu.cuda_runtime},
-      {"hardware_guard", sampler.nvml().available() ? "nvml" : "off: " + sampler.nvml().unavailable_reason()},
-      {"reference_check", check_reference ? "on" : "off"},
-      {"harness_version", formats::kHarnessVersion},
-  };
-  if (const char* commit = std::getenv("GPUPERF_GIT_COMMIT")) entries.emplace_back("git_commit", commit);
+  formats::ContextEntries entries = formats::gpu_context_entries(gpu);
+  entries.emplace_back(formats::kContextGpuL2Bytes, std::to_string(gpu.l2_bytes));
+  entries.emplace_back(formats::kContextHardwareGuard,
+                       sampler.nvml().available() ? "nvml" : "off: " + sampler.nvml().unavailable_reason());
+  entries.emplace_back(formats::kContextReferenceCheck, check_reference ? "on" : "off");
+  entries.emplace_back(formats::kContextHarnessVersion, formats::kHarnessVersion);
+  if (const char* commit = std::getenv("GPUPERF_GIT_COMMIT")) entries.emplace_back(formats::kContextGitCommit, commit);
   return entries;
 }
 
@@ -328,7 +321,7 @@ int main(int argc, char** argv) {
     if (const char* spec = std::getenv("GPUPERF_INJECT_SLOWDOWN")) rules = parse_slowdown_rules(spec);
     Sampler sampler(pci_bus_id(), std::move(rules), check_reference || fingerprint_only, capture);
     GpuInfo info = *gpu;
-    if (const std::string driver = sampler.nvml().driver_version(); !driver.empty()) info.driver_version = driver;
+    if (const std::string driver = sampler.nvml().driver_version(); !driver.empty()) info.driver = driver;
     if (capture != nullptr) capture->set_libraries(library_versions(info));
     if (info_only) {
       print_gpu_json(info);

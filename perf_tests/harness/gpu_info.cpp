@@ -46,14 +46,14 @@ std::optional<GpuInfo> query_gpu(std::string& why) {
   info.uuid = uuid;
   info.compute_capability = std::to_string(prop.major) + "." + std::to_string(prop.minor);
   info.sm_count = prop.multiProcessorCount;
-  info.memory_mib = static_cast<long>(prop.totalGlobalMem >> 20);
+  info.memory_mib = static_cast<long long>(prop.totalGlobalMem >> 20);
   info.l2_bytes = prop.l2CacheSize;
   int runtime = 0;
   cudaRuntimeGetVersion(&runtime);
   info.cuda_runtime = std::to_string(runtime / 1000) + "." + std::to_string(runtime % 1000 / 10);
   int driver = 0;
   cudaDriverGetVersion(&driver);
-  info.driver_version = "CUDA " + std::to_string(driver / 1000) + "." + std::to_string(driver % 1000 / 10);
+  info.driver = "CUDA " + std::to_string(driver / 1000) + "." + std::to_string(driver % 1000 / 10);
   return info;
 }
 

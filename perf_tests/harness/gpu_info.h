@@ -4,18 +4,13 @@
 #include <optional>
 #include <string>
 
+#include "formats/gpu_identity.h"
+
 namespace gpuperf {
 
-struct GpuInfo {
-  std::string name;                // "NVIDIA H200", as nvidia-smi prints it
-  std::string slug;                // "nvidia-h200": the baseline file's name, baselines/<slug>.json
-  std::string uuid;                // "GPU-5c6e...": identifies one physical card (the run lock's key)
-  std::string compute_capability;  // "9.0"
-  int sm_count = 0;
-  long memory_mib = 0;             // [MiB]
-  long l2_bytes = 0;               // [bytes]
-  std::string driver_version;      // "580.159.04" (NVML), else the CUDA driver API version
-  std::string cuda_runtime;        // "13.0"
+// Its identity (the uuid is also the run lock's key), and what the harness needs besides.
+struct GpuInfo : formats::GpuIdentity {
+  long l2_bytes = 0;  // [bytes]
 };
 
 // Lower case, every run of non-alphanumerics becomes one '-': "NVIDIA H100 80GB HBM3" -> "nvidia-h100-80gb-hbm3".

@@ -1,10 +1,10 @@
 // The fingerprint's data: merging consecutive launches, the JSON round trip and its refusals, the log line.
 #include <gtest/gtest.h>
 
-#include <stdexcept>
 #include <string>
 
 #include "formats/fingerprint.h"
+#include "formats/input_error.h"
 
 namespace gpuperf::formats {
 namespace {
@@ -44,11 +44,17 @@ Fingerprint sample() {
   return f;
 }
 
+constexpr const char* kHint = " - capture it again: gpuperf_bench --fingerprint-only";
+
+// The message of the InputError reading `document` throws, less the hint every one ends with; "" if none.
 std::string error_of(const json& document) {
   try {
     document.get<Fingerprint>();
-  } catch (const std::invalid_argument& e) {
-    return e.what();
+  } catch (const InputError& e) {
+    const std::string message = e.what();
+    const std::size_t hint = message.rfind(kHint);
+    EXPECT_EQ(hint + std::string(kHint).size(), message.size()) << message;
+    return message.substr(0, hint);
   }
   return "";
 }
@@ -128,27 +134,30 @@ TEST(FingerprintJson, RefusesBadDocumentsNamingTheField) {
     changed[parent].erase(key);
     return changed;
   };
-  EXPECT_EQ(error_of(with("/schema"_json_pointer, 2)), "fingerprint: schema: 2, this build reads 1");
-  EXPECT_EQ(error_of(json::array()), "fingerprint: document: expected an object, found array");
-  EXPECT_EQ(error_of(without(""_json_pointer, "capture_status")), "fingerprint: capture_status: missing");
+  EXPECT_EQ(error_of(with("/schema"_json_pointer, 2)), "fingerprint: schema is 2, this build reads 1");
+  EXPECT_EQ(error_of(json::array()), "fingerprint: the top level is an array, expected an object");
+  EXPECT_EQ(error_of(without(""_json_pointer, "capture_status")), "fingerprint: capture_status is missing");
   EXPECT_EQ(error_of(with("/libraries/cublas"_json_pointer, 13)),
-            "fingerprint: libraries.cublas: expected a string, found number");
+            "fingerprint: libraries.cublas is a number, expected a string");
   EXPECT_EQ(error_of(with("/kernels"_json_pointer, json::object())),
-            "fingerprint: kernels: expected an array, found object");
-  EXPECT_EQ(error_of(without("/kernels/1"_json_pointer, "block")), "fingerprint: kernels[1].block: missing");
+            "fingerprint: kernels is an object, expected an array");
+  EXPECT_EQ(error_of(without("/kernels/1"_json_pointer, "block")), "fingerprint: kernels[1].block is missing");
   EXPECT_EQ(error_of(with("/kernels/1/grid"_json_pointer, json::array({1, 2}))),
-            "fingerprint: kernels[1].grid: expected an array of 3 positive integers");
+            "fingerprint: kernels[1].grid is an array of 2, expected an array of 3 positive integers");
   EXPECT_EQ(error_of(with("/kernels/0/block/2"_json_pointer, 0)),
-            "fingerprint: kernels[0].block[2]: 0 is outside [1, 2^31)");
+            "fingerprint: kernels[0].block[2] is 0, expected an integer from 1 to 2147483647");
   EXPECT_EQ(error_of(with("/kernels/0/registers_per_thread"_json_pointer, 1.5)),
-            "fingerprint: kernels[0].registers_per_thread: expected an integer, found number");
+            "fingerprint: kernels[0].registers_per_thread is a number, expected an integer from 0 to 2147483647");
   EXPECT_EQ(error_of(with("/kernels/0/static_shared_memory_bytes"_json_pointer, -1)),
-            "fingerprint: kernels[0].static_shared_memory_bytes: -1 is outside [0, 2^31)");
+            "fingerprint: kernels[0].static_shared_memory_bytes is -1, expected an integer from 0 to 2147483647");
   EXPECT_EQ(error_of(with("/kernels/0/launches"_json_pointer, 0)),
-            "fingerprint: kernels[0].launches: 0 is outside [1, 2^31)");
-  EXPECT_EQ(error_of(with("/kernels/0/mangled_name"_json_pointer, "")), "fingerprint: kernels[0].mangled_name: empty");
+            "fingerprint: kernels[0].launches is 0, expected an integer from 1 to 2147483647");
+  EXPECT_EQ(error_of(with("/kernels/0/mangled_name"_json_pointer, "")), "fingerprint: kernels[0].mangled_name is empty");
   EXPECT_EQ(error_of(with("/kernels/0/sass_hash"_json_pointer, "EAF26DF3791A04E4")),
-            "fingerprint: kernels[0].sass_hash: expected 16 lower-case hex digits or null, found \"EAF26DF3791A04E4\"");
+            "fingerprint: kernels[0].sass_hash is \"EAF26DF3791A04E4\", expected 16 lower-case hex digits or null");
+  EXPECT_EQ(error_of(without("/kernels/0"_json_pointer, "sass_hash")), "fingerprint: kernels[0].sass_hash is missing")
+      << "required, null when unknown";
+  EXPECT_EQ(error_of(with("/kernels/0/sass_hash"_json_pointer, nullptr)), "");
   EXPECT_EQ(error_of(good), "");
 }
 

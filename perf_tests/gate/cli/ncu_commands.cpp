@@ -1,6 +1,5 @@
 // ncu-metrics, ncu-diff, ncu-store: Nsight Compute profiles side by side, and stored beside a baseline.
 #include <nlohmann/json.hpp>
-#include <stdexcept>
 #include <string>
 
 #include "formats/atomic_file.h"
@@ -16,21 +15,12 @@ namespace gpuperf::gate::cli {
 namespace {
 
 NcuProfile load_ncu_profile(const std::string& path) {
-  const std::string text = formats::read_text_file(path, "did ncu write its --csv output there?");
-  try {
-    return parse_ncu_csv(text);
-  } catch (const std::invalid_argument& e) {
-    throw formats::InputError(path + ": " + e.what());
-  }
+  return parse_ncu_csv(formats::read_text_file(path, "did ncu write its --csv output there?"), path);
 }
 
 NcuBaseline load_ncu_baseline(const std::string& path) {
-  const std::string text = formats::read_text_file(path, "record the profiles with scripts/record_ncu.sh");
-  try {
-    return ncu_baseline_from_text(text);
-  } catch (const std::invalid_argument& e) {
-    throw formats::InputError(path + ": " + e.what() + " - record the profiles again with scripts/record_ncu.sh");
-  }
+  return ncu_baseline_from_text(formats::read_text_file(path, "record the profiles with scripts/record_ncu.sh"),
+                                path);
 }
 
 NcuProfile before_profile(const Arguments& args) {

@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "formats/input_error.h"
+#include "formats/json_fields.h"
 #include "formats/json_input.h"
 #include "formats/names.h"
 #include "gate/inputs/results.h"
@@ -29,105 +30,19 @@ std::string format_value(double value) {
   return text.str();
 }
 
-// Reads the fields of one JSON object, naming the file and the object's path in every message.
-class ObjectReader {
- public:
-  ObjectReader(const json& object, std::string source, std::string path)
-      : object_(object), source_(std::move(source)), path_(std::move(path)) {
-    if (!object_.is_object()) fail_at(path_, "is " + formats::describe_json_type(object_) + ", expected an object");
-  }
+using formats::ObjectReader;
 
-  [[noreturn]] void fail_at(const std::string& where, const std::string& what) const {
-    throw formats::InputError(source_ + ": " + where + " " + what + " - " + kFixHint);
+// An optional tolerance [percent], checked by why_not_tolerance_pct; `positive`: zero refused too.
+std::optional<double> tolerance(const ObjectReader& object, const char* key, bool positive = false) {
+  const std::optional<double> value = object.optional_number(key);
+  if (!value) return std::nullopt;
+  const std::string why = *value == 0.0 && positive ? "zero" : why_not_tolerance_pct(*value);
+  if (!why.empty()) {
+    object.fail(key, "is " + why + ", expected a " + (positive ? "positive, finite number" : "finite number >= 0") +
+                         " of at most " + format_value(kMaxTolerancePct) + " (percent)");
   }
-  [[noreturn]] void fail(const char* key, const std::string& what) const { fail_at(field(key), what); }
-  std::string field(const std::string& key) const { return path_.empty() ? key : path_ + "." + key; }
-
-  const json* find(const char* key) const {
-    const auto it = object_.find(key);
-    return it == object_.end() || it->is_null() ? nullptr : &*it;
-  }
-  const json& require(const char* key) const {
-    const json* value = find(key);
-    if (value == nullptr) fail(key, "is missing");
-    return *value;
-  }
-  ObjectReader object(const char* key) const { return ObjectReader(require(key), source_, field(key)); }
-
-  std::string string(const char* key, bool required) const {
-    const json* value = required ? &require(key) : find(key);
-    if (value == nullptr) return "";
-    if (!value->is_string()) fail(key, "is " + formats::describe_json_type(*value) + ", expected a string");
-    return value->get<std::string>();
-  }
-  std::optional<double> number(const char* key) const {
-    const json* value = find(key);
-    if (value == nullptr) return std::nullopt;
-    const std::optional<double> number = formats::number_value(*value);
-    if (!number) fail(key, "is " + formats::describe_json_type(*value) + ", expected a number");
-    return number;
-  }
-  double positive(const char* key) const {
-    require(key);
-    return *optional_positive(key);
-  }
-  std::optional<double> optional_positive(const char* key) const {
-    const std::optional<double> value = number(key);
-    if (!value) return std::nullopt;
-    const std::string why = formats::why_not_positive_finite(*value);
-    if (!why.empty()) fail(key, "is " + why + ", expected a positive, finite number");
-    return value;
-  }
-  std::optional<double> non_negative(const char* key) const {
-    const std::optional<double> value = number(key);
-    if (value && !(std::isfinite(*value) && *value >= 0.0)) {
-      fail(key, "is " + (std::isfinite(*value) ? std::string("negative") : formats::why_not_positive_finite(*value)) +
-                    ", expected a finite number >= 0");
-    }
-    return value;
-  }
-  // An optional tolerance [percent], checked by why_not_tolerance_pct; `positive`: zero refused too.
-  std::optional<double> tolerance(const char* key, bool positive = false) const {
-    const std::optional<double> value = number(key);
-    if (!value) return std::nullopt;
-    const std::string why = *value == 0.0 && positive ? "zero" : why_not_tolerance_pct(*value);
-    if (!why.empty()) {
-      fail(key, "is " + why + ", expected a " + (positive ? "positive, finite number" : "finite number >= 0") +
-                    " of at most " + format_value(kMaxTolerancePct) + " (percent)");
-    }
-    return value;
-  }
-  std::optional<long long> integer(const char* key) const {
-    const json* value = find(key);
-    if (value == nullptr) return std::nullopt;
-    if (!value->is_number_integer()) fail(key, "is " + formats::describe_json_type(*value) + ", expected an integer");
-    return value->get<long long>();
-  }
-  // An optional array of non-empty strings; empty when absent.
-  std::vector<std::string> strings(const char* key) const {
-    const json* value = find(key);
-    if (value == nullptr) return {};
-    if (!value->is_array()) fail(key, "is " + formats::describe_json_type(*value) + ", expected an array of strings");
-    std::vector<std::string> out;
-    for (std::size_t i = 0; i < value->size(); ++i) {
-      const json& item = (*value)[i];
-      const std::string where = field(key) + "[" + std::to_string(i) + "]";
-      if (!item.is_string()) fail_at(where, "is " + formats::describe_json_type(item) + ", expected a string");
-      if (item.get_ref<const std::string&>().empty()) fail_at(where, "is empty");
-      out.push_back(item.get<std::string>());
-    }
-    return out;
-  }
-  const json& raw() const { return object_; }
-  const std::string& source() const { return source_; }
-
- private:
-  const json& object_;
-  std::string source_;
-  std::string path_;
-};
-
-std::string quoted_key(const std::string& name) { return "['" + name + "']"; }
+  return value;
+}
 
 // A name the file gives (the GPU's, a family's, a benchmark's) reaches every report: it must keep
 // formats/names.h's rule, checked before it is used anywhere, even in a message.
@@ -148,24 +63,6 @@ double rounded_for_writing(double value) {
   return std::strtod(text, nullptr);
 }
 
-// A list of positive, finite numbers under `key`; empty when absent.
-std::vector<double> positive_numbers(const ObjectReader& e, const char* key) {
-  const json* list = e.find(key);
-  if (list == nullptr) return {};
-  if (!list->is_array()) e.fail(key, "is " + formats::describe_json_type(*list) + ", expected an array of numbers");
-  std::vector<double> values;
-  values.reserve(list->size());
-  for (std::size_t i = 0; i < list->size(); ++i) {
-    const std::optional<double> value = formats::number_value((*list)[i]);
-    const std::string where = e.field(key) + "[" + std::to_string(i) + "]";
-    if (!value) e.fail_at(where, "is " + formats::describe_json_type((*list)[i]) + ", expected a number");
-    const std::string why = formats::why_not_positive_finite(*value);
-    if (!why.empty()) e.fail_at(where, "is " + why + ", expected a positive, finite number");
-    values.push_back(*value);
-  }
-  return values;
-}
-
 // Schema 1 pooled every process's samples in recording order: split them back where the counts allow.
 std::vector<double> process_medians_from_pooled(const std::vector<double>& samples, const BaselineRecorded& recorded) {
   const auto runs = static_cast<std::size_t>(std::max(recorded.runs, 1));
@@ -179,11 +76,11 @@ std::vector<double> process_medians_from_pooled(const std::vector<double>& sampl
   return medians;
 }
 
-BaselineEntry parse_entry(const std::string& source, const std::string& name, const json& value, int schema,
+BaselineEntry parse_entry(const ObjectReader& benchmarks, const std::string& name, const json& value, int schema,
                           const BaselineRecorded& recorded) {
-  const ObjectReader e(value, source, "benchmarks" + quoted_key(name));
+  const ObjectReader e = benchmarks.member(name, value);
   BaselineEntry entry;
-  entry.unit = e.string("unit", true);
+  entry.unit = e.string("unit");
   if (!is_known_unit(entry.unit)) {
     e.fail("unit", "is \"" + entry.unit + "\", expected one of the units the gate knows: \"" + formats::kUnitMicroseconds +
                        "\" or \"" + formats::kUnitCycles + "\"");
@@ -191,7 +88,7 @@ BaselineEntry parse_entry(const std::string& source, const std::string& name, co
   entry.median = e.positive("median");
   const char* list_key = schema == 1 ? "samples" : "process_medians";
   e.require(list_key);
-  const std::vector<double> values = positive_numbers(e, list_key);
+  const std::vector<double> values = e.positive_numbers(list_key);
   if (values.empty()) e.fail(list_key, "is empty: nothing to compare with");
   entry.process_medians = schema == 1 ? process_medians_from_pooled(values, recorded) : values;
   // Schema 1's median pooled the samples; every ratio is now taken against the process medians' centre.
@@ -203,15 +100,15 @@ BaselineEntry parse_entry(const std::string& source, const std::string& name, co
                          format_value(*lowest) + " to " + format_value(*highest) +
                          "): the median is their geometric mean, so the file was edited by hand");
   }
-  entry.bytes = e.non_negative("bytes").value_or(0.0);
-  entry.flops = e.non_negative("flops").value_or(0.0);
-  entry.tolerance_pct = e.tolerance("tolerance_pct");
-  if (const auto fingerprint = value.find("fingerprint"); fingerprint != value.end()) {
+  entry.bytes = e.optional_non_negative("bytes").value_or(0.0);
+  entry.flops = e.optional_non_negative("flops").value_or(0.0);
+  entry.tolerance_pct = tolerance(e, "tolerance_pct");
+  if (e.find("fingerprint") != nullptr) {
     try {
-      entry.fingerprint = fingerprint->get<formats::Fingerprint>();
-    } catch (const std::exception& error) {
+      entry.fingerprint = formats::read_fingerprint(e.object("fingerprint"));
+    } catch (const formats::InputError& error) {
       entry.fingerprint = formats::Fingerprint{};
-      entry.fingerprint->capture_status = "unreadable in " + source + ": " + error.what();
+      entry.fingerprint->capture_status = std::string("unreadable: ") + error.what();
     }
   }
   return entry;
@@ -229,7 +126,7 @@ std::string why_not_tolerance_pct(double pct) {
 
 Baseline parse_baseline(const std::string& text, const std::string& source) {
   const json doc = formats::parse_json_document(text, source);
-  const ObjectReader top(doc, source, "");
+  const ObjectReader top(doc, source, "", kFixHint);
   Baseline b;
 
   const json* version = top.find("schema_version");
@@ -245,43 +142,39 @@ Baseline parse_baseline(const std::string& text, const std::string& source) {
   const int schema = static_cast<int>(version->get<long long>());
 
   const ObjectReader gpu = top.object("gpu");
-  b.gpu.name = gpu.string("name", false);
+  b.gpu.name = gpu.optional_string("name").value_or("");
   if (!b.gpu.name.empty()) require_name(formats::NameKind::kGpu, b.gpu.name, source, "gpu.name");
-  b.gpu.slug = gpu.string("slug", true);
-  if (b.gpu.slug.empty()) gpu.fail("slug", "is empty");
+  b.gpu.slug = gpu.non_empty_string("slug");
   require_name(formats::NameKind::kGpuSlug, b.gpu.slug, source, "gpu.slug");
-  b.gpu.compute_capability = gpu.string("compute_capability", false);
-  b.gpu.sm_count = gpu.integer("sm_count");
-  b.gpu.memory_mib = gpu.integer("memory_mib");
-  b.gpu.driver = gpu.string("driver", false);
-  b.gpu.cuda_runtime = gpu.string("cuda_runtime", false);
+  b.gpu.compute_capability = gpu.optional_string("compute_capability").value_or("");
+  b.gpu.sm_count = gpu.optional_integer("sm_count");
+  b.gpu.memory_mib = gpu.optional_integer("memory_mib");
+  b.gpu.driver = gpu.optional_string("driver").value_or("");
+  b.gpu.cuda_runtime = gpu.optional_string("cuda_runtime").value_or("");
   b.gpu.sm_clock_mhz = gpu.optional_positive("sm_clock_mhz");
   b.gpu.mem_clock_mhz = gpu.optional_positive("mem_clock_mhz");
 
-  if (top.find("recorded") != nullptr) {
-    const ObjectReader recorded = top.object("recorded");
-    b.recorded.date = recorded.string("date", false);
-    b.recorded.commit = recorded.string("commit", false);
-    b.recorded.harness_version = recorded.string("harness_version", false);
-    b.recorded.runs = static_cast<int>(recorded.integer("runs").value_or(0));
-    b.recorded.samples_per_run = static_cast<int>(recorded.integer("samples_per_run").value_or(0));
-    b.recorded.gpu_uuids = recorded.strings("gpu_uuids");
+  if (const std::optional<ObjectReader> recorded = top.optional_object("recorded")) {
+    b.recorded.date = recorded->optional_string("date").value_or("");
+    b.recorded.commit = recorded->optional_string("commit").value_or("");
+    b.recorded.harness_version = recorded->optional_string("harness_version").value_or("");
+    b.recorded.runs = static_cast<int>(recorded->optional_integer("runs").value_or(0));
+    b.recorded.samples_per_run = static_cast<int>(recorded->optional_integer("samples_per_run").value_or(0));
+    b.recorded.gpu_uuids = recorded->strings("gpu_uuids");
   }
 
   const ObjectReader defaults = top.object("defaults");
-  const std::optional<double> default_tolerance = defaults.tolerance("tolerance_pct");
+  const std::optional<double> default_tolerance = tolerance(defaults, "tolerance_pct");
   if (!default_tolerance) defaults.fail("tolerance_pct", "is missing: every baseline needs a default tolerance");
   b.default_tolerance_pct = *default_tolerance;
   // Positive: it exists to be tighter than the default, and zero would fail any significant change at all.
-  b.same_gpu_tolerance_pct = defaults.tolerance("same_gpu_tolerance_pct", /*positive=*/true);
+  b.same_gpu_tolerance_pct = tolerance(defaults, "same_gpu_tolerance_pct", /*positive=*/true);
 
-  if (top.find("families") != nullptr) {
-    const ObjectReader families = top.object("families");
-    for (const auto& [family, value] : families.raw().items()) {
+  if (const std::optional<ObjectReader> families = top.optional_object("families")) {
+    for (const auto& [family, value] : families->raw().items()) {
       require_name(formats::NameKind::kFamily, family, source, "families");
-      const ObjectReader f(value, source, "families" + quoted_key(family));
-      if (const std::optional<double> tolerance = f.tolerance("tolerance_pct")) {
-        b.family_tolerance_pct[family] = *tolerance;
+      if (const std::optional<double> pct = tolerance(families->member(family, value), "tolerance_pct")) {
+        b.family_tolerance_pct[family] = *pct;
       }
     }
   }
@@ -289,7 +182,7 @@ Baseline parse_baseline(const std::string& text, const std::string& source) {
   const ObjectReader benchmarks = top.object("benchmarks");
   for (const auto& [name, value] : benchmarks.raw().items()) {
     require_name(formats::NameKind::kBenchmark, name, source, "benchmarks");
-    b.benchmarks.emplace(name, parse_entry(source, name, value, schema, b.recorded));
+    b.benchmarks.emplace(name, parse_entry(benchmarks, name, value, schema, b.recorded));
   }
   return b;
 }

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "formats/fingerprint.h"
+#include "formats/gpu_identity.h"
 
 namespace gpuperf::gate {
 
@@ -28,14 +29,9 @@ std::string why_not_tolerance_pct(double pct);
 // significant digits of each, and rounding is monotone, so a recorded file is within by construction.
 inline constexpr double kMedianWithinProcessMediansSlack = 1e-6;
 
-struct BaselineGpu {
-  std::string name;                // "NVIDIA H200"
-  std::string slug;                // "nvidia-h200": must equal the results' context.gpu_slug
-  std::string compute_capability;  // "9.0"
-  std::optional<long long> sm_count;
-  std::optional<long long> memory_mib;  // [MiB]
-  std::string driver;
-  std::string cuda_runtime;
+// The GPU model the baseline was recorded on; its slug must equal the results' context.gpu_slug. The
+// uuid stays empty: a baseline pools several cards of one model (BaselineRecorded::gpu_uuids).
+struct BaselineGpu : formats::GpuIdentity {
   // The median clocks of every valid sample recorded (optional: absent from older files and where NVML
   // gave none). The reports name a change beyond kClockChangeThresholdPct (inputs/platform.h) [MHz]
   std::optional<double> sm_clock_mhz;

@@ -134,11 +134,11 @@ PlatformSide platform_of(const std::vector<ResultsFile>& processes) {
   PlatformSide side;
   for (const ResultsFile& process : processes) {
     const GpuContext& gpu = process.gpu;
-    add_distinct(side.driver, gpu.driver_version);
+    add_distinct(side.driver, gpu.driver);
     add_distinct(side.cuda_runtime, gpu.cuda_runtime);
     add_distinct(side.compute_capability, gpu.compute_capability);
-    add_distinct(side.sm_count, gpu.sm_count);
-    add_distinct(side.memory_mib, gpu.memory_mib);
+    if (gpu.sm_count) add_distinct(side.sm_count, std::to_string(*gpu.sm_count));
+    if (gpu.memory_mib) add_distinct(side.memory_mib, std::to_string(*gpu.memory_mib));
   }
   side.sm_clock = reading_of(processes, &ResultsFile::sm_clock_mhz);
   side.mem_clock = reading_of(processes, &ResultsFile::mem_clock_mhz);

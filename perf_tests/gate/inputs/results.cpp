@@ -4,19 +4,21 @@
 #include <cmath>
 #include <map>
 #include <optional>
-#include <sstream>
 #include <string_view>
 
 #include "formats/escape.h"
 #include "formats/input_error.h"
+#include "formats/json_fields.h"
 #include "formats/json_input.h"
 #include "formats/names.h"
+#include "formats/results_context.h"
 #include "gate/statistics/statistics.h"
 
 namespace gpuperf::gate {
 namespace {
 
 using nlohmann::json;
+using formats::ObjectReader;
 
 constexpr const char* kRerunHint = "re-run the perf binary with --benchmark_out_format=json";
 // A name that breaks formats/names.h's rule reaches no report: the file did not come from gpuperf_bench.
@@ -51,81 +53,12 @@ bool is_generated_component(std::string_view component) {
   return false;
 }
 
-// Says where in the file a problem is: "run.json: benchmarks[3] ('reduction/x/n:1')".
-class EntryLocation {
- public:
-  EntryLocation(const std::string& source, std::size_t index) : source_(source), index_(index) {}
-  void set_name(const std::string& name) { name_ = name; }
-  [[noreturn]] void fail(const std::string& what, const std::string& hint) const {
-    std::ostringstream message;
-    message << source_ << ": benchmarks[" << index_ << "]";
-    if (!name_.empty()) message << " ('" << name_ << "')";
-    message << ": " << what << " - " << hint;
-    throw formats::InputError(message.str());
-  }
+constexpr const char* kTimingHint = "check the timing code of the perf binary";
 
- private:
-  const std::string& source_;
-  std::size_t index_;
-  std::string name_;
-};
-
-// An optional numeric field; fails when present but not a number.
-std::optional<double> optional_number(const json& entry, const char* key, const EntryLocation& where) {
-  const auto it = entry.find(key);
-  if (it == entry.end() || it->is_null()) return std::nullopt;
-  const std::optional<double> value = formats::number_value(*it);
-  if (!value) where.fail(std::string(key) + " is " + formats::describe_json_type(*it) + ", expected a number", kRerunHint);
-  return value;
-}
-
-double required_positive(const json& entry, const char* key, const EntryLocation& where, const std::string& hint) {
-  const std::optional<double> value = optional_number(entry, key, where);
-  if (!value) where.fail(std::string(key) + " is missing", hint);
-  const std::string why = formats::why_not_positive_finite(*value);
-  if (!why.empty()) where.fail(std::string(key) + " is " + why + " (a sample must be a positive, finite number)", hint);
-  return *value;
-}
-
-double optional_non_negative(const json& entry, const char* key, const EntryLocation& where) {
-  const std::optional<double> value = optional_number(entry, key, where);
-  if (!value) return 0.0;
-  if (!std::isfinite(*value) || *value < 0.0) {
-    where.fail(std::string(key) + " is " + (std::isfinite(*value) ? "negative" : formats::why_not_positive_finite(*value)) +
-                   ", expected a finite number >= 0",
-               kRerunHint);
-  }
-  return *value;
-}
-
-std::string required_string(const json& entry, const char* key, const EntryLocation& where, const std::string& hint) {
-  const auto it = entry.find(key);
-  if (it == entry.end()) where.fail(std::string("has no ") + key, hint);
-  if (!it->is_string()) where.fail(std::string(key) + " is " + formats::describe_json_type(*it) + ", expected a string", hint);
-  return it->get<std::string>();
-}
-
-bool optional_flag(const json& entry, const char* key, const EntryLocation& where) {
-  const auto it = entry.find(key);
-  if (it == entry.end() || it->is_null()) return false;
-  if (it->is_boolean()) return it->get<bool>();
-  if (it->is_number()) return it->get<double>() != 0.0;
-  where.fail(std::string(key) + " is " + formats::describe_json_type(*it) + ", expected true or false", kRerunHint);
-}
-
-std::string optional_message(const json& entry, const char* key) {
-  const auto it = entry.find(key);
-  return it != entry.end() && it->is_string() ? it->get<std::string>() : std::string("(no message)");
-}
-
-// Context values are strings (benchmark::AddCustomContext); a number is accepted and written as text.
-std::string context_string(const json& context, const char* key, const std::string& source) {
-  const auto it = context.find(key);
-  if (it == context.end() || it->is_null()) return "";
-  if (it->is_string()) return it->get<std::string>();
-  if (it->is_number()) return it->dump();
-  throw formats::InputError(source + ": context." + key + " is " + formats::describe_json_type(*it) + ", expected a string - " +
-                   kRerunHint);
+// A text of the perf binary's own (an error or skip message): "(no message)" when it gave none.
+std::string optional_message(const ObjectReader& entry, const char* key) {
+  const json* value = entry.find(key);
+  return value != nullptr && value->is_string() ? value->get<std::string>() : std::string("(no message)");
 }
 
 GpuContext parse_context(const json& doc, const std::string& source) {
@@ -134,22 +67,21 @@ GpuContext parse_context(const json& doc, const std::string& source) {
   if (!it->is_object()) {
     throw formats::InputError(source + ": 'context' is " + formats::describe_json_type(*it) + ", expected an object - " + kRerunHint);
   }
-  const json& c = *it;
-  const std::string gpu_name = context_string(c, "gpu_name", source);
+  const ObjectReader c(*it, source, "context", kRerunHint);
+  GpuContext gpu;
+  static_cast<formats::GpuIdentity&>(gpu) = formats::gpu_identity_from_context(c);
+  gpu.git_commit = formats::context_value(c, formats::kContextGitCommit);
+  const std::string& gpu_name = gpu.name;
   if (!gpu_name.empty()) {  // absent in files of other tools: the baseline's name is used then
     const std::string error = formats::name_error(formats::NameKind::kGpu, gpu_name);
     if (!error.empty()) throw formats::InputError(source + ": context.gpu_name: " + error + " - " + kNameHint);
   }
-  const std::string gpu_slug = context_string(c, "gpu_slug", source);
+  const std::string& gpu_slug = gpu.slug;
   if (!gpu_slug.empty()) {  // it names the baseline file: never a path
     const std::string error = formats::name_error(formats::NameKind::kGpuSlug, gpu_slug);
     if (!error.empty()) throw formats::InputError(source + ": context.gpu_slug: " + error + " - " + kNameHint);
   }
-  return GpuContext{gpu_name,                                    gpu_slug,
-                    context_string(c, "gpu_uuid", source),       context_string(c, "gpu_compute_capability", source),
-                    context_string(c, "gpu_sm_count", source),   context_string(c, "gpu_memory_mib", source),
-                    context_string(c, "driver_version", source), context_string(c, "cuda_runtime", source),
-                    context_string(c, "git_commit", source)};
+  return gpu;
 }
 
 // One repetition: its sample and unit. Cycle-metric benchmarks report `cycles`; the others real_time,
@@ -159,65 +91,66 @@ struct Sample {
   std::string unit;
 };
 
-Sample parse_sample(const json& entry, const EntryLocation& where) {
-  const std::string hint = "check the timing code of the perf binary";
-  if (entry.contains("cycles")) return {required_positive(entry, "cycles", where, hint), formats::kUnitCycles};
-  const double time = required_positive(entry, "real_time", where, hint);
-  const std::string unit = required_string(entry, "time_unit", where, kRerunHint);
+Sample parse_sample(const ObjectReader& entry) {
+  const ObjectReader timing = entry.with_hint(kTimingHint);
+  if (entry.raw().contains("cycles")) return {timing.positive("cycles"), formats::kUnitCycles};
+  const double time = timing.positive("real_time");
+  const std::string unit = entry.string("time_unit");
   const std::optional<double> scale = microseconds_per(unit);
-  if (!scale) where.fail("time_unit '" + formats::escape_console(unit) + "' is not one of ns, us, ms, s", kRerunHint);
+  if (!scale) entry.fail("time_unit", "is '" + formats::escape_console(unit) + "', not one of ns, us, ms, s");
   return {time * *scale, formats::kUnitMicroseconds};
 }
 
 // A clock counter of one sample, when NVML read it [MHz].
-void add_clock(const json& entry, const char* key, const EntryLocation& where, std::vector<double>& out) {
-  const std::optional<double> value = optional_number(entry, key, where);
+void add_clock(const ObjectReader& entry, const char* key, std::vector<double>& out) {
+  const std::optional<double> value = entry.optional_number(key);
   if (value && std::isfinite(*value) && *value > 0.0) out.push_back(*value);
 }
 
-void add_iteration(const json& entry, EntryLocation& where, ResultsFile& file) {
+// `entry` is benchmarks[index] of the file, an iteration row.
+void add_iteration(const ObjectReader& row, ResultsFile& file) {
   std::map<std::string, BenchmarkSamples>& out = file.benchmarks;
-  const std::string run_name =
-      required_string(entry, "run_name", where, "use Google Benchmark >= 1.5, which writes run_name");
+  const std::string run_name = row.with_hint("use Google Benchmark >= 1.5, which writes run_name").string("run_name");
   const std::string name = benchmark_name_from_run_name(run_name);
-  if (name.empty()) where.fail("run_name '" + formats::escape_console(run_name) + "' names no benchmark", kRerunHint);
+  if (name.empty()) row.fail("run_name", "is '" + formats::escape_console(run_name) + "', which names no benchmark");
   if (const std::string error = formats::name_error(formats::NameKind::kBenchmark, name); !error.empty()) {
-    where.fail(error, kNameHint);
+    row.with_hint(kNameHint).fail_at(row.path() + ":", error);
   }
-  where.set_name(name);
+  // Every later message names the benchmark too: "benchmarks[3] ('reduction/x/n:1').real_time is NaN".
+  const ObjectReader entry(row.raw(), row.source(), row.path() + " ('" + name + "')", row.hint());
   BenchmarkSamples& b = out[name];
   ++b.repetitions;
-  if (optional_flag(entry, "error_occurred", where)) {
+  if (entry.optional_flag("error_occurred")) {
     // The binary's own verdict (failed correctness check, CUDA error): its timings mean nothing.
     b.error = true;
     if (b.error_message.empty()) b.error_message = optional_message(entry, "error_message");
     return;
   }
-  if (optional_flag(entry, "skipped", where)) {
+  if (entry.optional_flag("skipped")) {
     b.skipped = true;
     if (b.skip_message.empty()) b.skip_message = optional_message(entry, "skip_message");
     return;
   }
-  const Sample sample = parse_sample(entry, where);
+  const Sample sample = parse_sample(entry);
   if (!b.unit.empty() && b.unit != sample.unit) {
-    where.fail("reports " + sample.unit + " in one repetition and " + b.unit + " in another",
-               "a benchmark must report cycles in every repetition or in none; fix the perf binary");
+    entry.with_hint("a benchmark must report cycles in every repetition or in none; fix the perf binary")
+        .fail_here("reports " + sample.unit + " in one repetition and " + b.unit + " in another");
   }
   b.unit = sample.unit;
-  b.bytes = std::max(b.bytes, optional_non_negative(entry, "bytes", where));
-  b.flops = std::max(b.flops, optional_non_negative(entry, "flops", where));
-  if (const std::optional<double> injected = optional_number(entry, "injected_slowdown_pct", where)) {
+  b.bytes = std::max(b.bytes, entry.optional_non_negative("bytes").value_or(0.0));
+  b.flops = std::max(b.flops, entry.optional_non_negative("flops").value_or(0.0));
+  if (const std::optional<double> injected = entry.optional_number("injected_slowdown_pct")) {
     if (std::isfinite(*injected)) b.injected_slowdown_pct = std::max(b.injected_slowdown_pct, *injected);
   }
-  if (optional_flag(entry, "throttled", where)) {
+  if (entry.optional_flag("throttled")) {
     ++b.throttled;
-    b.power_capped += optional_flag(entry, "power_capped", where) ? 1 : 0;
-    b.shared_gpu += optional_flag(entry, "other_processes", where) ? 1 : 0;
+    b.power_capped += entry.optional_flag("power_capped") ? 1 : 0;
+    b.shared_gpu += entry.optional_flag("other_processes") ? 1 : 0;
   } else {
     b.samples.push_back(sample.value);
     // A throttled sample's clock says what the throttling did, which the verdicts report already.
-    add_clock(entry, "sm_clock_mhz", where, file.sm_clock_mhz);
-    add_clock(entry, "mem_clock_mhz", where, file.mem_clock_mhz);
+    add_clock(entry, "sm_clock_mhz", file.sm_clock_mhz);
+    add_clock(entry, "mem_clock_mhz", file.mem_clock_mhz);
   }
 }
 
@@ -376,10 +309,11 @@ std::map<std::string, formats::Fingerprint> parse_fingerprints(const json& doc, 
       throw formats::InputError(source + ": fingerprints: " + error + " - " + kNameHint);
     }
     try {
-      fingerprints[name] = value.get<formats::Fingerprint>();
-    } catch (const std::exception& e) {
+      fingerprints[name] = formats::read_fingerprint(ObjectReader(value, source, "fingerprints" + formats::quoted_key(name),
+                                                                  "capture them again: gpuperf_bench --fingerprint-only"));
+    } catch (const formats::InputError& e) {
       formats::Fingerprint unreadable;
-      unreadable.capture_status = "unreadable in " + source + ": " + e.what();
+      unreadable.capture_status = std::string("unreadable: ") + e.what();
       fingerprints[name] = std::move(unreadable);
     }
   }
@@ -421,14 +355,13 @@ ResultsFile parse_results(const std::string& text, const std::string& source) {
                      "benchmark; check its --benchmark_filter and that it found a GPU");
   }
   for (std::size_t i = 0; i < list->size(); ++i) {
-    const json& entry = (*list)[i];
-    EntryLocation where(source, i);
-    if (!entry.is_object()) where.fail("is " + formats::describe_json_type(entry) + ", expected an object", kRerunHint);
-    const std::string run_type = required_string(entry, "run_type", where, kRerunHint);
+    const ObjectReader entry((*list)[i], source, "benchmarks[" + std::to_string(i) + "]", kRerunHint);
+    const std::string run_type = entry.string("run_type");
     if (run_type == "aggregate") continue;  // mean/median/stddev rows: the gate uses the samples themselves
-    if (run_type != "iteration")
-      where.fail("run_type '" + formats::escape_console(run_type) + "' is neither iteration nor aggregate", kRerunHint);
-    add_iteration(entry, where, file);
+    if (run_type != "iteration") {
+      entry.fail("run_type", "is '" + formats::escape_console(run_type) + "', neither iteration nor aggregate");
+    }
+    add_iteration(entry, file);
   }
   if (file.benchmarks.empty() && !list->empty()) {
     throw formats::InputError(source +

@@ -9,23 +9,17 @@
 #include <vector>
 
 #include "formats/fingerprint.h"
+#include "formats/gpu_identity.h"
 #include "formats/names.h"
 #include "formats/sample_units.h"
 
 namespace gpuperf::gate {
 
-// The GPU a results file was measured on, from the custom context strings of the perf binary. Empty
-// strings where the context does not say.
-struct GpuContext {
-  std::string name;                // "NVIDIA H200"
-  std::string slug;                // "nvidia-h200": names the baseline file
-  std::string uuid;                // "GPU-8f2c...": this very GPU, for the baseline's same-GPU tolerance
-  std::string compute_capability;  // "9.0"
-  std::string sm_count;            // as written by the perf binary ("132")
-  std::string memory_mib;          // [MiB]
-  std::string driver_version;
-  std::string cuda_runtime;
-  std::string git_commit;
+// The GPU a results file was measured on, from the context the perf binary wrote (formats/
+// results_context.h): empty where the context does not say. The uuid picks the baseline's same-GPU
+// tolerance.
+struct GpuContext : formats::GpuIdentity {
+  std::string git_commit;  // the commit the binary was built from, when the run said
 };
 
 // The longest benchmark name the gate reads is formats/names.h's: a --filter regular expression is matched

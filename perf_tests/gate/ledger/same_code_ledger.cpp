@@ -6,6 +6,7 @@
 #include "formats/escape.h"
 #include "formats/fnv1a.h"
 #include "formats/input_error.h"
+#include "formats/json_fields.h"
 #include "formats/json_input.h"
 #include "formats/names.h"
 #include "gate/reports/numbers.h"
@@ -21,15 +22,14 @@ constexpr std::size_t kLedgerLineBenchmarks = 3;
 // still add up within an int.
 constexpr long long kMaxCount = 100'000'000;
 
-const char* const kStartOver = "; move the file away to start a new count";
+constexpr const char* kStartOver = "move the file away to start a new count";
 
+using formats::ObjectReader;
 
 // The ledger lives on the runner between jobs and its names reach every later report: they are held to
 // the names' rule where they are read, as a results file's are (formats/names.h).
-void require_name(formats::NameKind kind, const std::string& name, const std::string& where) {
-  if (const std::string error = formats::name_error(kind, name); !error.empty()) {
-    throw formats::InputError(where + ": " + error + kStartOver);
-  }
+void require_name(formats::NameKind kind, const std::string& name, const ObjectReader& object, const std::string& where) {
+  if (const std::string error = formats::name_error(kind, name); !error.empty()) object.fail_at(where + ":", error);
 }
 
 // The timed verdicts a tally counts, by the names the reports write.
@@ -38,26 +38,7 @@ constexpr const char* kAmbiguous = "AMBIGUOUS";
 constexpr const char* kSlow = "SLOW";
 constexpr const char* kFast = "FAST";
 
-const nlohmann::json& member(const nlohmann::json& object, const char* key, const std::string& where) {
-  if (!object.is_object() || !object.contains(key)) throw formats::InputError(where + ": no \"" + key + "\"");
-  return object.at(key);
-}
-
-std::string string_member(const nlohmann::json& object, const char* key, const std::string& where) {
-  const nlohmann::json& value = member(object, key, where);
-  if (!value.is_string()) {
-    throw formats::InputError(where + ": \"" + key + "\" is " + formats::describe_json_type(value) + ", not a string");
-  }
-  return value.get<std::string>();
-}
-
-int count_member(const nlohmann::json& object, const char* key, const std::string& where) {
-  const nlohmann::json& value = member(object, key, where);
-  if (!value.is_number_integer() || value.get<long long>() < 0 || value.get<long long>() > kMaxCount) {
-    throw formats::InputError(where + ": \"" + key + "\" must be a count (a whole number >= 0)");
-  }
-  return value.get<int>();
-}
+int count_member(const ObjectReader& object, const char* key) { return static_cast<int>(object.integer(key, 0, kMaxCount)); }
 
 nlohmann::ordered_json verdicts_json(const SameCodeTally& tally) {
   return nlohmann::ordered_json{
@@ -76,45 +57,39 @@ nlohmann::ordered_json tally_file_json(const SameCodeTally& tally) {
                                 {"false_alarms", false_alarms}};
 }
 
-SameCodeTally tally_from_json(const nlohmann::json& j, const std::string& where) {
+SameCodeTally tally_from_json(const ObjectReader& j) {
   SameCodeTally tally;
-  tally.gpu_name = string_member(j, "gpu_name", where);
-  require_name(formats::NameKind::kGpu, tally.gpu_name, where + ".gpu_name");
-  tally.since = string_member(j, "since", where);
-  tally.last = string_member(j, "last", where);
-  tally.reports = count_member(j, "reports", where);
-  tally.reports_with_false_alarms = count_member(j, "reports_with_false_alarms", where);
-  const nlohmann::json& verdicts = member(j, "verdicts", where);
-  const std::string in_verdicts = where + ".verdicts";
-  tally.same = count_member(verdicts, kSame, in_verdicts);
-  tally.ambiguous = count_member(verdicts, kAmbiguous, in_verdicts);
-  tally.slow = count_member(verdicts, kSlow, in_verdicts);
-  tally.fast = count_member(verdicts, kFast, in_verdicts);
-  const nlohmann::json& false_alarms = member(j, "false_alarms", where);
-  if (!false_alarms.is_object()) throw formats::InputError(where + ": \"false_alarms\" is not an object");
+  tally.gpu_name = j.string("gpu_name");
+  require_name(formats::NameKind::kGpu, tally.gpu_name, j, j.field("gpu_name"));
+  tally.since = j.string("since");
+  tally.last = j.string("last");
+  tally.reports = count_member(j, "reports");
+  tally.reports_with_false_alarms = count_member(j, "reports_with_false_alarms");
+  const ObjectReader verdicts = j.object("verdicts");
+  tally.same = count_member(verdicts, kSame);
+  tally.ambiguous = count_member(verdicts, kAmbiguous);
+  tally.slow = count_member(verdicts, kSlow);
+  tally.fast = count_member(verdicts, kFast);
+  const ObjectReader false_alarms = j.object("false_alarms");
   long long listed = 0;
-  for (const auto& [name, count] : false_alarms.items()) {
-    require_name(formats::NameKind::kBenchmark, name, where + ".false_alarms");
-    if (!count.is_number_integer() || count.get<long long>() < 1 || count.get<long long>() > tally.slow + tally.fast) {
-      throw formats::InputError(where + ".false_alarms: \"" + name + "\" must be a count from 1 to SLOW + FAST");
-    }
-    tally.false_alarms[name] = count.get<int>();
-    listed += count.get<long long>();
+  for (const auto& [name, count] : false_alarms.raw().items()) {
+    require_name(formats::NameKind::kBenchmark, name, j, false_alarms.path());
+    const long long n = false_alarms.integer_at(count, false_alarms.path() + formats::quoted_key(name), 1,
+                                                std::max(1, tally.slow + tally.fast));
+    tally.false_alarms[name] = static_cast<int>(n);
+    listed += n;
   }
   if (listed != tally.slow + tally.fast) {
-    throw formats::InputError(where + ": false_alarms list " + std::to_string(listed) + " where SLOW + FAST is " +
-                     std::to_string(tally.slow + tally.fast));
+    j.fail("false_alarms", "list " + std::to_string(listed) + " where SLOW + FAST is " + std::to_string(tally.slow + tally.fast));
   }
   const int alarms = tally.slow + tally.fast;
   if (tally.reports_with_false_alarms > std::min(tally.reports, alarms) ||
       (alarms > 0 && tally.reports_with_false_alarms == 0)) {
-    throw formats::InputError(where + ": reports_with_false_alarms " + std::to_string(tally.reports_with_false_alarms) +
-                     " does not fit " + std::to_string(tally.reports) + " reports with SLOW + FAST " +
-                     std::to_string(alarms));
+    j.fail("reports_with_false_alarms", "is " + std::to_string(tally.reports_with_false_alarms) + ", which does not fit " +
+                                            std::to_string(tally.reports) + " reports with SLOW + FAST " +
+                                            std::to_string(alarms));
   }
-  if (tally.reports > tally.timed()) {
-    throw formats::InputError(where + ": more reports than verdicts (each report counted has at least one)");
-  }
+  if (tally.reports > tally.timed()) j.fail("reports", "is more than the verdicts (each report counted has at least one)");
   return tally;
 }
 
@@ -124,19 +99,18 @@ bool is_report_id(const std::string& id) {
          });
 }
 
-std::vector<std::string> counted_reports_from_json(const nlohmann::json& doc, const std::string& where) {
-  const auto list = doc.find("counted_reports");
-  if (list == doc.end()) return {};
-  if (!list->is_array() || list->size() > kCountedReportsKept) {
-    throw formats::InputError(where + ": \"counted_reports\" must be a list of at most " + std::to_string(kCountedReportsKept) +
-                     " report ids");
+std::vector<std::string> counted_reports_from_json(const ObjectReader& doc) {
+  const nlohmann::json* list = doc.optional_array("counted_reports");
+  if (list == nullptr) return {};
+  if (list->size() > kCountedReportsKept) {
+    doc.fail("counted_reports", "holds " + std::to_string(list->size()) + " report ids, expected at most " +
+                                    std::to_string(kCountedReportsKept));
   }
   std::vector<std::string> ids;
-  for (const nlohmann::json& id : *list) {
-    if (!id.is_string() || !is_report_id(id.get<std::string>())) {
-      throw formats::InputError(where + ": \"counted_reports\" holds " + id.dump() + ", not a report id (16 hex digits)");
-    }
-    ids.push_back(id.get<std::string>());
+  for (std::size_t i = 0; i < list->size(); ++i) {
+    const std::string where = doc.field("counted_reports") + "[" + std::to_string(i) + "]";
+    ids.push_back(doc.string_at((*list)[i], where));
+    if (!is_report_id(ids.back())) doc.fail_at(where, "is " + (*list)[i].dump() + ", not a report id (16 hex digits)");
   }
   return ids;
 }
@@ -149,26 +123,27 @@ std::string date_of(const std::string& time) { return time.substr(0, 10); }
 }  // namespace
 
 SameCodeVerdicts same_code_verdicts(const nlohmann::json& report, const std::string& source) {
+  constexpr const char* kReportHint = "give the --json file of perf_gate compare or ab";
   if (!report.is_object() || report.value("tool", "") != "perf_gate") {
-    throw formats::InputError(source + ": not a perf_gate report (no \"tool\": \"perf_gate\"); give the --json file of "
-                              "perf_gate compare or ab");
+    throw formats::InputError(source + ": not a perf_gate report (no \"tool\": \"perf_gate\"); " + kReportHint);
   }
+  const ObjectReader top(report, source, "", kReportHint);
   SameCodeVerdicts verdicts;
-  verdicts.mode = string_member(report, "mode", source);
+  verdicts.mode = top.string("mode");
   if (verdicts.mode != "compare" && verdicts.mode != "ab") {
-    throw formats::InputError(source + ": mode '" + verdicts.mode + "' is neither compare nor ab");
+    top.fail("mode", "is '" + formats::escape_console(verdicts.mode) + "', neither compare nor ab");
   }
-  const nlohmann::json& gpu = member(report, "gpu", source);
-  verdicts.gpu_slug = string_member(gpu, "slug", source + ".gpu");
-  verdicts.gpu_name = string_member(gpu, "name", source + ".gpu");
-  if (verdicts.gpu_slug.empty()) throw formats::InputError(source + ": the report names no GPU slug");
-  const nlohmann::json& rows = member(report, "benchmarks", source);
-  if (!rows.is_array()) throw formats::InputError(source + ": \"benchmarks\" is not an array");
-  for (const nlohmann::json& row : rows) {
+  const ObjectReader gpu = top.object("gpu");
+  verdicts.gpu_slug = gpu.non_empty_string("slug");
+  verdicts.gpu_name = gpu.string("name");
+  const nlohmann::json& rows = top.array("benchmarks");
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const nlohmann::json& row = rows[i];
     const nlohmann::json code = row.is_object() ? row.value("code", nlohmann::json()) : nlohmann::json();
     if (!code.is_object() || code.value("comparison", "") != "same") continue;
-    const std::string name = string_member(row, "name", source + ".benchmarks[]");
-    const std::string verdict = string_member(row, "verdict", source + ".benchmarks[" + name + "]");
+    const ObjectReader r = top.element("benchmarks", i, row);
+    const std::string name = r.string("name");
+    const std::string verdict = r.string("verdict");
     if (verdict == kSame) {
       ++verdicts.same;
     } else if (verdict == kAmbiguous) {
@@ -226,35 +201,31 @@ std::string ledger_to_text(const SameCodeLedger& ledger) {
 }
 
 SameCodeLedger ledger_from_text(const std::string& text, const std::string& source) {
-  const std::string where = source + " (the same-code ledger)";
   nlohmann::json doc;
   try {
     doc = formats::parse_json_document(text, source);
   } catch (const formats::InputError& e) {
-    throw formats::InputError(std::string(e.what()) + kStartOver);
+    throw formats::InputError(std::string(e.what()) + "; " + kStartOver);
   }
-  try {
-    const nlohmann::json& version = member(doc, "schema_version", where);
-    if (version != kLedgerSchemaVersion) {
-      throw formats::InputError(where + ": schema_version " + version.dump() + ", this gate reads " +
-                       std::to_string(kLedgerSchemaVersion));
-    }
-    SameCodeLedger ledger;
-    const nlohmann::json& gpus = member(doc, "gpus", where);
-    if (!gpus.is_object()) throw formats::InputError(where + ": \"gpus\" is not an object");
-    for (const auto& [slug, modes] : gpus.items()) {
-      require_name(formats::NameKind::kGpuSlug, slug, where + ": gpus");
-      if (!modes.is_object()) throw formats::InputError(where + ": gpus." + slug + " is not an object");
-      for (const auto& [mode, tally] : modes.items()) {
-        if (mode != "compare" && mode != "ab") throw formats::InputError(where + ": gpus." + slug + ": unknown mode '" + mode + "'");
-        ledger.tallies[slug][mode] = tally_from_json(tally, where + ": gpus." + slug + "." + mode);
+  const ObjectReader top(doc, source + " (the same-code ledger)", "", kStartOver);
+  const long long version = top.integer("schema_version");
+  if (version != kLedgerSchemaVersion) {
+    top.fail("schema_version", "is " + std::to_string(version) + ", this gate reads " + std::to_string(kLedgerSchemaVersion));
+  }
+  SameCodeLedger ledger;
+  const ObjectReader gpus = top.object("gpus");
+  for (const auto& [slug, value] : gpus.raw().items()) {
+    require_name(formats::NameKind::kGpuSlug, slug, gpus, gpus.path());
+    const ObjectReader modes = gpus.member(slug, value);
+    for (const auto& [mode, tally] : modes.raw().items()) {
+      if (mode != "compare" && mode != "ab") {
+        modes.fail_here("has an unknown mode '" + formats::escape_console(mode) + "', expected compare or ab");
       }
+      ledger.tallies[slug][mode] = tally_from_json(modes.member(mode, tally));
     }
-    ledger.counted_reports = counted_reports_from_json(doc, where);
-    return ledger;
-  } catch (const formats::InputError& e) {
-    throw formats::InputError(std::string(e.what()) + kStartOver);
   }
+  ledger.counted_reports = counted_reports_from_json(top);
+  return ledger;
 }
 
 nlohmann::ordered_json tally_json(const SameCodeTally& tally) {

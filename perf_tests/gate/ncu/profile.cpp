@@ -8,6 +8,9 @@
 #include <stdexcept>
 #include <system_error>
 
+#include "formats/input_error.h"
+#include "formats/json_input.h"
+
 #include "gate/inputs/results.h"
 #include "gate/reports/numbers.h"
 #include "gate/reports/wording.h"
@@ -39,7 +42,12 @@ constexpr UnitScale kUnitScales[] = {
     {"nsecond", 1.0, "nsecond"}, {"usecond", 1e3, "nsecond"}, {"msecond", 1e6, "nsecond"}, {"second", 1e9, "nsecond"},
     {"Kinst", 1e3, "inst"},      {"Minst", 1e6, "inst"},      {"Ginst", 1e9, "inst"}};
 
-[[noreturn]] void fail(const std::string& what) { throw std::invalid_argument("ncu csv: " + what); }
+// What is wrong with the CSV, without the file's name: parse_ncu_csv adds it and throws InputError.
+struct CsvError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+[[noreturn]] void fail(const std::string& what) { throw CsvError(what); }
 
 std::string line_text(std::size_t number) { return "line " + std::to_string(number); }
 
@@ -271,14 +279,6 @@ std::string format_change(double before, double after) {
 
 // --- JSON ---
 
-[[noreturn]] void fail_json(const std::string& what) { throw std::invalid_argument("ncu profile json: " + what); }
-
-std::string string_member(const json& object, const char* key, const std::string& where) {
-  const auto it = object.find(key);
-  if (it == object.end() || !it->is_string()) fail_json(where + " has no string \"" + key + "\"");
-  return it->get<std::string>();
-}
-
 }  // namespace
 
 std::string ncu_stall_metric(const std::string& reason) {
@@ -304,7 +304,9 @@ std::string ncu_metrics_argument() {
   return argument;
 }
 
-NcuProfile parse_ncu_csv(std::string_view text) {
+namespace {
+
+NcuProfile parse_csv(std::string_view text) {
   std::optional<Columns> columns;
   std::vector<std::string> units;
   NcuProfile profile;
@@ -344,6 +346,15 @@ NcuProfile parse_ncu_csv(std::string_view text) {
   return profile;
 }
 
+}  // namespace
+
+NcuProfile parse_ncu_csv(std::string_view text, const std::string& source) {
+  try {
+    return parse_csv(text);
+  } catch (const CsvError& e) {
+    throw formats::InputError(source + ": ncu csv: " + e.what());
+  }
+}
 void to_json(json& j, const NcuProfile& profile) {
   json kernels = json::array();
   for (const KernelProfile& kernel : profile.kernels) {
@@ -360,31 +371,30 @@ void to_json(json& j, const NcuProfile& profile) {
   j = {{"kernels", kernels}};
 }
 
-void from_json(const json& j, NcuProfile& profile) {
-  const auto kernels = j.is_object() ? j.find("kernels") : j.end();
-  if (!j.is_object() || kernels == j.end() || !kernels->is_array()) fail_json("no \"kernels\" array");
-  profile.kernels.clear();
-  for (std::size_t i = 0; i < kernels->size(); ++i) {
-    const json& entry = (*kernels)[i];
-    const std::string where = "kernels[" + std::to_string(i) + "]";
-    if (!entry.is_object()) fail_json(where + " is not an object");
+NcuProfile read_ncu_profile(const formats::ObjectReader& profile) {
+  NcuProfile read;
+  const json& kernels = profile.array("kernels");
+  for (std::size_t i = 0; i < kernels.size(); ++i) {
+    const formats::ObjectReader entry = profile.element("kernels", i, kernels[i]);
     KernelProfile kernel;
-    kernel.kernel_name = string_member(entry, "kernel_name", where);
-    kernel.block_size = string_member(entry, "block_size", where);
-    kernel.grid_size = string_member(entry, "grid_size", where);
-    const auto metrics = entry.find("metrics");
-    if (metrics == entry.end() || !metrics->is_object()) fail_json(where + " has no \"metrics\" object");
-    for (const auto& [name, metric] : metrics->items()) {
-      const std::string metric_where = where + ".metrics." + name;
-      const auto value = metric.is_object() ? metric.find("value") : metric.end();
-      if (!metric.is_object() || value == metric.end() || !value->is_number()) {
-        fail_json(metric_where + " has no number \"value\"");
-      }
-      kernel.metrics[name] = value->get<double>();
-      kernel.units[name] = string_member(metric, "unit", metric_where);
+    kernel.kernel_name = entry.string("kernel_name");
+    kernel.block_size = entry.string("block_size");
+    kernel.grid_size = entry.string("grid_size");
+    const formats::ObjectReader metrics = entry.object("metrics");
+    for (const auto& [name, value] : metrics.raw().items()) {
+      const formats::ObjectReader metric = metrics.member(name, value);
+      const double number = metric.number("value");
+      if (!std::isfinite(number)) metric.fail("value", "is " + formats::why_not_positive_finite(number) + ", expected a finite number");
+      kernel.metrics[name] = number;
+      kernel.units[name] = metric.string("unit");
     }
-    profile.kernels.push_back(std::move(kernel));
+    read.kernels.push_back(std::move(kernel));
   }
+  return read;
+}
+
+void from_json(const json& j, NcuProfile& profile) {
+  profile = read_ncu_profile(formats::ObjectReader(j, "ncu profile json", "", kRecordAgainHint));
 }
 
 std::vector<MetricDiff> diff_profiles(const NcuProfile& before, const NcuProfile& after) {

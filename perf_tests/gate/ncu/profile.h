@@ -37,6 +37,8 @@
 #include <string_view>
 #include <vector>
 
+#include "formats/json_fields.h"
+
 namespace gpuperf::gate {
 
 inline constexpr const char* kNcuDuration = "gpu__time_duration.sum";
@@ -85,13 +87,19 @@ struct NcuProfile {
 };
 
 // Reads what `ncu --csv --page raw --metrics <ncu_metrics_argument()>` printed (stdout, ncu's own lines
-// included). Throws std::invalid_argument("ncu csv: ...") naming the line when there is no header row, no
-// units row or no kernel row, a row's field count differs from the header's, a quote is not closed, or a
-// metric value is not a number (a decimal comma, "65,77", is one). Columns of other metrics are ignored.
-NcuProfile parse_ncu_csv(std::string_view text);
+// included); `source` names it in messages. Throws formats::InputError("<source>: ncu csv: ...") naming
+// the line when there is no header row, no units row or no kernel row, a row's field count differs from
+// the header's, a quote is not closed, or a metric value is not a number (a decimal comma, "65,77", is
+// one). Columns of other metrics are ignored.
+NcuProfile parse_ncu_csv(std::string_view text, const std::string& source);
+
+// What to do about a stored profile that cannot be read.
+inline constexpr const char* kRecordAgainHint = "record the profiles again with scripts/record_ncu.sh";
 
 // {"kernels": [{"kernel_name", "block_size", "grid_size", "metrics": {"<name>": {"value", "unit"}}}]}.
-// from_json throws std::invalid_argument("ncu profile json: ...") on anything else.
+// read_ncu_profile reads it from the object `profile` (formats/json_fields.h): formats::InputError naming
+// the field on anything else. from_json is read_ncu_profile of a document named "ncu profile json".
+NcuProfile read_ncu_profile(const formats::ObjectReader& profile);
 void to_json(nlohmann::json& j, const NcuProfile& profile);
 void from_json(const nlohmann::json& j, NcuProfile& profile);
 

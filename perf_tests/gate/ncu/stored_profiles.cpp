@@ -1,19 +1,12 @@
 #include "gate/ncu/stored_profiles.h"
 
 #include <nlohmann/json.hpp>
-#include <stdexcept>
 
-#include "formats/input_error.h"
+#include "formats/json_fields.h"
 #include "formats/json_input.h"
 #include "formats/names.h"
 
 namespace gpuperf::gate {
-
-namespace {
-
-[[noreturn]] void fail(const std::string& what) { throw std::invalid_argument("ncu baseline: " + what); }
-
-}  // namespace
 
 std::string ncu_baseline_to_text(const NcuBaseline& stored) {
   nlohmann::ordered_json benchmarks = nlohmann::ordered_json::object();
@@ -27,35 +20,26 @@ std::string ncu_baseline_to_text(const NcuBaseline& stored) {
          "\n";
 }
 
-NcuBaseline ncu_baseline_from_text(const std::string& text) {
-  nlohmann::json doc;
-  try {
-    doc = formats::parse_json_document(text, "ncu baseline");  // refuses a repeated key, as every reader does
-  } catch (const formats::InputError& e) {
-    throw std::invalid_argument(e.what());
-  }
-  if (!doc.is_object()) fail("not a JSON object");
-  if (doc.value("schema_version", 0) != kNcuBaselineSchemaVersion) {
-    fail("schema_version is not " + std::to_string(kNcuBaselineSchemaVersion));
+NcuBaseline ncu_baseline_from_text(const std::string& text, const std::string& source) {
+  // Refuses a repeated key, as every reader does.
+  const nlohmann::json doc = formats::parse_json_document(text, source);
+  const formats::ObjectReader top(doc, source, "", kRecordAgainHint);
+  const long long version = top.integer("schema_version");
+  if (version != kNcuBaselineSchemaVersion) {
+    top.fail("schema_version", "is " + std::to_string(version) + ", this perf_gate reads " +
+                                   std::to_string(kNcuBaselineSchemaVersion));
   }
   NcuBaseline stored;
-  const auto slug = doc.find("gpu_slug");
-  if (slug == doc.end() || !slug->is_string() || slug->get<std::string>().empty()) fail("no \"gpu_slug\"");
-  stored.gpu_slug = slug->get<std::string>();
+  stored.gpu_slug = top.non_empty_string("gpu_slug");
   if (const std::string error = formats::name_error(formats::NameKind::kGpuSlug, stored.gpu_slug); !error.empty()) {
-    fail("gpu_slug: " + error);
+    top.fail_at("gpu_slug:", error);
   }
-  const auto benchmarks = doc.find("benchmarks");
-  if (benchmarks == doc.end() || !benchmarks->is_object()) fail("no \"benchmarks\" object");
-  for (const auto& [name, profile] : benchmarks->items()) {
+  const formats::ObjectReader benchmarks = top.object("benchmarks");
+  for (const auto& [name, profile] : benchmarks.raw().items()) {
     if (const std::string error = formats::name_error(formats::NameKind::kBenchmark, name); !error.empty()) {
-      fail("benchmarks: " + error);
+      top.fail_at("benchmarks:", error);
     }
-    try {
-      stored.benchmarks[name] = profile.get<NcuProfile>();
-    } catch (const std::invalid_argument& e) {
-      fail(name + ": " + e.what());
-    }
+    stored.benchmarks[name] = read_ncu_profile(benchmarks.member(name, profile));
   }
   return stored;
 }

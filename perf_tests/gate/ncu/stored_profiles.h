@@ -21,7 +21,7 @@ struct NcuBaseline {
 
 // {"schema_version": 1, "gpu_slug": "...", "benchmarks": {"<name>": <NcuProfile json>}}, two-space indent.
 std::string ncu_baseline_to_text(const NcuBaseline& stored);
-// std::invalid_argument("ncu baseline: ...") naming what is wrong when `text` is not such a file.
-NcuBaseline ncu_baseline_from_text(const std::string& text);
+// formats::InputError naming `source` and what is wrong when `text` is not such a file.
+NcuBaseline ncu_baseline_from_text(const std::string& text, const std::string& source);
 
 }  // namespace gpuperf::gate

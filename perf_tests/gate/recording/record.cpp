@@ -20,26 +20,10 @@ constexpr const char* kUnknownCommit = "unknown";
 // Benchmarks named in one refusal message; the rest are counted.
 constexpr std::size_t kNamesInMessage = 5;
 
-std::optional<long long> parse_count(const std::string& text) {
-  if (text.empty()) return std::nullopt;
-  try {
-    std::size_t used = 0;
-    const long long value = std::stoll(text, &used);
-    if (used == text.size()) return value;
-  } catch (const std::exception&) {
-  }
-  return std::nullopt;
-}
-
 BaselineGpu gpu_from(const GpuContext& context) {
   BaselineGpu gpu;
-  gpu.name = context.name;
-  gpu.slug = context.slug;
-  gpu.compute_capability = context.compute_capability;
-  gpu.sm_count = parse_count(context.sm_count);
-  gpu.memory_mib = parse_count(context.memory_mib);
-  gpu.driver = context.driver_version;
-  gpu.cuda_runtime = context.cuda_runtime;
+  static_cast<formats::GpuIdentity&>(gpu) = context;
+  gpu.uuid.clear();  // a baseline pools several cards: recorded.gpu_uuids names them
   return gpu;
 }
 

@@ -149,7 +149,7 @@ TEST(PlatformChanges, ClocksCountOnlyBeyondTheThreshold) {
 
 ResultsFile process_on(const std::string& driver, double sm_clock_mhz) {
   ResultsFile file = testing::results_for(testing::kH200);
-  file.gpu.driver_version = driver;
+  file.gpu.driver = driver;
   file.gpu.cuda_runtime = "13.0";
   file.sm_clock_mhz = {sm_clock_mhz, sm_clock_mhz, sm_clock_mhz};
   return file;
@@ -193,7 +193,7 @@ TEST(PlatformChanges, ResultsKeepTheClocksOfValidSamplesOnly) {
   const ResultsFile file = load_results(testdata("results_driver_590_1.json"));
   EXPECT_EQ(file.sm_clock_mhz, std::vector<double>(30, 1980.0)) << "10 samples of 3 benchmarks";
   EXPECT_EQ(file.mem_clock_mhz, std::vector<double>(30, 3201.0));
-  EXPECT_EQ(file.gpu.driver_version, "590.44.01");
+  EXPECT_EQ(file.gpu.driver, "590.44.01");
   const ResultsFile throttled = load_results(testdata("results_throttled.json"));
   EXPECT_EQ(throttled.sm_clock_mhz.size(), 9u) << "3 valid samples of 3 benchmarks; 27 each throttled";
   EXPECT_TRUE(throttled.mem_clock_mhz.empty()) << "the older fixtures carry no memory clock";

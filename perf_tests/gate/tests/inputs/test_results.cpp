@@ -33,7 +33,7 @@ TEST(ResultsInput, ReadsContextSamplesCountersAndConvertsUnits) {
   EXPECT_EQ(r.gpu.name, "NVIDIA H200");
   EXPECT_EQ(r.gpu.slug, "nvidia-h200");
   EXPECT_EQ(r.gpu.compute_capability, "9.0");
-  EXPECT_EQ(r.gpu.sm_count, "132");
+  EXPECT_EQ(r.gpu.sm_count, 132);
   EXPECT_EQ(r.gpu.git_commit, "abc123");
   ASSERT_EQ(r.benchmarks.size(), 3u) << "keyed by run_name, aggregates ignored";
 
@@ -120,7 +120,7 @@ TEST(ResultsInput, NegativeTime) { expect_words(load_error("bad_negative_time.js
 
 TEST(ResultsInput, TimeOfWrongType) { expect_words(load_error("bad_time_string.json"), {"real_time is a string"}); }
 
-TEST(ResultsInput, MissingRunName) { expect_words(load_error("bad_missing_run_name.json"), {"has no run_name"}); }
+TEST(ResultsInput, MissingRunName) { expect_words(load_error("bad_missing_run_name.json"), {"benchmarks[0].run_name is missing", "Google Benchmark >= 1.5"}); }
 
 TEST(ResultsInput, UnknownTimeUnit) { expect_words(load_error("bad_time_unit.json"), {"fortnights", "ns, us, ms, s"}); }
 

@@ -119,16 +119,16 @@ TEST(SameCodeLedger, RefusesACorruptOrInconsistentFileSayingHowToStartOver) {
   };
   nlohmann::json doc = good;
   doc["schema_version"] = 2;
-  EXPECT_NE(refused(doc).find("schema_version 2"), std::string::npos) << refused(doc);
+  EXPECT_NE(refused(doc).find("schema_version is 2, this gate reads 1"), std::string::npos) << refused(doc);
   doc = good;
   doc["gpus"]["nvidia-h100-80gb-hbm3"]["compare"]["verdicts"]["SAME"] = -1;
-  EXPECT_NE(refused(doc).find("must be a count"), std::string::npos) << refused(doc);
+  EXPECT_NE(refused(doc).find("verdicts.SAME is -1, expected an integer from 0 to 100000000"), std::string::npos) << refused(doc);
   doc = good;
   doc["gpus"]["nvidia-h100-80gb-hbm3"]["compare"]["false_alarms"] = nlohmann::json::object();
   EXPECT_NE(refused(doc).find("false_alarms list 0 where SLOW + FAST is 1"), std::string::npos) << refused(doc);
   doc = good;
   doc["gpus"]["nvidia-h100-80gb-hbm3"]["compare"]["reports_with_false_alarms"] = 0;
-  EXPECT_NE(refused(doc).find("reports_with_false_alarms 0 does not fit 1 reports with SLOW + FAST 1"),
+  EXPECT_NE(refused(doc).find("reports_with_false_alarms is 0, which does not fit 1 reports with SLOW + FAST 1"),
             std::string::npos)
       << refused(doc);
   doc = good;

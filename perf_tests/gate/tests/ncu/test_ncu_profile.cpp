@@ -11,6 +11,8 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "formats/input_error.h"
+#include "formats/json_input.h"
 #include "gate/ncu/profile.h"
 #include "gate/ncu/stored_profiles.h"
 #include "gate/tests/support/gate_test_support.h"
@@ -26,19 +28,19 @@ constexpr const char* kReduce9Kernel =
     "void gpuperf::reduction::(anonymous namespace)::reduce9_kernel<256>(const int *, long, int *)";
 const std::string kLongScoreboard = ncu_stall_metric("long_scoreboard");
 
-NcuProfile fixture(const std::string& name) { return parse_ncu_csv(read_fixture_text(name)); }
+NcuProfile fixture(const std::string& name) { return parse_ncu_csv(read_fixture_text(name), "ncu.csv"); }
 
 std::string parse_error(const std::string& text) {
   try {
-    parse_ncu_csv(text);
-  } catch (const std::invalid_argument& e) {
+    parse_ncu_csv(text, "ncu.csv");
+  } catch (const formats::InputError& e) {
     return e.what();
   }
   return "";
 }
 
 void expect_words(const std::string& message, std::initializer_list<const char*> words) {
-  ASSERT_FALSE(message.empty()) << "expected std::invalid_argument";
+  ASSERT_FALSE(message.empty()) << "expected formats::InputError";
   for (const char* word : words) EXPECT_NE(message.find(word), std::string::npos) << "'" << word << "' in: " << message;
 }
 
@@ -129,7 +131,7 @@ TEST(NcuCsv, ReadsTheFixture) {
 TEST(NcuCsv, NumbersWithThousandsSeparatorsAndExponents) {
   const NcuProfile p =
       parse_ncu_csv(raw_csv({kNcuDuration, kNcuInstructionsExecuted, kLongScoreboard}, {"nsecond", "inst", "inst"},
-                            {{"1,215,000,000.50", "12,345", "4.0e-05"}, {"999", "-1,000", "0"}}));
+                            {{"1,215,000,000.50", "12,345", "4.0e-05"}, {"999", "-1,000", "0"}}), "ncu.csv");
   ASSERT_EQ(p.kernels.size(), 2u);
   EXPECT_DOUBLE_EQ(p.kernels[0].metrics.at(kNcuDuration), 1215000000.5);
   EXPECT_DOUBLE_EQ(p.kernels[0].metrics.at(kNcuInstructionsExecuted), 12345.0);
@@ -140,19 +142,19 @@ TEST(NcuCsv, NumbersWithThousandsSeparatorsAndExponents) {
 
 TEST(NcuCsv, ScaledUnitsBecomeNanosecondsAndInstructions) {
   const NcuProfile p =
-      parse_ncu_csv(raw_csv({kNcuDuration, kNcuInstructionsExecuted}, {"usecond", "Minst"}, {{"12.5", "6.42"}}));
+      parse_ncu_csv(raw_csv({kNcuDuration, kNcuInstructionsExecuted}, {"usecond", "Minst"}, {{"12.5", "6.42"}}), "ncu.csv");
   EXPECT_DOUBLE_EQ(p.kernels[0].metrics.at(kNcuDuration), 12500.0);
   EXPECT_EQ(p.kernels[0].units.at(kNcuDuration), "nsecond");
   EXPECT_DOUBLE_EQ(p.kernels[0].metrics.at(kNcuInstructionsExecuted), 6420000.0);
   EXPECT_EQ(p.kernels[0].units.at(kNcuInstructionsExecuted), "inst");
-  EXPECT_DOUBLE_EQ(parse_ncu_csv(raw_csv({kNcuDuration}, {"msecond"}, {{"1.5"}})).kernels[0].metrics.at(kNcuDuration),
+  EXPECT_DOUBLE_EQ(parse_ncu_csv(raw_csv({kNcuDuration}, {"msecond"}, {{"1.5"}}), "ncu.csv").kernels[0].metrics.at(kNcuDuration),
                    1.5e6);
 }
 
 TEST(NcuCsv, AbsentMetricsAreLeftOut) {
   const NcuProfile p =
       parse_ncu_csv(raw_csv({kNcuDuration, kNcuDramThroughput, "sm__throughput.avg.pct_of_peak_sustained_elapsed"},
-                            {"nsecond", "%", "%"}, {{"1,000", "n/a", "55.0"}, {"2,000", "", "x"}}));
+                            {"nsecond", "%", "%"}, {{"1,000", "n/a", "55.0"}, {"2,000", "", "x"}}), "ncu.csv");
   ASSERT_EQ(p.kernels.size(), 2u);
   EXPECT_EQ(p.kernels[0].metrics.count(kNcuDramThroughput), 0u) << "\"n/a\"";
   EXPECT_EQ(p.kernels[1].metrics.count(kNcuDramThroughput), 0u) << "empty";
@@ -171,7 +173,7 @@ TEST(NcuCsv, ProfilerLinesAnywhereCrLfAndUnquotedFields) {
       "\r\n"
       "0,1,\"say \"\"hi\"\"\",\"1,500\"\r\n"
       "==PROF== Disconnected from process 1\r\n";
-  const NcuProfile p = parse_ncu_csv(text);
+  const NcuProfile p = parse_ncu_csv(text, "ncu.csv");
   ASSERT_EQ(p.kernels.size(), 1u);
   EXPECT_EQ(p.kernels[0].kernel_name, "say \"hi\"");
   EXPECT_EQ(p.kernels[0].block_size, "") << "no such column";
@@ -180,7 +182,7 @@ TEST(NcuCsv, ProfilerLinesAnywhereCrLfAndUnquotedFields) {
 
 TEST(NcuCsv, BadFixturesSayWhatIsWrong) {
   expect_words(parse_error(read_fixture_text("ncu_bad_no_header.csv")),
-               {"ncu csv: ", "no header row", "--csv --page raw"});
+               {"ncu.csv: ncu csv: ", "no header row", "--csv --page raw"});
   expect_words(parse_error(read_fixture_text("ncu_bad_field_count.csv")),
                {"ncu csv: ", "line 10 has 36 fields, the header (line 7) has 37"});
   expect_words(parse_error(read_fixture_text("ncu_bad_value.csv")),
@@ -228,22 +230,26 @@ TEST(NcuProfileJson, RoundTrip) {
 TEST(NcuProfileJson, BadDocumentsSayWhatIsWrong) {
   const auto error = [](const char* text) {
     try {
-      nlohmann::json::parse(text).get<NcuProfile>();
-    } catch (const std::invalid_argument& e) {
+      formats::parse_json_document(text, "p.json").get<NcuProfile>();
+    } catch (const formats::InputError& e) {
       return std::string(e.what());
     }
     return std::string();
   };
-  expect_words(error(R"([])"), {"ncu profile json: no \"kernels\" array"});
-  expect_words(error(R"({"kernels": [{"kernel_name": 1}]})"), {"kernels[0] has no string \"kernel_name\""});
+  expect_words(error(R"([])"), {"ncu profile json: the top level is an array, expected an object"});
+  expect_words(error(R"({})"), {"ncu profile json: kernels is missing - record the profiles again"});
+  expect_words(error(R"({"kernels": [{"kernel_name": 1}]})"), {"kernels[0].kernel_name is a number, expected a string"});
   expect_words(error(R"({"kernels": [{"kernel_name": "k", "block_size": "", "grid_size": ""}]})"),
-               {"kernels[0] has no \"metrics\" object"});
+               {"kernels[0].metrics is missing"});
   expect_words(error(R"({"kernels": [{"kernel_name": "k", "block_size": "", "grid_size": "",
                                       "metrics": {"gpu__time_duration.sum": {"value": "12", "unit": "nsecond"}}}]})"),
-               {"kernels[0].metrics.gpu__time_duration.sum has no number \"value\""});
+               {"kernels[0].metrics['gpu__time_duration.sum'].value is a string, expected a number"});
   expect_words(error(R"({"kernels": [{"kernel_name": "k", "block_size": "", "grid_size": "",
                                       "metrics": {"gpu__time_duration.sum": {"value": 12}}}]})"),
-               {"kernels[0].metrics.gpu__time_duration.sum has no string \"unit\""});
+               {"kernels[0].metrics['gpu__time_duration.sum'].unit is missing"});
+  expect_words(error(R"({"kernels": [{"kernel_name": "k", "block_size": "", "grid_size": "",
+                                      "metrics": {"gpu__time_duration.sum": {"value": NaN, "unit": "ns"}}}]})"),
+               {"value is NaN, expected a finite number"});
 }
 
 TEST(NcuDiff, AggregationRules) {
@@ -381,7 +387,7 @@ TEST(NcuBaseline, StoresProfilesByBenchmarkAndReadsThemBack) {
   stored.gpu_slug = "nvidia-h100-80gb-hbm3";
   stored.benchmarks["reduction/reduce9_shfl_down_last_warp/n:268435456"] = fixture("ncu_h100_reduce9_a.csv");
   const std::string text = ncu_baseline_to_text(stored);
-  const NcuBaseline read = ncu_baseline_from_text(text);
+  const NcuBaseline read = ncu_baseline_from_text(text, "h.ncu.json");
   EXPECT_EQ(read.gpu_slug, stored.gpu_slug);
   ASSERT_EQ(read.benchmarks.size(), 1u);
   EXPECT_EQ(ncu_baseline_to_text(read), text);
@@ -395,17 +401,17 @@ TEST(NcuBaseline, StoresProfilesByBenchmarkAndReadsThemBack) {
 TEST(NcuBaseline, RefusesWhatIsNotOne) {
   const auto error = [](const std::string& text) {
     try {
-      ncu_baseline_from_text(text);
-    } catch (const std::invalid_argument& e) {
+      ncu_baseline_from_text(text, "h.ncu.json");
+    } catch (const formats::InputError& e) {
       return std::string(e.what());
     }
     return std::string("accepted");
   };
-  expect_words(error("{\"schema_version\": 1, \"gp"), {"ncu baseline", "not valid JSON"});
-  expect_words(error(R"({"schema_version": 2, "gpu_slug": "x", "benchmarks": {}})"), {"schema_version is not 1"});
+  expect_words(error("{\"schema_version\": 1, \"gp"), {"h.ncu.json", "not valid JSON"});
+  expect_words(error(R"({"schema_version": 2, "gpu_slug": "x", "benchmarks": {}})"), {"h.ncu.json: schema_version is 2, this perf_gate reads 1 - record the profiles again with scripts/record_ncu.sh"});
   expect_words(error(R"({"schema_version": 1, "benchmarks": {}})"), {"gpu_slug"});
   expect_words(error(R"({"schema_version": 1, "gpu_slug": "x", "benchmarks": {"f/b": {"kernels": 3}}})"),
-               {"f/b:", "kernels"});
+               {"benchmarks['f/b'].kernels is a number, expected an array"});
   // Its slug and names reach file paths and reports: held to the names' rule.
   expect_words(error(R"({"schema_version": 1, "gpu_slug": "../../x", "benchmarks": {}})"),
                {"gpu_slug: GPU slug '../../x' does not start with a lower-case letter or digit"});
