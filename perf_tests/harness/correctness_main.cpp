@@ -4,12 +4,13 @@
 // Reproduce a failure with the seed it prints: GPUPERF_SEED=<seed> gpuperf_correctness --gtest_filter=...
 // gpuperf_correctness --version prints the harness's version ("gpuperf 0.1.0") and exits 0, with no GPU.
 //
-// With GPUPERF_VERIFIED_CASES_DIR set (kernel families' tests get it from CMake), the program also records
-// what it verified for the perf test of the same build (harness/verified_cases.h): the second run of a
-// perf case is repeated as one timed sample repeats it, captured with CUPTI as the benchmark program
-// captures it, and compared with the reference after the repeats; each case that passes is written with
-// that fingerprint to <folder>/<family>.json, one file per family whose tests ran, rewritten whole. Without
-// a capture (CUPTI unavailable, a profiler attached) the files list no case, and the perf test checks all.
+// The second run of a perf case is repeated as one timed sample repeats it (runs_per_sample) and compared
+// with the reference after the repeats, as the benchmark program checked its outputs after timing.
+// With GPUPERF_VERIFIED_CASES_DIR set (kernel families' tests get it from CMake), the program records what
+// it verified for the perf test of the same build (harness/verified_cases.h): those repeats are captured
+// with CUPTI as the benchmark program captures them, and each case that passes is written with that
+// fingerprint to <folder>/<family>.json, one file per family whose tests ran, rewritten whole. Without a
+// capture (CUPTI unavailable, a profiler attached) the files list no case, and the perf tests check all.
 
 #include <gtest/gtest.h>
 
@@ -81,18 +82,20 @@ class VerifiedCasesRecorder {
   std::map<std::string, VerifiedCases> records_;  // family -> what it verified
 };
 
-// The kernels of one timed sample (runs_per_sample runs, Sampler::capture_fingerprint's window), captured.
-formats::Fingerprint capture_timed_run(fingerprint::LaunchCapture& capture, Instance& instance, int runs,
-                                       cudaStream_t stream) {
-  capture.begin();
+// One timed sample's runs (runs_per_sample, Sampler::capture_fingerprint's window), captured when
+// `capture` is given.
+std::optional<formats::Fingerprint> repeat_timed_run(fingerprint::LaunchCapture* capture, Instance& instance,
+                                                     int runs, cudaStream_t stream) {
+  if (capture != nullptr) capture->begin();
   try {
     for (int r = 0; r < runs; ++r) instance.run(stream);
     GPUPERF_CHECK_LAUNCH();
   } catch (...) {
-    capture.end();
+    if (capture != nullptr) capture->end();
     throw;
   }
-  return capture.end();
+  if (capture == nullptr) return std::nullopt;
+  return capture->end();
 }
 
 class CaseTest : public ::testing::Test {
@@ -103,17 +106,18 @@ class CaseTest : public ::testing::Test {
     if (recorder_ != nullptr) recorder_->ran(case_);
     if (!not_applicable_.empty()) GTEST_SKIP() << "not applicable on this GPU: " << not_applicable_;
     const auto instance = case_.make();
-    // A perf case's second run is repeated and captured as a timed sample (see the header comment).
+    // A perf case's second run is repeated as a timed sample repeats it, and captured when recording,
+    // before the comparison (see the header comment).
     fingerprint::LaunchCapture* capture = recorder_ != nullptr ? recorder_->capture() : nullptr;
-    const bool record = capture != nullptr && (case_.roles & kPerf) != 0;
     std::optional<formats::Fingerprint> fingerprint;
-    const auto repeat_captured = [&](cudaStream_t stream) {
-      fingerprint = capture_timed_run(*capture, *instance, case_.runs_per_sample, stream);
+    const auto repeat = [&](cudaStream_t stream) {
+      fingerprint = repeat_timed_run(capture, *instance, case_.runs_per_sample, stream);
     };
+    const bool perf_case = (case_.roles & kPerf) != 0;
     for (int attempt = 0; attempt < 2; ++attempt) {
       const bool last = attempt == 1;
       const CheckResult result = run_checked(*instance, fresh_seed(), stream_, Verify::kYes,
-                                             record && last ? repeat_captured : std::function<void(cudaStream_t)>{});
+                                             perf_case && last ? repeat : std::function<void(cudaStream_t)>{});
       ASSERT_TRUE(result.ok) << case_.name() << ": " << result.message;
     }
     if (fingerprint && fingerprint->capture_status == formats::kCapturedByCupti) {
