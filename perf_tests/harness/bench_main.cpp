@@ -213,7 +213,8 @@ void complete_results(const std::string& results_path, const Fingerprints& finge
 
 // GPUPERF_VERIFIED_CASES_DIR's records of the families of `cases`, for a checking process with a capture;
 // nullopt (every case checked) otherwise. A record that cannot be read is a warning on stderr.
-std::optional<VerifiedCasesIndex> verified_cases_of(const std::vector<const Case*>& cases, const std::string& gpu_slug) {
+std::optional<VerifiedCasesIndex> verified_cases_of(const std::vector<const Case*>& cases,
+                                                    const std::string& gpu_slug) {
   const char* folder = std::getenv(kVerifiedCasesDirVariable);
   if (folder == nullptr || *folder == '\0') return std::nullopt;
   std::vector<std::string> families;
@@ -447,7 +448,8 @@ int main(int argc, char** argv) {
       counts->print_summary();
     }
     // Counted only where a case was prepared: with no case run, Google Benchmark may write no file.
-    if (!results_path.empty() && ((counts && counts->checked + counts->verified > 0) || !benchmarks.fingerprints().empty())) {
+    const bool any_prepared = counts && counts->checked + counts->verified > 0;
+    if (!results_path.empty() && (any_prepared || !benchmarks.fingerprints().empty())) {
       complete_results(results_path, benchmarks.fingerprints(), counts);
     }
     return formats::kExitPass;

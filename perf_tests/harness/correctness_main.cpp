@@ -61,7 +61,9 @@ class VerifiedCasesRecorder {
     record.family = c.family;
     record.gpu_slug = gpu_slug_;
   }
-  void verified(const Case& c, formats::Fingerprint fingerprint) { records_[c.family].cases[c.name()] = std::move(fingerprint); }
+  void verified(const Case& c, formats::Fingerprint fingerprint) {
+    records_[c.family].cases[c.name()] = std::move(fingerprint);
+  }
 
   // One file per family; a file that cannot be written is a warning (the perf test then checks).
   void write() const {
@@ -69,7 +71,8 @@ class VerifiedCasesRecorder {
       try {
         write_verified_cases(folder_, record);
       } catch (const std::exception& e) {
-        std::fprintf(stderr, "warning: the verified cases of %s were not recorded (%s); its perf test checks every case\n",
+        std::fprintf(stderr,
+                     "warning: the verified cases of %s were not recorded (%s); its perf test checks every case\n",
                      family.c_str(), e.what());
       }
     }
@@ -169,7 +172,9 @@ int main(int argc, char** argv) {
     if (capture != nullptr && capture->available()) {
       capture->set_libraries(library_versions(gpu->cuda_runtime));
     } else {
-      std::fprintf(stderr, "warning: no fingerprint capture (%s): no case is recorded as verified; the perf tests check every case\n",
+      std::fprintf(stderr,
+                   "warning: no fingerprint capture (%s): no case is recorded as verified; the perf tests check "
+                   "every case\n",
                    capture->status().c_str());
       capture = nullptr;
     }
