@@ -39,6 +39,12 @@ option(GPUPERF_SKIP_UNCHANGED
 # their verdicts on unchanged code to it, and every report states the gate's false-alarm rate seen there.
 set(GPUPERF_SAME_CODE_LEDGER "${CMAKE_BINARY_DIR}/same-code-ledger.json" CACHE FILEPATH
     "The running count of verdicts on unchanged code the perf tests add to (empty: none)")
+# Where each correctness test records the cases it verified, with the fingerprint of the code that ran
+# (perf_tests/harness/verified_cases.h), and the perf test of the same build reads them: a case whose code
+# and GPU model are the verified run's is not compared with its host reference a second time. Relinking
+# either program deletes the records. Empty: nothing is recorded; perf tests check every case.
+set(GPUPERF_VERIFIED_CASES_DIR "${CMAKE_BINARY_DIR}/verified-cases" CACHE PATH
+    "The folder where correctness tests record the cases they verified for the perf tests (empty: none)")
 option(GPUPERF_GPU_RESOURCES "GPU tests rely on CTest resource groups alone (ctest --resource-spec-file)" OFF)
 
 function(_gpuperf_require_cuda what)
@@ -230,6 +236,22 @@ function(gpuperf_add_tests)
   if(NOT GPUPERF_SAME_CODE_LEDGER STREQUAL "")
     list(APPEND perf_test_options --same-code-ledger ${GPUPERF_SAME_CODE_LEDGER})
   endif()
+  # The verified cases (GPUPERF_VERIFIED_CASES_DIR): both tests of a family are told the folder; a relinked
+  # program deletes the records, so that a perf test never trusts what the correctness test of another
+  # build verified (the fingerprint covers the device code; this covers the host side, the references).
+  set(verified_cases_environment "")
+  if(NOT GPUPERF_VERIFIED_CASES_DIR STREQUAL "")
+    get_filename_component(verified_cases_dir "${GPUPERF_VERIFIED_CASES_DIR}" ABSOLUTE BASE_DIR "${CMAKE_BINARY_DIR}")
+    set(verified_cases_environment ENVIRONMENT "GPUPERF_VERIFIED_CASES_DIR=${verified_cases_dir}")
+    set(verified_cases_files "")
+    foreach(family IN LISTS families)
+      list(APPEND verified_cases_files "${verified_cases_dir}/${family}.json")
+    endforeach()
+    foreach(program IN ITEMS gpuperf_bench gpuperf_correctness)
+      add_custom_command(TARGET ${program} POST_BUILD
+                         COMMAND ${CMAKE_COMMAND} -E rm -f ${verified_cases_files} VERBATIM)
+    endforeach()
+  endif()
   # enable_testing() in this directory and at the top of the build folder, where ctest reads the tests
   # from; deferred, as it holds only where called at directory scope (not in this function).
   cmake_language(DEFER DIRECTORY "${CMAKE_CURRENT_SOURCE_DIR}" CALL enable_testing)
@@ -241,7 +263,7 @@ function(gpuperf_add_tests)
     add_test(NAME correctness.${family}
              COMMAND ${on_ctest_gpu} $<TARGET_FILE:gpuperf_correctness> --gtest_filter=${family}.* --gtest_brief=1)
     set_tests_properties(correctness.${family} PROPERTIES
-      LABELS correctness ${gpu_test_properties} TIMEOUT 300)
+      LABELS correctness ${gpu_test_properties} ${verified_cases_environment} TIMEOUT 300)
 
     add_test(NAME perf.${family}
              COMMAND ${on_ctest_gpu} bash ${scripts}/perf_test.sh
@@ -252,7 +274,7 @@ function(gpuperf_add_tests)
                      --out ${perf_results_dir}
                      ${perf_test_options})
     set_tests_properties(perf.${family} PROPERTIES
-      LABELS perf ${gpu_test_properties} TIMEOUT 600)
+      LABELS perf ${gpu_test_properties} ${verified_cases_environment} TIMEOUT 600)
   endforeach()
 
   # What the scripts' --build-dir reads (scripts/lib/common.sh, harness_in): the baseline folder only

@@ -34,11 +34,17 @@
 // expression searched in the name), time none, and write the --benchmark_out file with the context, no
 // benchmarks and the fingerprints; a perf test that skips unchanged benchmarks starts with it.
 //
+// Cases the correctness test verified (harness/verified_cases.h; the folder GPUPERF_VERIFIED_CASES_DIR
+// names, set on kernel families' tests by CMake): a checking process with a capture runs and fingerprints
+// each such case and compares it with its reference only where its fingerprint or GPU model differ from
+// the verified run's. Each case's setup line on stderr says which ("reference verified by the correctness
+// test" or "reference checked here"), and the results' context counts them: reference_check_verified_cases
+// and reference_check_checked_cases.
+//
 // Exits 77 when there is no CUDA device (--list-cases needs none), 2 on bad usage; a case whose result
 // is wrong is reported as a benchmark error (the gate fails on it), never timed.
 
 #include <benchmark/benchmark.h>
-#include <cublas_v2.h>
 
 #include <algorithm>
 #include <chrono>
@@ -47,6 +53,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <map>
+#include <optional>
 #include <regex>
 #include <string>
 #include <utility>
@@ -65,7 +72,9 @@
 #include "formats/version.h"
 #include "harness/fingerprint/cupti_capture.h"
 #include "harness/gpu_info.h"
+#include "harness/library_versions.h"
 #include "harness/sampler.cuh"
+#include "harness/verified_cases.h"
 
 namespace gpuperf {
 namespace {
@@ -140,19 +149,6 @@ std::vector<std::pair<std::string, std::string>> context_entries(const GpuInfo& 
   return entries;
 }
 
-// The libraries whose code the benchmarks launch besides ours, by the version loaded in this process
-// (CUB is compiled into our kernels: its code is in their SASS hashes).
-std::map<std::string, std::string> library_versions(const GpuInfo& gpu) {
-  int major = 0, minor = 0, patch = 0;
-  std::map<std::string, std::string> versions = {{"cuda_runtime", gpu.cuda_runtime}};
-  if (cublasGetProperty(MAJOR_VERSION, &major) == CUBLAS_STATUS_SUCCESS &&
-      cublasGetProperty(MINOR_VERSION, &minor) == CUBLAS_STATUS_SUCCESS &&
-      cublasGetProperty(PATCH_LEVEL, &patch) == CUBLAS_STATUS_SUCCESS) {
-    versions["cublas"] = std::to_string(major) + "." + std::to_string(minor) + "." + std::to_string(patch);
-  }
-  return versions;
-}
-
 // The value of a Google Benchmark flag given as --name=value; `fallback` when absent.
 std::string flag_value(const std::vector<char*>& args, const std::string& name, const std::string& fallback) {
   const std::string prefix = "--" + name + "=";
@@ -165,17 +161,68 @@ std::string flag_value(const std::vector<char*>& args, const std::string& name, 
 
 using Fingerprints = std::map<std::string, formats::Fingerprint>;
 
-// Adds the fingerprints to the results file Google Benchmark wrote, rewritten whole (formats/atomic_file.h).
-void add_fingerprints(const std::string& results_path, const Fingerprints& fingerprints) {
+// How many cases of a checking process were compared with their reference here, and how many were not as
+// the correctness test verified them (Sampler::reference_check()).
+struct ReferenceCheckCounts {
+  int checked = 0;
+  int verified = 0;
+
+  void count(const Sampler& sampler) {
+    if (sampler.reference_check() == ReferenceCheck::kChecked) ++checked;
+    if (sampler.reference_check() == ReferenceCheck::kVerifiedByCorrectness) ++verified;
+  }
+  // The results' context keys, counted once every case is prepared (the rest of the context is written first).
+  void add_to_context(nlohmann::json& context) const {
+    context["reference_check_checked_cases"] = std::to_string(checked);
+    context["reference_check_verified_cases"] = std::to_string(verified);
+  }
+  void print_summary() const {
+    std::fprintf(stderr, "reference check: %d case(s) checked here, %d verified by the correctness test\n", checked,
+                 verified);
+  }
+};
+
+// The setup line's note on the current case's reference check.
+std::string reference_note(const Sampler& sampler) {
+  switch (sampler.reference_check()) {
+    case ReferenceCheck::kVerifiedByCorrectness: return "  [reference verified by the correctness test]";
+    case ReferenceCheck::kChecked:
+      return sampler.why_checked_here().empty() ? "  [reference checked here]"
+                                                : "  [reference checked here: " + sampler.why_checked_here() + "]";
+    case ReferenceCheck::kOff: break;
+  }
+  return "";
+}
+
+// Adds the fingerprints and, from a checking process, the reference check's counts to the results file
+// Google Benchmark wrote, rewritten whole (formats/atomic_file.h).
+void complete_results(const std::string& results_path, const Fingerprints& fingerprints,
+                      const std::optional<ReferenceCheckCounts>& counts) {
   nlohmann::json doc = formats::parse_json_document(formats::read_text_file(results_path, "rerun the benchmark"), results_path);
-  doc["fingerprints"] = fingerprints;
+  if (!fingerprints.empty()) doc["fingerprints"] = fingerprints;
+  if (counts && doc.contains("context") && doc["context"].is_object()) counts->add_to_context(doc["context"]);
   formats::write_file_atomically(results_path, doc.dump(1) + "\n");
+}
+
+// GPUPERF_VERIFIED_CASES_DIR's records of the families of `cases`, for a checking process with a capture;
+// nullopt (every case checked) otherwise. A record that cannot be read is a warning on stderr.
+std::optional<VerifiedCasesIndex> verified_cases_of(const std::vector<const Case*>& cases,
+                                                    const std::string& gpu_slug) {
+  const char* folder = std::getenv(kVerifiedCasesDirVariable);
+  if (folder == nullptr || *folder == '\0') return std::nullopt;
+  std::vector<std::string> families;
+  for (const Case* c : cases) families.push_back(c->family);
+  std::vector<std::string> warnings;
+  std::optional<VerifiedCasesIndex> index(std::in_place, folder, families, gpu_slug, warnings);
+  for (const std::string& warning : warnings) std::fprintf(stderr, "warning: %s\n", warning.c_str());
+  return index;
 }
 
 class CaseBenchmarks {
  public:
   explicit CaseBenchmarks(Sampler& sampler) : sampler_(sampler) {}
   const Fingerprints& fingerprints() const { return fingerprints_; }
+  const ReferenceCheckCounts& reference_checks() const { return reference_checks_; }
 
   void run(benchmark::State& state, const Case& c) {
     const auto failed = failures_.find(&c);
@@ -188,8 +235,9 @@ class CaseBenchmarks {
       // Setup (inputs, reference check, warm-up) is most of a run's wall time: show where it goes.
       if (first_sample) {
         const std::chrono::duration<double> setup = std::chrono::steady_clock::now() - setup_start;
-        std::fprintf(stderr, "setup %.3f s  %s\n", setup.count(), c.name().c_str());
+        std::fprintf(stderr, "setup %.3f s  %s%s\n", setup.count(), c.name().c_str(), reference_note(sampler_).c_str());
         if (sampler_.fingerprint()) fingerprints_[c.name()] = *sampler_.fingerprint();
+        reference_checks_.count(sampler_);
       }
       Sample sample;
       for (auto _ : state) {
@@ -236,6 +284,7 @@ class CaseBenchmarks {
   Sampler& sampler_;
   std::map<const Case*, std::string> failures_;
   Fingerprints fingerprints_;
+  ReferenceCheckCounts reference_checks_;
 };
 
 // --fingerprint-only: each case checked and captured, none timed; the results file holds the fingerprints
@@ -248,10 +297,17 @@ int check_and_fingerprint(Sampler& sampler, const std::vector<const Case*>& case
   }
   const std::regex selected(filter);
   Fingerprints fingerprints;
+  ReferenceCheckCounts counts;
   int failed = 0;
   for (const Case* c : cases) {
     if (!std::regex_search(c->name(), selected)) continue;
+    const auto setup_start = std::chrono::steady_clock::now();
     const CheckResult checked = sampler.prepare(*c);
+    if (checked.ok) {
+      const std::chrono::duration<double> setup = std::chrono::steady_clock::now() - setup_start;
+      std::fprintf(stderr, "setup %.3f s  %s%s\n", setup.count(), c->name().c_str(), reference_note(sampler).c_str());
+      counts.count(sampler);
+    }
     if (checked.ok && sampler.fingerprint()) {
       fingerprints[c->name()] = *sampler.fingerprint();
     } else if (!checked.ok) {
@@ -261,6 +317,8 @@ int check_and_fingerprint(Sampler& sampler, const std::vector<const Case*>& case
   }
   nlohmann::json doc = {{"context", nlohmann::json::object()}, {"benchmarks", nlohmann::json::array()}};
   for (const auto& [key, value] : context) doc["context"][key] = value;
+  counts.add_to_context(doc["context"]);
+  counts.print_summary();
   doc["fingerprints"] = fingerprints;
   formats::write_file_atomically(out, doc.dump(1) + "\n");
   std::fprintf(stderr, "%zu fingerprints written to %s\n", fingerprints.size(), out.c_str());
@@ -322,7 +380,7 @@ int main(int argc, char** argv) {
     Sampler sampler(pci_bus_id(), std::move(rules), check_reference || fingerprint_only, capture);
     GpuInfo info = *gpu;
     if (const std::string driver = sampler.nvml().driver_version(); !driver.empty()) info.driver = driver;
-    if (capture != nullptr) capture->set_libraries(library_versions(info));
+    if (capture != nullptr) capture->set_libraries(library_versions(info.cuda_runtime));
     if (info_only) {
       print_gpu_json(info);
       return formats::kExitPass;
@@ -364,6 +422,12 @@ int main(int argc, char** argv) {
         benchmarks.run(state, c);
       })->UseManualTime()->Iterations(1)->Unit(benchmark::kMicrosecond);
     }
+    // Only a process that checks and captures can tell a verified case's code from another's.
+    std::optional<VerifiedCasesIndex> verified;
+    if ((check_reference || fingerprint_only) && capture != nullptr && capture->available()) {
+      verified = verified_cases_of(perf_cases, info.slug);
+      if (verified) sampler.use_verified_cases(&*verified);
+    }
     auto context = context_entries(info, sampler, check_reference || fingerprint_only);
     if (reverse_order) context.emplace_back("case_order", "reverse");
     if (!not_applicable.empty()) context.emplace_back("not_applicable", not_applicable);
@@ -371,7 +435,16 @@ int main(int argc, char** argv) {
     for (const auto& [key, value] : context) benchmark::AddCustomContext(key, value);
     benchmark::RunSpecifiedBenchmarks();
     benchmark::Shutdown();
-    if (!results_path.empty() && !benchmarks.fingerprints().empty()) add_fingerprints(results_path, benchmarks.fingerprints());
+    std::optional<ReferenceCheckCounts> counts;
+    if (check_reference) {
+      counts = benchmarks.reference_checks();
+      counts->print_summary();
+    }
+    // Counted only where a case was prepared: with no case run, Google Benchmark may write no file.
+    const bool any_prepared = counts && counts->checked + counts->verified > 0;
+    if (!results_path.empty() && (any_prepared || !benchmarks.fingerprints().empty())) {
+      complete_results(results_path, benchmarks.fingerprints(), counts);
+    }
     return formats::kExitPass;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "error: %s\n", e.what());

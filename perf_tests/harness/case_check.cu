@@ -4,7 +4,8 @@
 
 namespace gpuperf {
 
-CheckResult run_checked(Instance& instance, std::uint64_t seed, cudaStream_t stream, Verify verify) {
+CheckResult run_checked(Instance& instance, std::uint64_t seed, cudaStream_t stream, Verify verify,
+                        const std::function<void(cudaStream_t)>& then_run) {
   const char* step = "generate";
   try {
     instance.generate(seed);
@@ -15,6 +16,11 @@ CheckResult run_checked(Instance& instance, std::uint64_t seed, cudaStream_t str
     instance.run(stream);
     GPUPERF_CHECK_LAUNCH();
     GPUPERF_CUDA_CHECK(cudaStreamSynchronize(stream));
+    if (then_run) {
+      step = "repeated run";
+      then_run(stream);
+      GPUPERF_CUDA_CHECK(cudaStreamSynchronize(stream));
+    }
     if (verify == Verify::kNo) return CheckResult::pass();
     step = "verify";
     CheckResult result = instance.verify();

@@ -3,22 +3,37 @@
 // poisoned outputs and compares with the family's reference. Exits 77 (CTest: skipped) with no GPU.
 // Reproduce a failure with the seed it prints: GPUPERF_SEED=<seed> gpuperf_correctness --gtest_filter=...
 // gpuperf_correctness --version prints the harness's version ("gpuperf 0.1.0") and exits 0, with no GPU.
+//
+// The second run of a perf case is repeated as one timed sample repeats it (runs_per_sample) and compared
+// with the reference after the repeats, as the benchmark program checked its outputs after timing.
+// With GPUPERF_VERIFIED_CASES_DIR set (kernel families' tests get it from CMake), the program records what
+// it verified for the perf test of the same build (harness/verified_cases.h): those repeats are captured
+// with CUPTI as the benchmark program captures them, and each case that passes is written with that
+// fingerprint to <folder>/<family>.json, one file per family whose tests ran, rewritten whole. Without a
+// capture (CUPTI unavailable, a profiler attached) the files list no case, and the perf tests check all.
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <exception>
+#include <map>
+#include <optional>
 #include <string>
 #include <utility>
 
+#include "common/cuda_check.cuh"
 #include "common/device_info.h"
 #include "common/random_fill.cuh"
 #include "common/registry.h"
 #include "formats/exit_codes.h"
 #include "formats/version.h"
 #include "harness/case_check.h"
+#include "harness/fingerprint/cupti_capture.h"
 #include "harness/gpu_info.h"
+#include "harness/library_versions.h"
+#include "harness/verified_cases.h"
 
 namespace gpuperf {
 namespace {
@@ -32,22 +47,104 @@ std::string test_name(const Case& c) {
   return name;
 }
 
-class CaseTest : public ::testing::Test {
+// What this process verified, per family whose tests ran: written for the perf test at the end.
+class VerifiedCasesRecorder {
  public:
-  CaseTest(const Case& c, std::string not_applicable) : case_(c), not_applicable_(std::move(not_applicable)) {}
-  void TestBody() override {
-    if (!not_applicable_.empty()) GTEST_SKIP() << "not applicable on this GPU: " << not_applicable_;
-    const auto instance = case_.make();
-    for (int attempt = 0; attempt < 2; ++attempt) {
-      const CheckResult result = run_checked(*instance, fresh_seed(), nullptr);
-      ASSERT_TRUE(result.ok) << case_.name() << ": " << result.message;
+  // capture: nullptr when nothing is recorded (no folder, or CUPTI unavailable: every family's file
+  // then lists no case).
+  VerifiedCasesRecorder(std::string folder, std::string gpu_slug, fingerprint::LaunchCapture* capture)
+      : folder_(std::move(folder)), gpu_slug_(std::move(gpu_slug)), capture_(capture) {}
+  fingerprint::LaunchCapture* capture() const { return capture_; }
+
+  void ran(const Case& c) {
+    VerifiedCases& record = records_[c.family];
+    record.family = c.family;
+    record.gpu_slug = gpu_slug_;
+  }
+  void verified(const Case& c, formats::Fingerprint fingerprint) {
+    records_[c.family].cases[c.name()] = std::move(fingerprint);
+  }
+
+  // One file per family; a file that cannot be written is a warning (the perf test then checks).
+  void write() const {
+    for (const auto& [family, record] : records_) {
+      try {
+        write_verified_cases(folder_, record);
+      } catch (const std::exception& e) {
+        std::fprintf(stderr,
+                     "warning: the verified cases of %s were not recorded (%s); its perf test checks every case\n",
+                     family.c_str(), e.what());
+      }
     }
   }
 
  private:
-  const Case& case_;
-  std::string not_applicable_;  // why the case cannot run on this GPU; empty when it can
+  std::string folder_;
+  std::string gpu_slug_;
+  fingerprint::LaunchCapture* capture_;
+  std::map<std::string, VerifiedCases> records_;  // family -> what it verified
 };
+
+// One timed sample's runs (runs_per_sample, Sampler::capture_fingerprint's window), captured when
+// `capture` is given.
+std::optional<formats::Fingerprint> repeat_timed_run(fingerprint::LaunchCapture* capture, Instance& instance,
+                                                     int runs, cudaStream_t stream) {
+  if (capture != nullptr) capture->begin();
+  try {
+    for (int r = 0; r < runs; ++r) instance.run(stream);
+    GPUPERF_CHECK_LAUNCH();
+  } catch (...) {
+    if (capture != nullptr) capture->end();
+    throw;
+  }
+  if (capture == nullptr) return std::nullopt;
+  return capture->end();
+}
+
+class CaseTest : public ::testing::Test {
+ public:
+  CaseTest(const Case& c, std::string not_applicable, VerifiedCasesRecorder* recorder)
+      : case_(c), not_applicable_(std::move(not_applicable)), recorder_(recorder) {}
+  void TestBody() override {
+    if (recorder_ != nullptr) recorder_->ran(case_);
+    if (!not_applicable_.empty()) GTEST_SKIP() << "not applicable on this GPU: " << not_applicable_;
+    const auto instance = case_.make();
+    // A perf case's second run is repeated as a timed sample repeats it, and captured when recording,
+    // before the comparison (see the header comment).
+    fingerprint::LaunchCapture* capture = recorder_ != nullptr ? recorder_->capture() : nullptr;
+    std::optional<formats::Fingerprint> fingerprint;
+    const auto repeat = [&](cudaStream_t stream) {
+      fingerprint = repeat_timed_run(capture, *instance, case_.runs_per_sample, stream);
+    };
+    const bool perf_case = (case_.roles & kPerf) != 0;
+    for (int attempt = 0; attempt < 2; ++attempt) {
+      const bool last = attempt == 1;
+      const CheckResult result = run_checked(*instance, fresh_seed(), stream_, Verify::kYes,
+                                             perf_case && last ? repeat : std::function<void(cudaStream_t)>{});
+      ASSERT_TRUE(result.ok) << case_.name() << ": " << result.message;
+    }
+    if (fingerprint && fingerprint->capture_status == formats::kCapturedByCupti) {
+      recorder_->verified(case_, std::move(*fingerprint));
+    }
+  }
+
+ protected:
+  // A stream of its own, as the benchmark program's sampler runs cases on one.
+  void SetUp() override { GPUPERF_CUDA_CHECK(cudaStreamCreate(&stream_)); }
+  void TearDown() override { GPUPERF_CUDA_CHECK_NOTHROW(cudaStreamDestroy(stream_)); }
+
+ private:
+  const Case& case_;
+  std::string not_applicable_;        // why the case cannot run on this GPU; empty when it can
+  VerifiedCasesRecorder* recorder_;   // nullptr: nothing recorded
+  cudaStream_t stream_ = nullptr;
+};
+
+// GPUPERF_VERIFIED_CASES_DIR, or "" when unset.
+std::string verified_cases_folder() {
+  const char* folder = std::getenv(kVerifiedCasesDirVariable);
+  return folder == nullptr ? "" : folder;
+}
 
 }  // namespace
 }  // namespace gpuperf
@@ -60,11 +157,30 @@ int main(int argc, char** argv) {
     return formats::kExitPass;
   }
   ::testing::InitGoogleTest(&argc, argv);
+  // Before the first CUDA call, so that CUPTI sees every module load (cupti_capture.h); only where there
+  // is somewhere to record what the capture is for.
+  const std::string folder = verified_cases_folder();
+  fingerprint::LaunchCapture* capture = folder.empty() ? nullptr : &fingerprint::LaunchCapture::instance();
   std::string why;
-  if (!query_gpu(why)) {
+  const std::optional<GpuInfo> gpu = query_gpu(why);
+  if (!gpu) {
     std::printf("SKIPPED: %s\n", why.c_str());
     return formats::kExitNotJudged;
   }
+  std::optional<VerifiedCasesRecorder> recorder;
+  if (!folder.empty()) {
+    if (capture != nullptr && capture->available()) {
+      capture->set_libraries(library_versions(gpu->cuda_runtime));
+    } else {
+      std::fprintf(stderr,
+                   "warning: no fingerprint capture (%s): no case is recorded as verified; the perf tests check "
+                   "every case\n",
+                   capture->status().c_str());
+      capture = nullptr;
+    }
+    recorder.emplace(folder, gpu->slug, capture);
+  }
+  VerifiedCasesRecorder* const recording = recorder ? &*recorder : nullptr;
   static Registry registry;
   DeviceCapabilities device;
   try {
@@ -83,7 +199,11 @@ int main(int argc, char** argv) {
     // A case this GPU cannot run is still a test, reported skipped with the reason: listed, never absent.
     std::string not_applicable = not_applicable_reason(c.needs, device);
     ::testing::RegisterTest(c.family.c_str(), test_name(c).c_str(), nullptr, c.name().c_str(), __FILE__, __LINE__,
-                            [&c, not_applicable]() -> ::testing::Test* { return new CaseTest(c, not_applicable); });
+                            [&c, not_applicable, recording]() -> ::testing::Test* {
+                              return new CaseTest(c, not_applicable, recording);
+                            });
   }
-  return RUN_ALL_TESTS();
+  const int result = RUN_ALL_TESTS();
+  if (recorder) recorder->write();
+  return result;
 }

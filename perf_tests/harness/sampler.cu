@@ -89,12 +89,33 @@ CheckResult Sampler::prepare(const Case& c) {
   } catch (const std::exception& e) {
     return CheckResult::fail(std::string("could not set up the case: ") + e.what());
   }
-  CheckResult check = run_checked(*instance, fresh_seed(), stream_, check_reference_ ? Verify::kYes : Verify::kNo);
+  // A case the correctness test recorded is fingerprinted before its reference check, which the
+  // fingerprint may make unnecessary; any other is checked first, as a case that computes the wrong answer
+  // is never run further.
+  const bool recorded = check_reference_ && capture_ != nullptr && verified_ != nullptr &&
+                        verified_->lists(c.family, c.name());
+  CheckResult check =
+      run_checked(*instance, fresh_seed(), stream_, check_reference_ && !recorded ? Verify::kYes : Verify::kNo);
   if (!check.ok) return check;
   instance_ = std::move(instance);
   case_ = &c;
   fingerprint_.reset();
   if (capture_ != nullptr) fingerprint_ = capture_fingerprint();
+  reference_check_ = check_reference_ ? ReferenceCheck::kChecked : ReferenceCheck::kOff;
+  why_checked_here_.clear();
+  if (recorded) {
+    const ReferenceCheckDecision decision = verified_->decide(c.family, c.name(), *fingerprint_);
+    if (decision.skip) {
+      reference_check_ = ReferenceCheck::kVerifiedByCorrectness;
+    } else {
+      why_checked_here_ = decision.reason;
+      CheckResult late = run_checked(*instance_, fresh_seed(), stream_, Verify::kYes);
+      if (!late.ok) {
+        case_ = nullptr;
+        return late;
+      }
+    }
+  }
 
   std::this_thread::sleep_for(std::chrono::duration<double>(settle_seconds_per_freed_gib_ * freed_gib));
   for (int i = 0; i < kWarmupSamples; ++i) timed_run(0.0);
@@ -146,7 +167,7 @@ Sample Sampler::measure() {
 }
 
 CheckResult Sampler::verify_last_run() {
-  if (!check_reference_) return CheckResult::pass();
+  if (reference_check_ != ReferenceCheck::kChecked) return CheckResult::pass();
   try {
     GPUPERF_CUDA_CHECK(cudaStreamSynchronize(stream_));
     CheckResult result = instance_->verify();

@@ -18,8 +18,16 @@
 #include "harness/launch_gate.cuh"
 #include "harness/nvml.h"
 #include "harness/slowdown_injection.cuh"
+#include "harness/verified_cases.h"
 
 namespace gpuperf {
+
+// How the current case's outputs were judged against its reference in this process.
+enum class ReferenceCheck {
+  kOff,                    // not compared (check_reference false)
+  kChecked,                // compared here, before and after the timed runs
+  kVerifiedByCorrectness,  // not compared: the correctness test verified this very code (verified_cases.h)
+};
 
 struct Sample {
   double value = 0.0;    // the case's metric: [microseconds per run] for kTime, [cycles] for kCycles
@@ -42,10 +50,18 @@ class Sampler {
   // Makes c the current case unless it already is. On a failed reference check returns the failure
   // (and no case is current); timings of a case that computes the wrong answer are never taken.
   CheckResult prepare(const Case& c);
+  // With a capture and check_reference: a case that `verified` lists is run and fingerprinted first, and
+  // compared with its reference only where verified->decide() says so. The index must outlive the sampler.
+  void use_verified_cases(const VerifiedCasesIndex* verified) { verified_ = verified; }
+  // The current case's: how its reference was judged, and why it was checked here despite a record
+  // (decide()'s reason; empty when no record named it).
+  ReferenceCheck reference_check() const { return reference_check_; }
+  const std::string& why_checked_here() const { return why_checked_here_; }
   bool is_current(const Case& c) const { return case_ == &c; }
   Sample measure();
   // After the samples: the outputs of the last timed run must still match the reference (passes
-  // without checking when check_reference is false).
+  // without checking when check_reference is false, or the correctness test verified the case: its check
+  // compares the outputs after repeated runs too).
   CheckResult verify_last_run();
 
   const Nvml& nvml() const { return nvml_; }
@@ -74,6 +90,9 @@ class Sampler {
   double inject_us_ = 0.0;  // [microseconds] per sample
   fingerprint::LaunchCapture* capture_ = nullptr;
   std::optional<formats::Fingerprint> fingerprint_;
+  const VerifiedCasesIndex* verified_ = nullptr;
+  ReferenceCheck reference_check_ = ReferenceCheck::kOff;
+  std::string why_checked_here_;
 };
 
 }  // namespace gpuperf

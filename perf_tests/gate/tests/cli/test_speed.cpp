@@ -1,10 +1,12 @@
 // The gate must judge a full suite quickly, files included: what `perf_gate compare` does for 1000
 // benchmarks x 30 samples in each of 3 processes (Google Benchmark JSON as the perf binary writes it, about
 // 20 MB a file) against a schema 2 baseline of 10 processes: load_baseline + load_results_files +
-// compare_with_baseline, under 1 s in a Release build (writing the files is not timed). Asserted on the
+// compare_with_baseline, under 2 s in a Release build (writing the files is not timed). Asserted on the
 // process's CPU time, the best of 3 runs, with no other test beside it (RUN_SERIAL in CMakeLists.txt):
-// on 2 cores a neighbouring test inflates even CPU time (1.02 s beside the fuzz test, 0.47 s alone);
-// the wall time is printed too.
+// on 2 cores a neighbouring test inflates even CPU time (1.02 s beside the fuzz test, 0.47 s alone).
+// The GPU hosts' CPUs take longer: 1.18 s and 1.48 s on two H100 hosts (g++ 13, nlohmann-json 3.11.3),
+// which failed the 1 s bound this test had. A step that went quadratic in the benchmarks would take
+// minutes, far beyond either bound. The wall time is printed too.
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -25,7 +27,7 @@ constexpr int kProcesses = 3;
 constexpr int kSamplesPerProcess = 30;
 constexpr int kBaselineProcesses = 10;
 #ifdef NDEBUG
-constexpr double kMaxSeconds = 1.0;
+constexpr double kMaxSeconds = 2.0;
 #else
 constexpr double kMaxSeconds = 10.0;  // unoptimized builds only check that it finishes
 #endif
