@@ -11,24 +11,26 @@
 #
 # The memory canary: the first look's processes also time the ceiling family (copy, read, memset of
 # 1 GiB each), so that the reports can say when this machine streams memory slower or faster than the
-# baseline's, beside the memory-bound verdicts (perf_tests/gate/judging/memory_canary.h). The ceilings are judged in
-# perf.ceiling, not here (the gate keeps --family NAME), and re-measurements time only the ambiguous
-# benchmarks. It costs about 5 s in the first process, which checks each 1 GiB case against its
-# reference on the host, and under 1 s in each later one (set-up, 10 samples; an H100, 2026-11-23:
-# 2.5 + 1.1 + 0.9 s checked, 0.4 s unchecked); over 17 unchecked whole-suite runs on H100s, 1-2 s a
-# family, 11 s of a 59 s run. It does not pull the family's medians away from the baseline's, which were
+# baseline's, beside the memory-bound verdicts (perf_tests/gate/judging/memory_canary.h). The ceilings
+# are judged in perf.ceiling, not here (the gate keeps --family NAME), and re-measurements time only the
+# ambiguous benchmarks. It costs under 1 s a process, as no timed process checks (set-up, 10 samples;
+# an H100, 2026-11-23: 0.4 s unchecked); over 17 unchecked whole-suite runs on H100s, 1-2 s a family,
+# 11 s of a 59 s run. It does not pull the family's medians away from the baseline's, which were
 # recorded in whole-suite processes that time the ceilings too: it brought three of them closer, by
 # 0.9-1.4% (docs/results.md, "The gate judged by processes"). --no-canary leaves it out.
 #
-# --no-reference-check: every process only times, the first one too. For a build whose correctness tests
-# already passed on this GPU (ctest -L correctness): the check is most of a checked process's time (an
-# H100, whole suite: 144 s checked, 9 s unchecked), and it does not change the timings (docs/results.md,
-# "Timings that depended on history").
+# A first process checks every case against its reference and captures its fingerprint without timing
+# anything (gpuperf_bench --fingerprint-only); the timed processes only time. Capturing in a timed process
+# moved three benchmarks' medians by 0.8-1.6% on an H100 (docs/results.md, "Does capturing fingerprints
+# move the timings?"), so no timed process captures. A case the correctness test of this build verified
+# with the same fingerprint is not compared with its reference again (README.md, the perf test).
 #
-# --skip-unchanged (pull requests): a first process checks every case against its reference and captures
-# its fingerprint without timing anything (gpuperf_bench --fingerprint-only); benchmarks whose fingerprint,
-# GPU model, driver and CUDA runtime equal the baseline's are not timed and pass as UNCHANGED; the rest
-# are measured as usual. Correctness is never skipped.
+# --no-reference-check: no process checks or captures; every one only times. For a build whose
+# correctness tests already passed on this GPU (ctest -L correctness).
+#
+# --skip-unchanged (pull requests): benchmarks whose fingerprint in the first process, GPU model, driver
+# and CUDA runtime equal the baseline's are not timed and pass as UNCHANGED; the rest are measured as
+# usual. Correctness is never skipped.
 #
 # On a regression, scripts/ncu_diagnose.sh profiles the 3 slowest SLOW benchmarks with Nsight Compute and
 # appends the metric diff against the profiles recorded beside the baseline (baselines/<gpu>.ncu.json,
@@ -41,14 +43,15 @@
 #
 # Exit: 0 pass, 1 regression, 2 invalid input or infrastructure failure, 77 skipped / not judged
 # (no GPU; no baseline for this GPU unless --strict; throttled GPU).
-# Writes into --out: <family>.runN.json (raw samples), <family>.md and <family>.verdict.json (reports).
+# Writes into --out: <family>.fingerprints.json (the checking process), <family>.runN.json (raw samples),
+# <family>.md and <family>.verdict.json (reports).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
 source "$(dirname "${BASH_SOURCE[0]}")/lib/remeasure.sh"
 
-# 3 processes a look, up to 3 re-measurements: in the gate's simulation (perf_tests/gate/tests/
-# perf_tests/gate/tests/statistics/test_simulation.cpp) this catches a 3% slowdown at a process sd of 0.44% in 94% of trials with no
-# false alarm in 32,400 clean judgements; 2 re-measurements caught 90%.
+# 3 processes a look, up to 3 re-measurements: in the gate's simulation
+# (perf_tests/gate/tests/statistics/test_simulation.cpp) this catches a 3% slowdown at a process sd of
+# 0.44% in 94% of trials with no false alarm in 32,400 clean judgements; 2 re-measurements caught 90%.
 family="" bench="" gate="" baselines="" out="" processes=3 repetitions=30 max_remeasure=3 strict="" lock_wait=1800
 check_first=1 skip_unchanged="" ledger="" diagnosis=1
 canary=ceiling  # the family timed beside NAME in the first look (kCanaryFamily in perf_tests/gate/judging/memory_canary.h)
@@ -91,14 +94,11 @@ mkdir -p "$out"
 lock_gpu "$(jq -r .uuid <<<"$gpu")" "$lock_wait"
 rm -f "$out/$family".run*.json "$out/$family.fingerprints.json"
 
-measure() {  # measure <run number> <filter>
-  local json="$out/$family.run$1.json" log="$out/$family.run$1.log" rc=0 check=()
-  # The first process checks every case against its reference; later ones only time. Unchecked and
-  # checked processes agree since the sampler pauses after a case frees memory (docs/results.md,
-  # "Timings that depended on history"), and the check is most of a process's time.
-  (($1 > 1)) || [[ -z $check_first ]] && check=(--no-reference-check)
-  GPUPERF_GIT_COMMIT=${GPUPERF_GIT_COMMIT:-$(git -C "$baselines" rev-parse --short HEAD 2>/dev/null || true)} \
-    "$bench" "${check[@]}" --benchmark_filter="$2" --benchmark_repetitions="$repetitions" \
+commit=${GPUPERF_GIT_COMMIT:-$(git -C "$baselines" rev-parse --short HEAD 2>/dev/null || true)}
+measure() {  # measure <run number> <filter>: one timed process, which neither checks nor captures
+  local json="$out/$family.run$1.json" log="$out/$family.run$1.log" rc=0
+  GPUPERF_GIT_COMMIT=$commit \
+    "$bench" --no-reference-check --benchmark_filter="$2" --benchmark_repetitions="$repetitions" \
     --benchmark_out="$json" --benchmark_out_format=json >"$log" 2>&1 || rc=$?
   if ((rc != 0)); then
     tail -n 20 "$log" >&2
@@ -120,7 +120,8 @@ measure_look() {  # measure_look <filter>: --processes fresh processes, each a r
 judge() {  # judge: compare every run so far with the baseline; sets verdict
   local runs=("$out/$family".run*.json) skip=()
   [[ -e ${runs[0]} ]] || runs=()
-  [[ -n $skip_unchanged ]] && runs+=("$out/$family.fingerprints.json") skip=(--skip-unchanged)
+  [[ -n $fingerprints ]] && runs+=("$fingerprints")
+  [[ -n $skip_unchanged ]] && skip=(--skip-unchanged)
   verdict=0
   "$gate" compare --baseline "$baseline" --results "${runs[@]}" --family "$family" ${strict:+"$strict"} "${skip[@]}" \
     --looks $((max_remeasure + 1)) \
@@ -130,17 +131,26 @@ judge() {  # judge: compare every run so far with the baseline; sets verdict
 
 first_look="^$family/"
 [[ -n $canary && $family != "$canary" ]] && first_look="^($family|$canary)/"
-if [[ -n $skip_unchanged ]]; then
+fingerprints=""
+if [[ -n $check_first || -n $skip_unchanged ]]; then
   fingerprints="$out/$family.fingerprints.json" rc=0
-  "$bench" --fingerprint-only --benchmark_filter="^$family/" --benchmark_out="$fingerprints" \
+  GPUPERF_GIT_COMMIT=$commit "$bench" --fingerprint-only --benchmark_filter="^$family/" --benchmark_out="$fingerprints" \
     >"$out/$family.fingerprints.log" 2>&1 || rc=$?
   if ((rc != 0)); then
     tail -n 20 "$out/$family.fingerprints.log" >&2
+    ((rc > 128)) && die "$EXIT_INVALID" "the benchmark binary crashed (signal $((rc - 128))) while checking $family; log: $out/$family.fingerprints.log"
     die "$EXIT_INVALID" "checking and fingerprinting $family failed (exit $rc); log: $out/$family.fingerprints.log"
   fi
+  # CUPTI may be unavailable (another profiler attached): the cases were checked, but nothing is known of
+  # their code, so nothing can be skipped as unchanged.
+  if ! jq -e '(.fingerprints // {}) | length > 0' "$fingerprints" >/dev/null; then
+    note "the checking process captured no fingerprint ($out/$family.fingerprints.log): every benchmark is timed"
+    fingerprints="" skip_unchanged=""
+  fi
+fi
+if [[ -n $skip_unchanged ]]; then
   "$gate" unchanged --baseline "$baseline" --results "$fingerprints" --family "$family" --list "$out/$family.unchanged.txt"
   jq -r '.fingerprints | keys[]' "$fingerprints" | grep -vxF -f "$out/$family.unchanged.txt" >"$out/$family.changed.txt" || true
-  check_first=""  # every case was checked just now
   first_look=""   # only what changed is timed, with the canary beside it
   if [[ -s $out/$family.changed.txt ]]; then
     first_look="$(exact_filter <"$out/$family.changed.txt")"
@@ -163,11 +173,9 @@ if [[ -n $ledger ]] && ((verdict != EXIT_INVALID)); then
     note "the same-code ledger $ledger was not updated (the verdict stands)"
 fi
 if ((verdict == EXIT_REGRESSION)) && [[ -n $diagnosis ]]; then
-  # The kernels to profile: the fingerprints of this run's checking process.
-  fingerprints="$out/$family.run1.json"
-  [[ -n $skip_unchanged ]] && fingerprints="$out/$family.fingerprints.json"
+  # The kernels to profile: the fingerprints of this run's checking process (none with --no-reference-check).
   "$(dirname "$0")/ncu_diagnose.sh" --stored "${baseline%.json}.ncu.json" --bench "$bench" --gate "$gate" \
-    --verdict "$out/$family.verdict.json" --fingerprints "$fingerprints" --markdown "$out/$family.md" \
+    --verdict "$out/$family.verdict.json" --fingerprints "${fingerprints:-$out/$family.run1.json}" --markdown "$out/$family.md" \
     --dir "$out/$family" || note "the ncu diagnosis failed (exit $?); the verdict stands"
 fi
 echo "report: $out/$family.md"

@@ -10,8 +10,10 @@
 # Each of the --runs (default 10) is a separate process, and the file keeps each one's median per
 # benchmark: the gate estimates a benchmark's process-to-process spread from them, so more processes
 # give narrower intervals (a baseline from 3 is judged with the wide interval 2 degrees of freedom
-# allow). One process is one pass over the suite; the first checks every case against its reference,
-# the others only time (they agree: docs/results.md, "Timings that depended on history"). Tolerances
+# allow). One process is one pass over the suite, timing only; a process before them checks every case
+# against its reference and captures its fingerprint without timing (gpuperf_bench --fingerprint-only):
+# capturing in a timed process moved three benchmarks' medians by 0.8-1.6% on an H100 (docs/results.md,
+# "Does capturing fingerprints move the timings?"). Tolerances
 # written by hand into the old file are kept. The file is written whole or not at all.
 # Exit: 0 written, 2 failure (nothing written), 77 no GPU.
 set -euo pipefail
@@ -43,12 +45,20 @@ lock_gpu "$(jq -r .uuid <<<"$gpu")" "$lock_wait"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 commit=${GPUPERF_GIT_COMMIT:-$(git -C "$baselines" rev-parse --short HEAD 2>/dev/null || echo unknown)}
+note "checking every case and capturing its fingerprint on $(jq -r .name <<<"$gpu")"
+GPUPERF_GIT_COMMIT=$commit "$bench" --fingerprint-only --benchmark_out="$work/fingerprints.json" \
+  >"$work/fingerprints.log" 2>&1 ||
+  { tail -n 20 "$work/fingerprints.log" >&2; die "$EXIT_INVALID" "checking the cases failed; $target left unchanged"; }
 results=()
+# Fingerprints, no run (perf_gate record); CUPTI may be unavailable (another profiler attached).
+if jq -e '(.fingerprints // {}) | length > 0' "$work/fingerprints.json" >/dev/null; then
+  results+=("$work/fingerprints.json")
+else
+  note "no fingerprint captured ($work/fingerprints.log): the baseline will hold none"
+fi
 for ((run = 1; run <= runs; run++)); do
   note "run $run of $runs on $(jq -r .name <<<"$gpu")"
-  check=()
-  ((run > 1)) && check=(--no-reference-check)  # as perf_test.sh's processes
-  GPUPERF_GIT_COMMIT=$commit "$bench" "${check[@]}" --benchmark_repetitions="$repetitions" \
+  GPUPERF_GIT_COMMIT=$commit "$bench" --no-reference-check --benchmark_repetitions="$repetitions" \
     --benchmark_out="$work/run$run.json" --benchmark_out_format=json >"$work/run$run.log" 2>&1 ||
     { tail -n 20 "$work/run$run.log" >&2; die "$EXIT_INVALID" "benchmark run $run failed; $target left unchanged"; }
   results+=("$work/run$run.json")

@@ -71,7 +71,10 @@ Baseline record_baseline(const std::vector<ResultsFile>& runs, const Baseline* p
                       : !runs.front().gpu.git_commit.empty() ? runs.front().gpu.git_commit
                                                              : kUnknownCommit;
   b.recorded.harness_version = formats::kHarnessVersion;  // this gate's, never --previous's
-  b.recorded.runs = static_cast<int>(runs.size());
+  // A file that timed nothing (gpuperf_bench --fingerprint-only: the process that checks and captures
+  // fingerprints apart from the timed ones) gives fingerprints, not a run.
+  b.recorded.runs = static_cast<int>(
+      std::count_if(runs.begin(), runs.end(), [](const ResultsFile& run) { return !run.benchmarks.empty(); }));
   b.recorded.gpu_uuids = gpu_uuids_of(runs);
   b.default_tolerance_pct = kDefaultTolerancePct;
   b.same_gpu_tolerance_pct = kDefaultSameGpuTolerancePct;

@@ -27,11 +27,12 @@ struct RecordOptions {
   std::string date;                              // ISO 8601 UTC; empty: now
 };
 
-// Each results file is one run (process): a benchmark keeps the median of each run's valid samples, the
-// runs' GPU UUIDs are listed in recorded.gpu_uuids, recorded.harness_version names this gate's release, and
-// gpu.sm_clock_mhz and gpu.mem_clock_mhz are the median clocks of all their valid samples (left out where no
-// sample has one). From `previous` (may be null) it keeps defaults (same_gpu_tolerance_pct included),
-// families and every per-benchmark tolerance_pct.
+// Each results file that timed benchmarks is one run (process); one that only holds fingerprints
+// (gpuperf_bench --fingerprint-only) adds them and counts as no run. A benchmark keeps the median of each
+// run's valid samples, the runs' GPU UUIDs are listed in recorded.gpu_uuids, recorded.harness_version
+// names this gate's release, and gpu.sm_clock_mhz and gpu.mem_clock_mhz are the median clocks of all
+// their valid samples (left out where no sample has one). From `previous` (may be null) it keeps defaults
+// (same_gpu_tolerance_pct included), families and every per-benchmark tolerance_pct.
 // InputError when a benchmark reported an error or has fewer than kMinSamples valid samples in every run, when the
 // files come from different GPUs or none names its GPU, or when `previous` is for another GPU.
 Baseline record_baseline(const std::vector<ResultsFile>& runs, const Baseline* previous, const RecordOptions& options);

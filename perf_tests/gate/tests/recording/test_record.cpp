@@ -63,6 +63,20 @@ TEST(Record, KeepsOneMedianPerProcess) {
   EXPECT_EQ(b.benchmarks.at(kChase).unit, "cycles");
 }
 
+// The process that checks and captures fingerprints times nothing (gpuperf_bench --fingerprint-only):
+// its file gives the baseline its fingerprints and is no run.
+TEST(Record, AFingerprintOnlyFileGivesFingerprintsAndIsNoRun) {
+  std::vector<ResultsFile> runs = two_runs();
+  runs.push_back(load_results(testdata("results_fingerprint_only.json")));
+  const Baseline b = record_baseline(runs, nullptr, RecordOptions{});
+  EXPECT_EQ(b.recorded.runs, 2);
+  const BaselineEntry& e = b.benchmarks.at(kReduce9);
+  EXPECT_EQ(e.process_medians.size(), 2u);
+  ASSERT_TRUE(e.fingerprint.has_value());
+  EXPECT_EQ(e.fingerprint->capture_status, formats::kCapturedByCupti);
+  EXPECT_EQ(*e.fingerprint, runs[2].fingerprints.at(kReduce9));
+}
+
 TEST(Record, NamesTheHarnessVersionThatRecordedItNotThePreviousFiles) {
   Baseline previous = load_baseline(testdata("baseline_h200.json"));
   EXPECT_EQ(previous.recorded.harness_version, "") << "a file from before versions reads without one";
