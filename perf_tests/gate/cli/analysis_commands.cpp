@@ -44,12 +44,8 @@ int run_order_table(const Arguments& args, std::ostream& out, std::ostream& /*er
 }
 
 int run_calibration_report(const Arguments& args, std::ostream& out, std::ostream& /*err*/) {
-  // A count of the script's: a whole number in [low, 1e6].
-  const auto whole = [&args](const char* option, int low) {
-    const double value = *args.number(option, low, 1e6);
-    if (value != static_cast<int>(value)) throw UsageError(std::string(option) + " must be a whole number");
-    return static_cast<int>(value);
-  };
+  // A count of the script's: a whole number in [low, 1e6] (each is required, checked below).
+  const auto whole = [&args](const char* option, int low) { return *args.whole_number(option, low, 1000000); };
   for (const char* option : {"--verdicts", "--gpu", "--trials", "--processes", "--repetitions", "--max-remeasure",
                              "--rounds", "--ab-repetitions", "--ab-max-remeasure"}) {
     args.required(option);

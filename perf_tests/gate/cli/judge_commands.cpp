@@ -29,11 +29,7 @@ constexpr int kMaxLooks = 100;
 // on a name of that length.
 constexpr std::size_t kMaxFilterLength = 256;
 
-int looks_from(const Arguments& args) {
-  const std::optional<double> looks = args.number("--looks", 1, kMaxLooks);
-  if (looks && *looks != static_cast<int>(*looks)) throw UsageError("--looks must be a whole number");
-  return looks ? static_cast<int>(*looks) : 1;
-}
+int looks_from(const Arguments& args) { return args.whole_number("--looks", 1, kMaxLooks).value_or(1); }
 
 Selection selection_from(const Arguments& args) {
   if (args.has("--family") && args.has("--filter")) throw UsageError("give --family or --filter, not both");
