@@ -13,19 +13,10 @@ namespace gpuperf::gate {
 namespace {
 
 using testing::testdata;
+using testing::expect_words;
 
 std::string load_error(const std::string& file) {
-  try {
-    load_baseline(testdata(file));
-  } catch (const formats::InputError& e) {
-    return e.what();
-  }
-  return "";
-}
-
-void expect_words(const std::string& message, std::initializer_list<const char*> words) {
-  ASSERT_FALSE(message.empty()) << "expected an formats::InputError";
-  for (const char* word : words) EXPECT_NE(message.find(word), std::string::npos) << "'" << word << "' in: " << message;
+  return testing::input_error_of([&] { load_baseline(testdata(file)); });
 }
 
 TEST(BaselineInput, ReadsTheFixture) {

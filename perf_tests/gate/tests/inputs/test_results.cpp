@@ -12,20 +12,11 @@ namespace gpuperf::gate {
 namespace {
 
 using testing::testdata;
+using testing::expect_words;
 
 // The message of the InputError that loading `file` throws ("" if none).
 std::string load_error(const std::string& file) {
-  try {
-    load_results(testdata(file));
-  } catch (const formats::InputError& e) {
-    return e.what();
-  }
-  return "";
-}
-
-void expect_words(const std::string& message, std::initializer_list<const char*> words) {
-  ASSERT_FALSE(message.empty()) << "expected an formats::InputError";
-  for (const char* word : words) EXPECT_NE(message.find(word), std::string::npos) << "'" << word << "' in: " << message;
+  return testing::input_error_of([&] { load_results(testdata(file)); });
 }
 
 TEST(ResultsInput, ReadsContextSamplesCountersAndConvertsUnits) {
@@ -93,7 +84,7 @@ TEST(ResultsInput, NumberTooLargeForADouble) {
   // Found by the fuzzer: valid JSON, but the parser cannot hold the number and threw past the gate.
   try {
     parse_results(R"({"benchmarks": [{"run_name": "a/b", "run_type": "iteration", "real_time": 1e999}]})", "huge.json");
-    FAIL() << "expected an formats::InputError";
+    FAIL() << "expected an InputError";
   } catch (const formats::InputError& e) {
     expect_words(e.what(), {"huge.json", "too large", "corrupt", "write it again"});
   }
@@ -263,14 +254,14 @@ TEST(ResultsInput, AnOverlongBenchmarkNameIsRefused) {
     parse_results(R"({"benchmarks": [{"run_name": ")" + name +
                       R"(", "run_type": "iteration", "real_time": 1, "time_unit": "us"}]})",
                   "inline.json");
-    FAIL() << "expected formats::InputError";
+    FAIL() << "expected an InputError";
   } catch (const formats::InputError& e) {
     expect_words(e.what(), {"inline.json", "benchmarks[0]", "30000 characters long", "at most 160"});
     EXPECT_LT(std::string(e.what()).size(), 600u) << "the message quotes the start of the name only";
   }
   try {
     parse_results(R"({"benchmarks": [], "fingerprints": {")" + name + R"(": {}}})", "inline.json");
-    FAIL() << "expected formats::InputError";
+    FAIL() << "expected an InputError";
   } catch (const formats::InputError& e) {
     expect_words(e.what(), {"inline.json", "fingerprints", "30000 characters long"});
   }
@@ -283,7 +274,7 @@ TEST(ResultsInput, AnOverlongBenchmarkNameIsRefused) {
 TEST(ResultsInput, FilesOfDifferentGpusAreNotPooled) {
   try {
     pool_results({load_results(testdata("results_run1.json")), load_results(testdata("results_other_gpu.json"))});
-    FAIL() << "expected formats::InputError";
+    FAIL() << "expected an InputError";
   } catch (const formats::InputError& e) {
     expect_words(e.what(), {"different GPUs", "results_other_gpu.json", "nvidia-h100-80gb-hbm3"});
   }

@@ -194,7 +194,7 @@ TEST(AbMode, UnequalRunCountsAreRefused) {
   runs.b.pop_back();
   try {
     compare_ab(runs.a, runs.b, AbOptions{});
-    FAIL() << "expected formats::InputError";
+    FAIL() << "expected an InputError";
   } catch (const formats::InputError& e) {
     EXPECT_NE(std::string(e.what()).find("3 A files and 2 B files"), std::string::npos) << e.what();
   }

@@ -141,7 +141,7 @@ TEST(CompareFixtures, ErrorBenchmarkIsInvalidInputNeverAPass) {
 TEST(CompareFixtures, ResultsOfAnotherGpuAreRefused) {
   try {
     compare_fixture({"results_other_gpu.json"});
-    FAIL() << "expected formats::InputError";
+    FAIL() << "expected an InputError";
   } catch (const formats::InputError& e) {
     const std::string message = e.what();
     EXPECT_NE(message.find("GPU mismatch"), std::string::npos) << message;
@@ -153,7 +153,7 @@ TEST(CompareFixtures, ResultsOfAnotherGpuAreRefused) {
 TEST(CompareFixtures, ResultsWithoutGpuSlugAreRefused) {
   try {
     compare_fixture({"results_no_gpu_slug.json"});
-    FAIL() << "expected formats::InputError";
+    FAIL() << "expected an InputError";
   } catch (const formats::InputError& e) {
     EXPECT_NE(std::string(e.what()).find("gpu_slug"), std::string::npos) << e.what();
   }

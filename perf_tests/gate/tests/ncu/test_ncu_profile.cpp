@@ -22,6 +22,7 @@ namespace gpuperf::gate {
 namespace {
 
 using testing::expect_golden;
+using testing::expect_words;
 using testing::read_fixture_text;
 
 constexpr const char* kReduce9Kernel =
@@ -31,17 +32,7 @@ const std::string kLongScoreboard = ncu_stall_metric("long_scoreboard");
 NcuProfile fixture(const std::string& name) { return parse_ncu_csv(read_fixture_text(name), "ncu.csv"); }
 
 std::string parse_error(const std::string& text) {
-  try {
-    parse_ncu_csv(text, "ncu.csv");
-  } catch (const formats::InputError& e) {
-    return e.what();
-  }
-  return "";
-}
-
-void expect_words(const std::string& message, std::initializer_list<const char*> words) {
-  ASSERT_FALSE(message.empty()) << "expected formats::InputError";
-  for (const char* word : words) EXPECT_NE(message.find(word), std::string::npos) << "'" << word << "' in: " << message;
+  return testing::input_error_of([&] { parse_ncu_csv(text, "ncu.csv"); });
 }
 
 // A raw-page table of one kernel row per entry of `rows`, under a header of the fixed columns and

@@ -279,7 +279,7 @@ TEST_F(AtomicWrite, RefusesAnOutputThatIsNotARegularFile) {
   for (const char* name : {"link.md", "fifo.json"}) {
     try {
       formats::write_file_atomically((dir_ / name).string(), "x");
-      FAIL() << name << ": expected formats::InputError";
+      FAIL() << name << ": expected an InputError";
     } catch (const formats::InputError& e) {
       const std::string message = e.what();
       EXPECT_NE(message.find(name), std::string::npos) << message;
@@ -306,7 +306,7 @@ TEST_F(AtomicWrite, SeveralOutputsAreWrittenAllOrNothing) {
   EXPECT_THROW(files.add((dir_ / "no_such_dir" / "r.json").string(), "{}"), formats::InputError);
   try {
     files.add((dir_ / "." / "summary.md").string(), "again");
-    FAIL() << "expected formats::InputError: one file named twice";
+    FAIL() << "expected an InputError: one file named twice";
   } catch (const formats::InputError& e) {
     EXPECT_NE(std::string(e.what()).find("two outputs"), std::string::npos) << e.what();
   }
@@ -338,7 +338,7 @@ TEST_F(AtomicWrite, FailureLeavesTheOldFileIntact) {
   std::filesystem::create_directories(target / "inside");
   try {
     formats::write_file_atomically(target.string(), "content");
-    FAIL() << "expected formats::InputError";
+    FAIL() << "expected an InputError";
   } catch (const formats::InputError& e) {
     EXPECT_NE(std::string(e.what()).find("left unchanged"), std::string::npos) << e.what();
   }

@@ -7,10 +7,12 @@
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
+#include <initializer_list>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "formats/input_error.h"
 #include "gate/inputs/baseline.h"
 #include "gate/inputs/results.h"
 #include "gate/judging/comparison.h"
@@ -22,6 +24,23 @@ namespace gpuperf::gate::testing {
 constexpr const char* kH200 = "nvidia-h200";
 
 inline std::string testdata(const std::string& name) { return std::string(GATE_TESTDATA_DIR) + "/" + name; }
+
+// The message of the formats::InputError `read()` throws ("" if it throws none).
+template <typename Read>
+std::string input_error_of(Read read) {
+  try {
+    read();
+  } catch (const formats::InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+// An InputError message was given and holds every one of `words`.
+inline void expect_words(const std::string& message, std::initializer_list<const char*> words) {
+  ASSERT_FALSE(message.empty()) << "expected an InputError";
+  for (const char* word : words) EXPECT_NE(message.find(word), std::string::npos) << "'" << word << "' in: " << message;
+}
 
 // A test with a folder of its own under the system's temporary folder, made empty before the test and
 // removed after it; the run's seed, the suite's and the test's names make it unique, so tests never meet
