@@ -212,8 +212,8 @@ function(gpuperf_add_tests)
   target_link_libraries(gpuperf_bench PRIVATE gpuperf::bench_main gpuperf_registry)
   add_executable(gpuperf_correctness)
   target_link_libraries(gpuperf_correctness PRIVATE gpuperf::correctness_main gpuperf_registry)
-  if(TARGET gpuperf_launch_gate_test)  # the harness's own tests (GPUPERF_BUILD_TESTS): correctness.harness
-    target_link_libraries(gpuperf_correctness PRIVATE gpuperf_launch_gate_test)
+  if(TARGET gpuperf_harness_gpu_tests)  # the harness's own tests (GPUPERF_BUILD_TESTS): correctness.harness
+    target_link_libraries(gpuperf_correctness PRIVATE gpuperf_harness_gpu_tests)
   endif()
 
   # --- one correctness and one perf test per family -------------------------------------------------
@@ -273,8 +273,11 @@ function(gpuperf_add_tests)
                      --baselines ${baselines}
                      --out ${perf_results_dir}
                      ${perf_test_options})
+    # After the family's correctness test when both run (ctest -j on a host of several GPUs): it records
+    # the cases it verified, which the perf test then leaves unchecked. Order only: a failed correctness
+    # test does not stop the perf test.
     set_tests_properties(perf.${family} PROPERTIES
-      LABELS perf ${gpu_test_properties} ${verified_cases_environment} TIMEOUT 600)
+      LABELS perf ${gpu_test_properties} ${verified_cases_environment} TIMEOUT 600 DEPENDS correctness.${family})
   endforeach()
 
   # What the scripts' --build-dir reads (scripts/lib/common.sh, harness_in): the baseline folder only

@@ -7,6 +7,8 @@
 #include "common/case_references.h"
 #include "common/case_shape.h"
 #include "common/compare.h"
+#include "common/device_compare.cuh"
+#include "common/device_sums.cuh"
 #include "common/global_memory_bytes.h"
 #include "common/poison.cuh"
 #include "common/random_fill.cuh"
@@ -84,6 +86,17 @@ CheckResult compare_words(const std::vector<int>& actual, Expected expected) {
                            " elements differ:" + first.str());
 }
 
+// The expected words of a copy and of a fill, compared on the GPU for the large sizes
+// (common/device_compare.cuh).
+struct CopiedWord {
+  const int* in;
+  __device__ int operator()(std::int64_t i) const { return in[i]; }
+};
+struct FilledWord {
+  int word;
+  __device__ int operator()(std::int64_t) const { return word; }
+};
+
 class CeilingInstance final : public Instance {
  public:
   CeilingInstance(const Variant& variant, std::int64_t n)
@@ -107,20 +120,27 @@ class CeilingInstance final : public Instance {
   }
 
   CheckResult verify() override {
+    const bool on_host = checked_on_host(n_);
     switch (variant_.op) {
       case Operation::kCopy: {
+        if (!on_host) return compare_equal_on_device(CopiedWord{in_.get()}, out_.get(), n_);
         const std::vector<int> in = in_.to_host();
         return compare_words(out_.to_host(), [&in](std::size_t i) { return in[i]; });
       }
       case Operation::kRead: {
         std::int64_t expected = 0;
-        for (int v : in_.to_host()) expected += v;
+        if (on_host) {
+          for (int v : in_.to_host()) expected += v;
+        } else {
+          expected = sum_on_device(in_.get(), n_);  // a library's sum (common/device_sums.cuh)
+        }
         std::int64_t actual = 0;
         for (int partial : partials_.to_host()) actual += partial;
         return compare_exact({expected}, {actual});
       }
       case Operation::kFill: {
         const int word = static_cast<int>(0x01010101u * fill_byte_);
+        if (!on_host) return compare_equal_on_device(FilledWord{word}, out_.get(), n_);
         return compare_words(out_.to_host(), [word](std::size_t) { return word; });
       }
     }

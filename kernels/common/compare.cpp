@@ -3,6 +3,8 @@
 #include <cmath>
 #include <sstream>
 
+#include "common/mismatches.h"
+
 namespace gpuperf {
 namespace {
 
@@ -39,10 +41,8 @@ CheckResult compare_close(const std::vector<double>& expected, const std::vector
     if (bad++ < kMismatchesShown) first << " [" << i << "] got " << actual[i] << " want " << expected[i] << ";";
   }
   if (bad == 0) return CheckResult::pass();
-  std::ostringstream message;
-  message << bad << " of " << expected.size() << " elements outside abs " << abs_tol << " + rel " << rel_tol
-          << ":" << first.str();
-  return CheckResult::fail(message.str());
+  return CheckResult::fail(std::to_string(bad) + " of " + std::to_string(expected.size()) + " elements " +
+                           tolerance_words(abs_tol, rel_tol) + ":" + first.str());
 }
 
 CheckResult compare_relative_norm(const std::vector<double>& expected, const std::vector<float>& actual,
@@ -69,6 +69,21 @@ CheckResult compare_relative_norm(const std::vector<double>& expected, const std
   if (rel <= max_rel_error) return CheckResult::pass();
   std::ostringstream message;
   message << "relative error " << rel << " exceeds " << max_rel_error;
+  return CheckResult::fail(message.str());
+}
+
+std::string tolerance_words(double abs_tol, double rel_tol) {
+  std::ostringstream words;
+  words << "outside abs " << abs_tol << " + rel " << rel_tol;
+  return words.str();
+}
+
+CheckResult describe_gpu_mismatches(const Mismatches& found, std::int64_t n, const std::string& what) {
+  if (found.count == 0) return CheckResult::pass();
+  std::ostringstream message;
+  message.precision(9);
+  message << found.count << " of " << n << " elements " << what << ": [" << found.first << "] got " << found.actual
+          << " want " << found.expected << "; (the first; compared on the GPU)";
   return CheckResult::fail(message.str());
 }
 
