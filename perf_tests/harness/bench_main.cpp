@@ -38,7 +38,7 @@
 // --profiler-window: for a profiler that records only between cudaProfilerStart and cudaProfilerStop (ncu
 // --profile-from-start off, nsys --capture-range=cudaProfilerApi). Each selected case (--benchmark_filter) is
 // set up and warmed up and the L2 flushed outside that range; then exactly the kernels of one timed sample
-// (the case's runs_per_sample runs) are enqueued between cudaProfilerStart and cudaProfilerStop, the stream
+// (the case's runs_per_sample runs) are enqueued between cudaProfilerStart and cudaProfilerStop, the device
 // synchronised on both sides: one range a case, nothing else in it. Nothing is timed or written as results,
 // no reference is checked and CUPTI captures nothing (as --no-reference-check --no-fingerprint).
 // --profiler-window-order=FILE: each case's name, one a line, appended once its range closed (flushed

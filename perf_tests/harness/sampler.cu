@@ -170,12 +170,13 @@ Sample Sampler::measure() {
 
 void Sampler::profiler_window() {
   flush_.enqueue(stream_);
-  GPUPERF_CUDA_CHECK(cudaStreamSynchronize(stream_));
+  // The device, not the stream: a library may launch on a stream of its own.
+  GPUPERF_CUDA_CHECK(cudaDeviceSynchronize());
   GPUPERF_CUDA_CHECK(cudaProfilerStart());
   try {
     for (int r = 0; r < case_->runs_per_sample; ++r) instance_->run(stream_);
     GPUPERF_CHECK_LAUNCH();
-    GPUPERF_CUDA_CHECK(cudaStreamSynchronize(stream_));
+    GPUPERF_CUDA_CHECK(cudaDeviceSynchronize());
   } catch (...) {
     GPUPERF_CUDA_CHECK_NOTHROW(cudaProfilerStop());  // the range closed whatever failed; the error is reported
     throw;

@@ -61,7 +61,7 @@ class Sampler {
   Sample measure();
   // The current case's kernels of one sample (runs_per_sample x run()) alone between cudaProfilerStart and
   // cudaProfilerStop, for a profiler that records that range only (ncu --profile-from-start off, nsys
-  // --capture-range=cudaProfilerApi): the L2 flush before it and the stream synchronised on both sides, so
+  // --capture-range=cudaProfilerApi): the L2 flush before it and the device synchronised on both sides, so
   // that no other work of this process is in the range. No events, no launch gate, no injected spin.
   void profiler_window();
   // After the samples: the outputs of the last timed run must still match the reference (passes
