@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Diagnosis of SLOW verdicts with Nsight Compute: for the few slowest SLOW benchmarks of a verdict, profile
-# the kernels of one timed run with a small fixed metric set (scripts/lib/ncu.sh: --clock-control none, the
-# GPU's settings never changed) and append the metric diff table to the Markdown report.
+# the kernels of one timed sample with a small fixed metric set, in one ncu process per build (scripts/lib/
+# ncu.sh: the bench's profiler windows, the window scripts/record_ncu.sh profiles; --clock-control none,
+# the GPU's settings never changed) and append the metric diff table to the Markdown report.
 #
 #   A/B:    ncu_diagnose.sh --a BENCH_A --b BENCH_B --dir AB_OUT_DIR [--top N] [--ncu PATH] [--gate PATH]
 #   stored: ncu_diagnose.sh --stored PROFILES.json --bench BENCH --verdict VERDICT.json
@@ -11,12 +12,12 @@
 # --gate: the perf_gate that reads the profiles (default: the one beside BENCH_B / BENCH).
 #
 # A/B: AB_OUT_DIR is ab_compare.sh's --out: ab.verdict.json names the SLOW benchmarks, the round-1 results
-# (a.round1.json, b.round1.json, from checking processes) hold each benchmark's fingerprint, whose kernel
-# names select what ncu profiles; both builds are profiled. Writes ncu/<n>.{a,b}.csv, ncu/<n>.md and
-# appends each table to ab.md.
-# Stored: the profile now (BENCH, the kernels of RESULTS.json's fingerprints: a checking process's results)
-# against the one recorded beside the baseline (PROFILES.json, scripts/record_ncu.sh). Writes
-# WORK_DIR/ncu/<n>.now.csv and <n>.md and appends each table to REPORT.md.
+# (a.round1.json, b.round1.json, from checking processes) hold each benchmark's fingerprint, which counts
+# and checks ncu's rows; both builds are profiled. Writes ncu/{a,b}.ncu.json (the profiles; .csv, .order,
+# .log beside them), ncu/<n>.md and appends each table to ab.md.
+# Stored: the profile now (BENCH, checked against RESULTS.json's fingerprints: a checking process's
+# results) against the one recorded beside the baseline (PROFILES.json, scripts/record_ncu.sh). Writes
+# WORK_DIR/ncu/now.ncu.json (and beside it) and ncu/<n>.md and appends each table to REPORT.md.
 # Where ncu is missing, cannot read the GPU's counters, or there is nothing to compare with, says so in one
 # line (and in the report) and exits 0: the diagnosis never changes a verdict.
 # Exit: 0 (diagnosed or skipped with the reason), 2 bad usage or unreadable input.
@@ -69,37 +70,55 @@ command -v "$ncu" >/dev/null 2>&1 || skip "ncu not found (install Nsight Compute
   skip "no Nsight Compute profiles stored beside the baseline ($stored): record them with scripts/record_ncu.sh"
 mkdir -p "$dir/ncu"
 
-n=0
+profile=()  # the SLOW benchmarks to profile: those with a stored profile to compare with, in stored mode
 for name in "${slow[@]}"; do
-  n=$((n + 1))
   if [[ -n $stored ]] && ! jq -e --arg n "$name" '.benchmarks[$n]' "$stored" >/dev/null 2>&1; then
     say_skipped "no profile of $name in $stored: record it with scripts/record_ncu.sh --filter '$(exact_filter <<<"$name")'"
     continue
   fi
+  profile+=("$name")
+done
+((${#profile[@]} > 0)) || exit 0
+for side in "${sides[@]}"; do
+  case $side in
+    a) side_bench=$bench_a results="$dir/a.round1.json" where=" in build A" ;;
+    b) side_bench=$bench_b results="$dir/b.round1.json" where=" in build B" ;;
+    now) side_bench=$bench results=$fingerprints where="" ;;
+  esac
+  for name in "${profile[@]}"; do
+    profiled_benchmarks "$results" | grep -qxF -- "$name" ||
+      skip "ncu could not profile $name$where: no fingerprint of $name in $results"
+  done
+  profiles="$dir/ncu/$side.ncu.json"
+  rm -f "$profiles"
+  slug=$("$gate" gpu --results "$results" 2>"$profiles.log") || skip "no GPU named in $results: $(head -n 1 "$profiles.log")"
+  if ! ncu_profile "$ncu" "$gate" "$side_bench" "$results" "$profiles" "$slug" "${profile[@]}"; then
+    reason=$(ncu_failure "$profiles")
+    skip "ncu could not profile ${profile[*]}$where: ${reason:-see $profiles.log}"
+  fi
+done
+
+n=0
+for name in "${profile[@]}"; do
+  n=$((n + 1))
+  if [[ -n $stored ]]; then
+    pair=(--before-stored "$stored" --after-stored "$dir/ncu/now.ncu.json" --before-label baseline --after-label now)
+  else
+    pair=(--before-stored "$dir/ncu/a.ncu.json" --after-stored "$dir/ncu/b.ncu.json" --before-label "build A"
+      --after-label "build B")
+  fi
   for side in "${sides[@]}"; do
-    case $side in
-      a) side_bench=$bench_a results="$dir/a.round1.json" ;;
-      b) side_bench=$bench_b results="$dir/b.round1.json" ;;
-      now) side_bench=$bench results=$fingerprints ;;
-    esac
-    csv="$dir/ncu/$n.$side.csv"
-    if ! ncu_profile "$ncu" "$gate" "$side_bench" "$results" "$name" "$csv"; then
-      reason=$(ncu_failure "$csv")
-      where=" in build $side"
+    if ! jq -e --arg n "$name" '.benchmarks[$n]' "$dir/ncu/$side.ncu.json" >/dev/null 2>&1; then
+      where=" in build ${side^^}"
       [[ $side == now ]] && where=""
-      skip "ncu could not profile $name$where: ${reason:-see $csv.log}"
+      say_skipped "ncu could not profile $name$where: $(ncu_left_out "$dir/ncu/$side.ncu.json" "$name")"
+      continue 2
     fi
   done
-  if [[ -n $stored ]]; then
-    before=(--before-stored "$stored" --benchmark "$name" --before-label baseline --after-label now)
-    after="$dir/ncu/$n.now.csv"
-  else
-    before=(--before "$dir/ncu/$n.a.csv" --before-label "build A" --after-label "build B")
-    after="$dir/ncu/$n.b.csv"
-  fi
-  if ! "$gate" ncu-diff "${before[@]}" --after "$after" --title "Nsight Compute: $name" \
+  if ! "$gate" ncu-diff "${pair[@]}" --benchmark "$name" --title "Nsight Compute: $name" \
     --markdown "$dir/ncu/$n.md" --json "$dir/ncu/$n.json" 2>"$dir/ncu/$n.diff.log"; then
-    skip "no diagnosis of $name: $(head -n 1 "$dir/ncu/$n.diff.log")"
+    say_skipped "no diagnosis of $name: $(head -n 1 "$dir/ncu/$n.diff.log")"
+    continue
   fi
   printf '\n' >>"$markdown"
   cat "$dir/ncu/$n.md" >>"$markdown"

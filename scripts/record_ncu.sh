@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Records the Nsight Compute profiles kept beside this GPU's baseline, baselines/<gpu>.ncu.json: per
-# benchmark, the kernels of one timed run with the diagnosis's metric set (scripts/lib/ncu.sh). A perf
+# benchmark, the kernels of one timed sample with the diagnosis's metric set (scripts/lib/ncu.sh). A perf
 # test that finds a SLOW benchmark profiles it again and reports the metric diff against this file, as A/B
 # mode does against build A. Run it on the machine and build that recorded the baseline, after
 # scripts/update_baseline.sh, and commit both files together.
@@ -10,10 +10,13 @@
 # DIR: this repository's build folder, or that of a project using the harness (its gpuperf-programs.txt
 # names its programs and baseline folder, the default of --baselines).
 #
-# One checking process captures every selected benchmark's fingerprint (which kernels to profile), then
-# one ncu process per benchmark (a few seconds each: the metric set takes several replays of each
-# kernel). With --filter only those benchmarks are re-recorded; the file's other profiles are kept. The
-# file is replaced whole or not at all; benchmarks ncu could not profile are listed and left out.
+# One checking process captures every selected benchmark's fingerprint (which kernels each launches), then
+# ONE ncu process profiles them all: the bench runs each benchmark's profiler window in turn (gpuperf_bench
+# --profiler-window) and perf_gate ncu-store attributes ncu's rows to benchmarks in that order by their
+# fingerprints' launch counts, each benchmark's rows checked against its fingerprint (kernel, grid, block).
+# With --filter only those benchmarks are re-recorded; the file's other profiles are kept. The file is
+# replaced whole or not at all: benchmarks that could not be profiled or attributed are listed and left
+# out, and where the order of ncu's rows is lost, nothing is written.
 # Exit: 0 written, 2 failure (nothing written), 77 no GPU.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
@@ -56,19 +59,24 @@ note "capturing fingerprints (checking every selected case) on $(jq -r .name <<<
   { tail -n 20 "$work/fingerprints.log" >&2; die "$EXIT_INVALID" "the checking process failed; $target left unchanged"; }
 mapfile -t names < <(jq -r '.fingerprints // {} | keys[]' "$work/fingerprints.json")
 ((${#names[@]} > 0)) || die "$EXIT_INVALID" "no fingerprint captured for '$filter' (see $work/fingerprints.log); $target left unchanged"
+mapfile -t profiled < <(profiled_benchmarks "$work/fingerprints.json")
+((${#profiled[@]} > 0)) ||
+  die "$EXIT_INVALID" "no benchmark's fingerprint has kernels CUPTI captured (see $work/fingerprints.log); $target left unchanged"
 
+note "profiling ${#profiled[@]} benchmarks in one ncu process"
+pass="$work/profiles.json"
+if ! ncu_profile "$ncu" "$gate" "$bench" "$work/fingerprints.json" "$pass" "$slug" "${profiled[@]}"; then
+  tail -n 5 "$pass.log" >&2 || true
+  die "$EXIT_INVALID" "no profile stored from the ncu pass over ${#profiled[@]} benchmarks: $(ncu_failure "$pass"); $target left unchanged"
+fi
 failed=()
 for name in "${names[@]}"; do
-  csv="$work/profile.csv"
-  if ncu_profile "$ncu" "$gate" "$bench" "$work/fingerprints.json" "$name" "$csv" &&
-    "$gate" ncu-store --profiles "$work/profiles.json" --gpu "$slug" --benchmark "$name" --csv "$csv" >/dev/null; then
-    note "profiled $name"
-  else
-    failed+=("$name: $(ncu_failure "$csv")")
+  if ! printf '%s\n' "${profiled[@]}" | grep -qxF -- "$name"; then
+    failed+=("$name: no fingerprint of its kernels (CUPTI captured none)")
+  elif ! grep -qxF -- "$name" "$pass.order" || grep -qF -- "left out: $name: " "$pass.store.log"; then
+    failed+=("$name: $(ncu_left_out "$pass" "$name")")
   fi
 done
-((${#failed[@]} < ${#names[@]})) ||
-  die "$EXIT_INVALID" "ncu profiled none of ${#names[@]} benchmarks (first: ${failed[0]}); $target left unchanged"
-replace_file "$work/profiles.json" "$target" || die "$EXIT_INVALID" "cannot write $target; it was left unchanged"
+replace_file "$pass" "$target" || die "$EXIT_INVALID" "cannot write $target; it was left unchanged"
 ((${#failed[@]} == 0)) || note "not profiled, left out (${#failed[@]}): $(printf '%s; ' "${failed[@]}")"
 note "wrote $target: $((${#names[@]} - ${#failed[@]})) of ${#names[@]} benchmarks profiled; commit it with the baseline"

@@ -4,6 +4,7 @@
 //
 //   gpuperf_bench [--gpu-info] [--no-reference-check] [--no-fingerprint] [--fingerprint-only] [--reverse-order]
 //                 [Google Benchmark flags, e.g. --benchmark_filter=^reduction/]
+//   gpuperf_bench --profiler-window [--profiler-window-order=FILE] [--reverse-order] [--benchmark_filter=REGEX]
 //   gpuperf_bench --list-cases
 //   gpuperf_bench --version
 //
@@ -34,6 +35,17 @@
 // expression searched in the name), time none, and write the --benchmark_out file with the context, no
 // benchmarks and the fingerprints; a perf test that skips unchanged benchmarks starts with it.
 //
+// --profiler-window: for a profiler that records only between cudaProfilerStart and cudaProfilerStop (ncu
+// --profile-from-start off, nsys --capture-range=cudaProfilerApi). Each selected case (--benchmark_filter) is
+// set up and warmed up and the L2 flushed outside that range; then exactly the kernels of one timed sample
+// (the case's runs_per_sample runs) are enqueued between cudaProfilerStart and cudaProfilerStop, the device
+// synchronised on both sides: one range a case, nothing else in it. Nothing is timed or written as results,
+// no reference is checked and CUPTI captures nothing (as --no-reference-check --no-fingerprint).
+// --profiler-window-order=FILE: each case's name, one a line, appended once its range closed (flushed
+// then, so that a run cut short names the ranges it completed): the order in which a profiler's results
+// are attributed to cases (scripts/lib/ncu.sh). A case that cannot be set up is named on stderr and has no
+// range (exit 1 at the end).
+//
 // Cases the correctness test verified (harness/verified_cases.h; the folder GPUPERF_VERIFIED_CASES_DIR
 // names, set on kernel families' tests by CMake): a checking process with a capture runs and fingerprints
 // each such case and compares it with its reference only where its fingerprint or GPU model differ from
@@ -55,6 +67,7 @@
 #include <map>
 #include <optional>
 #include <regex>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -325,6 +338,39 @@ int check_and_fingerprint(Sampler& sampler, const std::vector<const Case*>& case
   return failed == 0 ? formats::kExitPass : formats::kExitRegression;
 }
 
+// --profiler-window: one profiler range a selected case, its name appended to `order_path` (if any) once
+// the range closed.
+int run_profiler_windows(Sampler& sampler, const std::vector<const Case*>& cases, const std::string& filter,
+                         const std::string& order_path) {
+  std::FILE* order = nullptr;
+  if (!order_path.empty() && (order = std::fopen(order_path.c_str(), "w")) == nullptr) {
+    std::fprintf(stderr, "error: cannot write the order file %s (--profiler-window-order)\n", order_path.c_str());
+    return formats::kExitInvalidInput;
+  }
+  const std::regex selected(filter);
+  int failed = 0, windows = 0;
+  for (const Case* c : cases) {
+    if (!std::regex_search(c->name(), selected)) continue;
+    try {
+      const CheckResult prepared = sampler.prepare(*c);
+      if (!prepared.ok) throw std::runtime_error(prepared.message);
+      sampler.profiler_window();
+    } catch (const std::exception& e) {
+      ++failed;
+      std::fprintf(stderr, "ERROR %s: %s\n", c->name().c_str(), e.what());
+      continue;
+    }
+    ++windows;
+    std::fprintf(stderr, "profiler window %d: %s\n", windows, c->name().c_str());
+    if (order != nullptr) {
+      std::fprintf(order, "%s\n", c->name().c_str());
+      std::fflush(order);
+    }
+  }
+  if (order != nullptr) std::fclose(order);
+  return failed == 0 ? formats::kExitPass : formats::kExitRegression;
+}
+
 }  // namespace
 }  // namespace gpuperf
 
@@ -357,10 +403,33 @@ int main(int argc, char** argv) {
     argc = static_cast<int>(end - argv);
     return given;
   };
-  const bool check_reference = !take_flag("--no-reference-check");
+  // --name=value: the value, taken out; empty when absent.
+  const auto take_value = [&argc, argv](const std::string& flag) {
+    const std::string prefix = flag + "=";
+    std::string value;
+    char** const end = std::remove_if(argv + 1, argv + argc, [&prefix, &value](const char* arg) {
+      if (std::string(arg).rfind(prefix, 0) != 0) return false;
+      value = std::string(arg).substr(prefix.size());  // the last wins
+      return true;
+    });
+    argc = static_cast<int>(end - argv);
+    return value;
+  };
+  const bool profiler_window = take_flag("--profiler-window");
+  const std::string window_order = take_value("--profiler-window-order");
+  // A profiled process neither checks nor captures: CUPTI's capture and the profiler would both record.
+  const bool check_reference = !take_flag("--no-reference-check") && !profiler_window;
   const bool reverse_order = take_flag("--reverse-order");
   const bool fingerprint_only = take_flag("--fingerprint-only");
-  const bool no_fingerprint = take_flag("--no-fingerprint");
+  const bool no_fingerprint = take_flag("--no-fingerprint") || profiler_window;
+  if (profiler_window && fingerprint_only) {
+    std::fprintf(stderr, "error: --profiler-window and --fingerprint-only exclude each other: run them as two processes\n");
+    return formats::kExitInvalidInput;
+  }
+  if (!window_order.empty() && !profiler_window) {
+    std::fprintf(stderr, "error: --profiler-window-order names the order of --profiler-window's ranges: give both\n");
+    return formats::kExitInvalidInput;
+  }
   // Before the first CUDA call, so that CUPTI sees every module load (cupti_capture.h); only in a process
   // that checks, as the others only time.
   const bool info_only = argc > 1 && std::string(argv[1]) == "--gpu-info";
@@ -432,6 +501,7 @@ int main(int argc, char** argv) {
     if (reverse_order) context.emplace_back("case_order", "reverse");
     if (!not_applicable.empty()) context.emplace_back("not_applicable", not_applicable);
     if (fingerprint_only) return check_and_fingerprint(sampler, perf_cases, filter, context, results_path);
+    if (profiler_window) return run_profiler_windows(sampler, perf_cases, filter, window_order);
     for (const auto& [key, value] : context) benchmark::AddCustomContext(key, value);
     benchmark::RunSpecifiedBenchmarks();
     benchmark::Shutdown();

@@ -1,5 +1,7 @@
 #include "harness/sampler.cuh"
 
+#include <cuda_profiler_api.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
@@ -164,6 +166,22 @@ Sample Sampler::measure() {
   sample.value = case_->metric == Metric::kCycles ? instance_->cycles() : sample.time_us;
   sample.clocks = nvml_.read();
   return sample;
+}
+
+void Sampler::profiler_window() {
+  flush_.enqueue(stream_);
+  // The device, not the stream: a library may launch on a stream of its own.
+  GPUPERF_CUDA_CHECK(cudaDeviceSynchronize());
+  GPUPERF_CUDA_CHECK(cudaProfilerStart());
+  try {
+    for (int r = 0; r < case_->runs_per_sample; ++r) instance_->run(stream_);
+    GPUPERF_CHECK_LAUNCH();
+    GPUPERF_CUDA_CHECK(cudaDeviceSynchronize());
+  } catch (...) {
+    GPUPERF_CUDA_CHECK_NOTHROW(cudaProfilerStop());  // the range closed whatever failed; the error is reported
+    throw;
+  }
+  GPUPERF_CUDA_CHECK(cudaProfilerStop());
 }
 
 CheckResult Sampler::verify_last_run() {

@@ -59,6 +59,11 @@ class Sampler {
   const std::string& why_checked_here() const { return why_checked_here_; }
   bool is_current(const Case& c) const { return case_ == &c; }
   Sample measure();
+  // The current case's kernels of one sample (runs_per_sample x run()) alone between cudaProfilerStart and
+  // cudaProfilerStop, for a profiler that records that range only (ncu --profile-from-start off, nsys
+  // --capture-range=cudaProfilerApi): the L2 flush before it and the device synchronised on both sides, so
+  // that no other work of this process is in the range. No events, no launch gate, no injected spin.
+  void profiler_window();
   // After the samples: the outputs of the last timed run must still match the reference (passes
   // without checking when check_reference is false, or the correctness test verified the case: its check
   // compares the outputs after repeated runs too).

@@ -11,6 +11,10 @@
 #   FAKE_FINGERPRINTS=1  a checking run (no --no-reference-check) adds fingerprints, as the real one does;
 #                        --fingerprint-only writes them alone (no benchmarks)
 #   FAKE_CODE_CHANGE=1   fake/long's fingerprint has other machine code
+#   --profiler-window    writes each selected benchmark's name to --profiler-window-order=FILE and, where
+#                        FAKE_NCU_LAUNCHES names a file (fake_ncu.sh), its fingerprint's launch there
+#                        ("mangled<TAB>grid<TAB>block"), as the real one's window launches under ncu
+#   FAKE_WINDOW_SKIP=NAME  --profiler-window: NAME cannot be set up (no window, exit 1)
 #   FAKE_CEILING=1       also write ceiling/device_copy/n:1 (the memory canary) where the filter matches it;
 #                        off by default, so that the other scripts' tests see the two benchmarks alone
 set -euo pipefail
@@ -28,9 +32,11 @@ if [[ ${1:-} == --list-cases ]]; then  # needs no GPU, as the real one
      roles: ["correctness", "perf"], compared_with: null, speedup_over: null, min_compute_capability: 0}]}'
   exit 0
 fi
-out="" filter="." repetitions=30 checking=1 fingerprint_only=0
+out="" filter="." repetitions=30 checking=1 fingerprint_only=0 window=0 order=""
 for arg in "$@"; do
   case "$arg" in
+    --profiler-window) window=1 ;;
+    --profiler-window-order=*) order=${arg#*=} ;;
     --no-reference-check) checking=0 ;;
     --fingerprint-only) fingerprint_only=1 ;;
     --benchmark_out=*) out=${arg#*=} ;;
@@ -38,6 +44,18 @@ for arg in "$@"; do
     --benchmark_repetitions=*) repetitions=${arg#*=} ;;
   esac
 done
+if ((window)); then
+  rc=0
+  [[ -n $order ]] && : >"$order"
+  for name in fake/short/n:1 fake/long/n:2; do
+    [[ $name =~ $filter ]] || continue
+    if [[ $name == "${FAKE_WINDOW_SKIP:-}" ]]; then echo "ERROR $name: could not set up the case" >&2; rc=1; continue; fi
+    kernel=${name#fake/}
+    [[ -n ${FAKE_NCU_LAUNCHES:-} ]] && printf '%s_kernel\t(8, 1, 1)\t(256, 1, 1)\n' "${kernel%%/*}" >>"$FAKE_NCU_LAUNCHES"
+    [[ -n $order ]] && echo "$name" >>"$order"
+  done
+  exit "$rc"
+fi
 slow=${FAKE_SLOWDOWN_PCT:-0}
 [[ -n ${GPUPERF_INJECT_SLOWDOWN:-} ]] && slow=${GPUPERF_INJECT_SLOWDOWN##*=}
 sleep "${FAKE_SLEEP:-0}"

@@ -54,16 +54,18 @@ NCU="$work/no-ncu/ncu" FAKE_FINGERPRINTS=1 expect 1 "ncu diagnosis skipped: ncu 
   "without ncu the diagnosis is skipped with its reason" --a "$a" --b "$b"
 grep -q "^Ncu diagnosis skipped: ncu not found" "$work/out/ab.md" || { failed=1; echo "FAIL: ab.md does not say why there is no diagnosis"; }
 mkdir -p "$work/fake-ncu"
-printf '#!/usr/bin/env bash\nif [[ "$*" == *%q* ]]; then cat %q; else cat %q; fi\n' "$work/b/" \
-  "$here/../../perf_tests/gate/testdata/ncu_after.csv" "$here/../../perf_tests/gate/testdata/ncu_before.csv" \
-  >"$work/fake-ncu/ncu"
+# shellcheck disable=SC2016  # the stand-in expands its own arguments
+printf '#!/usr/bin/env bash\nrows=%q\n[[ "$*" == *%q* ]] && rows=%q\nFAKE_NCU_ROWS=$rows FAKE_LOG=%q exec %q "$@"\n' \
+  "$here/../../perf_tests/gate/testdata/ncu_before.csv" "$work/b/" "$here/../../perf_tests/gate/testdata/ncu_after.csv" \
+  "$work/ncu-calls.log" "$here/fake_ncu.sh" >"$work/fake-ncu/ncu"
 chmod +x "$work/fake-ncu/ncu"
 PATH="$work/fake-ncu:$PATH" FAKE_FINGERPRINTS=1 expect 1 "ncu diagnosis of fake/long/n:2" \
   "a regression is diagnosed with ncu" --a "$a" --b "$b" --max-remeasure 0
 if ! grep -q "^#### Nsight Compute: fake/long/n:2" "$work/out/ab.md" ||
-  ! grep -q "| duration | 41.60 us | 48.10 us |" "$work/out/ab.md"; then
+  ! grep -q "| duration | 38.91 us | 45.38 us |" "$work/out/ab.md" ||
+  [[ $(grep -c "^ncu " "$work/ncu-calls.log") != 2 ]]; then
   failed=1
-  echo "FAIL: ab.md has no ncu table for the SLOW benchmark:"
+  echo "FAIL: ab.md has no ncu table for the SLOW benchmark, or not from one ncu process per build:"
   sed 's/^/    /' "$work/out/ab.md"
 fi
 expect 2 "no perf_gate next to" "a build without its gate is refused" --a "$a" --b "$work/nowhere/gpuperf_bench"

@@ -146,35 +146,63 @@ else
   echo "FAIL: the ledger file, the JSON report and the Markdown report hold the running count:"
   sed 's/^/    /' "$ledger"
 fi
-# A regression is diagnosed with ncu against the profiles recorded beside the baseline (a stand-in ncu
-# printing the fixtures' CSV): without that file one line says how to record it; with it, the metric table.
+# A regression is diagnosed with ncu against the profiles recorded beside the baseline (a stand-in ncu,
+# fake_ncu.sh, printing one row of a fixture per launch of the bench's profiler windows): without that file
+# one line says how to record it; with it, the metric table.
 testdata="$here/../../perf_tests/gate/testdata"
 mkdir -p "$work/fake-ncu"
-printf '#!/usr/bin/env bash\ncat %q\n' "$testdata/ncu_after.csv" >"$work/fake-ncu/ncu"
-chmod +x "$work/fake-ncu/ncu"
+fake_ncu() {  # fake_ncu <path> <fixture>: a stand-in ncu whose rows carry the fixture's metrics
+  printf '#!/usr/bin/env bash\nFAKE_NCU_ROWS=%q exec %q "$@"\n' "$2" "$here/fake_ncu.sh" >"$1"
+  chmod +x "$1"
+}
+fake_ncu "$work/fake-ncu/ncu" "$testdata/ncu_after.csv"
 run 1 "ncu diagnosis skipped: no Nsight Compute profiles stored beside the baseline" \
   "without stored profiles the diagnosis says how to record them" FAKE_FINGERPRINTS=1 FAKE_SLOWDOWN_PCT=10 \
   PATH="$work/fake-ncu:$PATH"
 mkdir -p "$work/build/perf_tests/gate"
 ln -sf "$here/fake_bench.sh" "$work/build/perf_tests/gpuperf_bench"
 ln -sf "$gate" "$work/build/perf_tests/gate/perf_gate"
-printf '#!/usr/bin/env bash\ncat %q\n' "$testdata/ncu_before.csv" >"$work/fake-ncu/ncu-before"
-chmod +x "$work/fake-ncu/ncu-before"
-if FAKE_FINGERPRINTS=1 bash "$here/../record_ncu.sh" --build-dir "$work/build" --baselines "$work/baselines" \
-  --ncu "$work/fake-ncu/ncu-before" >"$work/log" 2>&1 &&
-  jq -e '.gpu_slug == "fake-gpu" and (.benchmarks | keys == ["fake/long/n:2", "fake/short/n:1"])' \
-    "$work/baselines/fake-gpu.ncu.json" >/dev/null; then
-  passed=$((passed + 1))
-else
-  failed=$((failed + 1))
-  echo "FAIL: record_ncu.sh stores a profile of every fingerprinted benchmark beside the baseline:"
-  sed 's/^/    /' "$work/log"
-fi
+fake_ncu "$work/fake-ncu/ncu-before" "$testdata/ncu_before.csv"
+# record_ncu <expected exit> <regex of its log> <what> [VAR=value...]: record_ncu.sh into $work/baselines with
+# the stand-in ncu, its profiles checked against the fake bench's fingerprints.
+record_ncu() {
+  local want=$1 expect=$2 what=$3 rc=0
+  shift 3
+  env FAKE_FINGERPRINTS=1 "$@" bash "$here/../record_ncu.sh" --build-dir "$work/build" --baselines "$work/baselines" \
+    --ncu "$work/fake-ncu/ncu-before" >"$work/log" 2>&1 || rc=$?
+  if [[ $rc == "$want" ]] && grep -qE -- "$expect" "$work/log"; then
+    passed=$((passed + 1))
+  else
+    failed=$((failed + 1))
+    echo "FAIL: record_ncu.sh: $what (exit $rc, want $want and /$expect/):"
+    sed 's/^/    /' "$work/log"
+  fi
+}
+stored_names() { jq -c '.benchmarks | keys' "$work/baselines/fake-gpu.ncu.json" 2>/dev/null; }
+# One ncu process profiles both; each benchmark's rows are its own (the gate checks them against its
+# fingerprint) or it is left out, named; a row missing inside the pass loses the order: nothing is written.
+record_ncu 2 "the rows of fake/short/n:1 are not its fingerprint's: launch 1 of 1 is short_kernel .* ncu's row 1 is long_kernel.*left unchanged" \
+  "a row missing at the start of the pass loses the order of every row after it" FAKE_NCU_DROP_ROW=1
+[[ ! -e $work/baselines/fake-gpu.ncu.json ]] || { failed=$((failed + 1)); echo "FAIL: a pass whose order was lost wrote profiles"; }
+record_ncu 0 "left out \(1\): fake/long/n:2: its rows are not its fingerprint's launches: .*ncu's row 2 is _Z7renamedv" \
+  "a renamed kernel leaves out its benchmark alone" FAKE_NCU_RENAME_ROW=2
+[[ $(stored_names) == '["fake/short/n:1"]' ]] || { failed=$((failed + 1)); echo "FAIL: the renamed pass stored $(stored_names)"; }
+rm -f "$work/baselines/fake-gpu.ncu.json"
+record_ncu 0 "left out \(1\): fake/long/n:2: ncu printed no row of its window" \
+  "rows that end early keep the benchmarks before" FAKE_NCU_DROP_ROW=2
+rm -f "$work/baselines/fake-gpu.ncu.json"
+record_ncu 0 "left out \(1\): fake/short/n:1: the bench opened no profiler window for it \(fake/short/n:1: could not set up the case\)" \
+  "a benchmark the bench could not set up is left out, named" FAKE_WINDOW_SKIP=fake/short/n:1
+[[ $(stored_names) == '["fake/long/n:2"]' ]] || { failed=$((failed + 1)); echo "FAIL: the pass without short's window stored $(stored_names)"; }
+record_ncu 0 "wrote .*fake-gpu.ncu.json: 2 of 2 benchmarks profiled" \
+  "record_ncu.sh stores a profile of every fingerprinted benchmark beside the baseline" FAKE_LOG="$work/ncu-calls.log"
+[[ $(stored_names) == '["fake/long/n:2","fake/short/n:1"]' && $(grep -c "^ncu " "$work/ncu-calls.log") == 1 ]] ||
+  { failed=$((failed + 1)); echo "FAIL: one ncu process stores both: $(stored_names), $(grep -c "^ncu " "$work/ncu-calls.log") ncu calls"; }
 run 1 "ncu diagnosis of fake/long/n:2" "a regression is diagnosed against the stored profiles" \
   FAKE_FINGERPRINTS=1 FAKE_SLOWDOWN_PCT=10 PATH="$work/fake-ncu:$PATH"
 if ! grep -q "^#### Nsight Compute: fake/long/n:2" "$work/out/fake.md" ||
   ! grep -q "| Metric | baseline | now | Change |" "$work/out/fake.md" ||
-  ! grep -q "| duration | 41.60 us | 48.10 us |" "$work/out/fake.md"; then
+  ! grep -q "| duration | 38.91 us | 45.38 us |" "$work/out/fake.md"; then
   failed=$((failed + 1))
   echo "FAIL: fake.md has no ncu table of the baseline's profile against now:"
   sed 's/^/    /' "$work/out/fake.md"

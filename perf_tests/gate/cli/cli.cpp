@@ -143,17 +143,19 @@ const std::vector<Command>& commands() {
        {}},
       {"ncu-diff",
        cli::run_ncu_diff,
-       R"(  perf_gate ncu-diff (--before A.csv | --before-stored FILE --benchmark NAME) --after B.csv [--title TEXT]
-                     [--before-label L] [--after-label L] [--markdown OUT.md] [--json OUT.json]
+       R"(  perf_gate ncu-diff (--before A.csv | --before-stored FILE) (--after B.csv | --after-stored FILE)
+                     [--benchmark NAME] [--title TEXT] [--before-label L] [--after-label L]
+                     [--markdown OUT.md] [--json OUT.json]
       Set two Nsight Compute profiles of one benchmark side by side (ncu --csv --page raw --print-units
       base --metrics <ncu-metrics>): duration, DRAM and L2 throughput, achieved occupancy, registers,
       shared bank conflicts, instructions, the top 3 stall reasons. Markdown to stdout without --markdown.
-      --before-stored: NAME's profile in the profiles stored beside a baseline (ncu-store).
+      --before-stored, --after-stored: NAME's profile in a file of stored profiles (ncu-store).
 )",
        {{"--before", kValue},
         {"--before-stored", kValue},
         {"--benchmark", kValue},
         {"--after", kValue},
+        {"--after-stored", kValue},
         {"--title", kValue},
         {"--before-label", kValue},
         {"--after-label", kValue},
@@ -161,12 +163,23 @@ const std::vector<Command>& commands() {
         {"--json", kValue}}},
       {"ncu-store",
        cli::run_ncu_store,
-       R"(  perf_gate ncu-store --profiles FILE --gpu SLUG --benchmark NAME --csv X.csv
-      Store NAME's profile (ncu's --csv output, as for ncu-diff) in FILE, the profiles kept beside the
-      baseline of GPU SLUG (baselines/<slug>.ncu.json; created if missing, updated under a lock,
-      replaced atomically).
+       R"(  perf_gate ncu-store --profiles FILE --gpu SLUG --csv X.csv
+                      (--fingerprints R.json --order ORDER.txt | --benchmark NAME)
+      Store Nsight Compute profiles (ncu's --csv output, as for ncu-diff) in FILE, the profiles kept
+      beside the baseline of GPU SLUG (baselines/<slug>.ncu.json; created if missing, updated under a
+      lock, replaced atomically). --fingerprints, --order: X.csv is one pass of ncu --profile-from-start
+      off over gpuperf_bench --profiler-window, ORDER.txt the order file it wrote, R.json the fingerprints
+      of a checking process; each benchmark's rows are attributed by its fingerprint's launch count and
+      must be its launches (kernel, grid, block, in order). A benchmark whose rows are missing or differ
+      is printed ("left out: NAME: why") and not stored; where the order of the rows is lost, nothing is
+      stored (exit 2). --benchmark: X.csv is NAME's profile alone.
 )",
-       {{"--profiles", kValue}, {"--gpu", kValue}, {"--benchmark", kValue}, {"--csv", kValue}}},
+       {{"--profiles", kValue},
+        {"--gpu", kValue},
+        {"--benchmark", kValue},
+        {"--csv", kValue},
+        {"--fingerprints", kValue},
+        {"--order", kValue}}},
       {"gpu",
        cli::run_gpu,
        R"(  perf_gate gpu --results R.json

@@ -1,6 +1,8 @@
 // ncu-metrics, ncu-diff, ncu-store: Nsight Compute profiles side by side, and stored beside a baseline.
+#include <map>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 #include "formats/atomic_file.h"
 #include "formats/exit_codes.h"
@@ -8,8 +10,10 @@
 #include "formats/json_input.h"
 #include "formats/names.h"
 #include "gate/cli/commands.h"
+#include "gate/inputs/results.h"
 #include "gate/ncu/profile.h"
 #include "gate/ncu/stored_profiles.h"
+#include "gate/ncu/window_attribution.h"
 
 namespace gpuperf::gate::cli {
 namespace {
@@ -23,11 +27,8 @@ NcuBaseline load_ncu_baseline(const std::string& path) {
                                 path);
 }
 
-NcuProfile before_profile(const Arguments& args) {
-  if (args.has("--before") == args.has("--before-stored")) throw UsageError("give --before or --before-stored");
-  if (args.has("--before")) return load_ncu_profile(args.value("--before"));
-  const std::string path = args.value("--before-stored");
-  const std::string benchmark = args.required("--benchmark");
+// NAME's profile in a file of stored profiles (ncu-store's).
+NcuProfile stored_profile(const std::string& path, const std::string& benchmark) {
   const NcuBaseline stored = load_ncu_baseline(path);
   const auto profile = stored.benchmarks.find(benchmark);
   if (profile == stored.benchmarks.end()) {
@@ -35,6 +36,43 @@ NcuProfile before_profile(const Arguments& args) {
                               " - record it with scripts/record_ncu.sh (it was added after the recording?)");
   }
   return profile->second;
+}
+
+NcuProfile before_profile(const Arguments& args) {
+  if (args.has("--before") == args.has("--before-stored")) throw UsageError("give --before or --before-stored");
+  if (args.has("--before")) return load_ncu_profile(args.value("--before"));
+  return stored_profile(args.value("--before-stored"), args.required("--benchmark"));
+}
+
+NcuProfile after_profile(const Arguments& args) {
+  if (args.has("--after") == args.has("--after-stored")) throw UsageError("give --after or --after-stored");
+  if (args.has("--after")) return load_ncu_profile(args.value("--after"));
+  return stored_profile(args.value("--after-stored"), args.required("--benchmark"));
+}
+
+// One pass of `ncu --profile-from-start off ... gpuperf_bench --profiler-window` split into each
+// benchmark's verified profile (window_attribution.h); the left-out ones printed to `out`.
+std::map<std::string, NcuProfile> windowed_profiles(const Arguments& args, std::ostream& out) {
+  const std::string csv = args.required("--csv");
+  const std::string order_path = args.required("--order");
+  const ResultsFile fingerprinted = load_results(args.required("--fingerprints"));
+  const std::vector<std::string> order = parse_window_order(
+      formats::read_text_file(order_path, "gpuperf_bench --profiler-window-order=FILE writes it"), order_path);
+  std::vector<Window> windows;
+  for (const std::string& name : order) {
+    const auto fingerprint = fingerprinted.fingerprints.find(name);
+    windows.push_back({name, fingerprint == fingerprinted.fingerprints.end() ? std::vector<ExpectedLaunch>{}
+                                                                             : expected_launches(fingerprint->second)});
+  }
+  const WindowAttribution attribution = attribute_windows(load_ncu_profile(csv), windows, csv);
+  for (const LeftOut& left : attribution.left_out) out << "left out: " << left.benchmark << ": " << left.reason << "\n";
+  if (attribution.profiles.empty()) {
+    throw formats::InputError(csv + ": no benchmark's rows could be attributed" +
+                              (attribution.left_out.empty() ? std::string(" (the order file names none)")
+                                                            : " (first: " + attribution.left_out.front().benchmark +
+                                                                  ": " + attribution.left_out.front().reason + ")"));
+  }
+  return attribution.profiles;
 }
 
 }  // namespace
@@ -47,19 +85,29 @@ int run_ncu_metrics(const Arguments& /*args*/, std::ostream& out, std::ostream& 
 int run_ncu_store(const Arguments& args, std::ostream& out, std::ostream& /*err*/) {
   const std::string path = args.required("--profiles");
   const std::string slug = args.required("--gpu");
-  const std::string benchmark = args.required("--benchmark");
   // Both reach the file and every report that reads it: held to the names' rule (formats/names.h).
-  if (const std::string error = formats::name_error(formats::NameKind::kBenchmark, benchmark); !error.empty()) {
-    throw UsageError("--benchmark: " + error);
-  }
   if (const std::string error = formats::name_error(formats::NameKind::kGpuSlug, slug); !error.empty()) {
     throw UsageError("--gpu: " + error);
   }
-  checked_outputs(args, {"--profiles"});
-  const NcuProfile profile = load_ncu_profile(args.required("--csv"));
+  const bool one = args.has("--benchmark");
+  if (one == (args.has("--order") || args.has("--fingerprints"))) {
+    throw UsageError("give --benchmark NAME (one profile) or --fingerprints and --order (a windowed pass)");
+  }
+  std::map<std::string, NcuProfile> profiles;
+  if (one) {
+    const std::string benchmark = args.value("--benchmark");
+    if (const std::string error = formats::name_error(formats::NameKind::kBenchmark, benchmark); !error.empty()) {
+      throw UsageError("--benchmark: " + error);
+    }
+    checked_outputs(args, {"--profiles"});
+    profiles[benchmark] = load_ncu_profile(args.required("--csv"));
+  } else {
+    checked_outputs(args, {"--profiles"});
+    profiles = windowed_profiles(args, out);
+  }
   NcuBaseline stored;
   stored.gpu_slug = slug;
-  // Read, add and write under the file's lock: parallel stores into one file each keep their profile.
+  // Read, add and write under the file's lock: parallel stores into one file each keep their profiles.
   const formats::FileLock lock(path);
   if (formats::input_file_exists(path)) {
     stored = load_ncu_baseline(path);
@@ -68,17 +116,26 @@ int run_ncu_store(const Arguments& args, std::ostream& out, std::ostream& /*err*
                                 " - each GPU's profiles go beside its own baseline");
     }
   }
-  stored.benchmarks[benchmark] = profile;
+  std::size_t launches = 0;
+  for (const auto& [benchmark, profile] : profiles) {
+    stored.benchmarks[benchmark] = profile;
+    launches += profile.kernels.size();
+  }
   formats::write_file_atomically(path, ncu_baseline_to_text(stored));
-  out << "stored the profile of " << benchmark << " (" << profile.kernels.size() << " kernel launches) in " << path
-      << "\n";
+  if (one) {
+    out << "stored the profile of " << profiles.begin()->first << " (" << launches << " kernel launches) in " << path
+        << "\n";
+  } else {
+    out << "stored the profiles of " << profiles.size() << " benchmarks (" << launches << " kernel launches) in "
+        << path << "\n";
+  }
   return formats::kExitPass;
 }
 
 int run_ncu_diff(const Arguments& args, std::ostream& out, std::ostream& /*err*/) {
   checked_outputs(args, {"--markdown", "--json"});
   const NcuProfile before = before_profile(args);
-  const NcuProfile after = load_ncu_profile(args.required("--after"));
+  const NcuProfile after = after_profile(args);
   const std::string before_label = args.has("--before-label") ? args.value("--before-label") : "before";
   const std::string after_label = args.has("--after-label") ? args.value("--after-label") : "after";
   std::string markdown = args.has("--title") ? "#### " + args.value("--title") + "\n\n" : "";

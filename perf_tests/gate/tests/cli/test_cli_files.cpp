@@ -210,5 +210,47 @@ TEST_F(CliFiles, NcuStoreAddsToTheFileAndLeavesOnlyItsLock) {
   EXPECT_EQ(names(), (std::vector<std::string>{"h.ncu.json", "h.ncu.json.lock"}));
 }
 
+// A windowed pass (ncu over gpuperf_bench --profiler-window): every benchmark's rows stored at once; where
+// the order of the rows is lost, nothing is written.
+TEST_F(CliFiles, NcuStoreOfAWindowedPassStoresAllOrNothing) {
+  const auto fingerprint = [](const char* kernel) {
+    return std::string(R"({"schema": 1, "capture_status": "cupti", "libraries": {}, "kernels": [{"name": ")") + kernel +
+           R"(", "mangled_name": ")" + kernel +
+           R"(", "grid": [8, 1, 1], "block": [256, 1, 1], "dynamic_shared_memory_bytes": 0, "registers_per_thread": 32,
+           "static_shared_memory_bytes": 0, "local_memory_per_thread_bytes": 0, "sass_hash": null, "launches": 1}]})";
+  };
+  const std::string fingerprints =
+      write("f.json", R"({"context": {"gpu_name": "Fake GPU", "gpu_slug": "fake-gpu", "gpu_uuid": "GPU-fake",
+                          "driver_version": "1.0", "cuda_runtime": "13.0"}, "benchmarks": [],
+                          "fingerprints": {"f/a/n:1": )" + fingerprint("_Z1av") + R"(, "f/b/n:1": )" +
+                              fingerprint("_Z1bv") + "}}");
+  const std::string order = write("order.txt", "f/a/n:1\nf/b/n:1\n");
+  const auto pass = [&](const std::vector<const char*>& kernels) {
+    std::string csv = "==PROF== Connected\n\"ID\",\"Kernel Name\",\"Block Size\",\"Grid Size\",\"gpu__time_duration.sum\"\n"
+                      "\"\",\"\",\"\",\"\",\"ns\"\n";
+    for (std::size_t i = 0; i < kernels.size(); ++i) {
+      csv += "\"" + std::to_string(i) + "\",\"" + kernels[i] + "\",\"(256, 1, 1)\",\"(8, 1, 1)\",\"1,000\"\n";
+    }
+    return write("pass.csv", csv);
+  };
+  const std::string profiles = path("p.ncu.json");
+  const auto store = [&](const std::string& csv) {
+    return cli({"ncu-store", "--profiles", profiles, "--gpu", "fake-gpu", "--csv", csv, "--fingerprints", fingerprints,
+                "--order", order});
+  };
+  const CliRun lost = store(pass({"_Z1bv"}));
+  EXPECT_EQ(lost.code, formats::kExitInvalidInput);
+  expect_in(lost.err, {"the rows of f/a/n:1 are not its fingerprint's", "nothing is stored from this pass"});
+  EXPECT_FALSE(std::filesystem::exists(profiles));
+  const CliRun both = store(pass({"_Z1av", "_Z1bv"}));
+  ASSERT_EQ(both.code, formats::kExitPass) << both.err;
+  expect_in(both.out, {"stored the profiles of 2 benchmarks (2 kernel launches)"});
+  const CliRun renamed = store(pass({"_Z1av", "_Z1cv"}));
+  ASSERT_EQ(renamed.code, formats::kExitPass) << renamed.err;
+  expect_in(renamed.out, {"left out: f/b/n:1: its rows are not its fingerprint's launches", "stored the profiles of 1 benchmarks"});
+  const CliRun neither = cli({"ncu-store", "--profiles", profiles, "--gpu", "fake-gpu", "--csv", pass({"_Z1av"})});
+  EXPECT_EQ(neither.code, formats::kExitInvalidInput) << "one profile or a windowed pass, said which";
+}
+
 }  // namespace
 }  // namespace gpuperf::gate
