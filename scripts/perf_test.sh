@@ -44,10 +44,14 @@
 # Exit: 0 pass, 1 regression, 2 invalid input or infrastructure failure, 77 skipped / not judged
 # (no GPU; no baseline for this GPU unless --strict; throttled GPU).
 # Writes into --out: <family>.fingerprints.json (the checking process), <family>.runN.json (raw samples),
-# <family>.md and <family>.verdict.json (reports).
+# <family>.md and <family>.verdict.json (reports); and where its time went, into $GPUPERF_PHASES_DIR
+# (default --out/phases): perf_phases.<family>.json, the phases lock_wait, checking, first_look, each
+# remeasure and diagnosis (scripts/lib/phases.sh; perf_gate phases tabulates them), whatever the exit.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
 source "$(dirname "${BASH_SOURCE[0]}")/lib/remeasure.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/lib/phases.sh"
+started=$(phase_now)
 
 # 3 processes a look, up to 3 re-measurements: in the gate's simulation
 # (perf_tests/gate/tests/statistics/test_simulation.cpp) this catches a 3% slowdown at a process sd of
@@ -91,7 +95,18 @@ if [[ ! -f $baseline ]]; then
 fi
 
 mkdir -p "$out"
+phases=() phase_started=""
+phase_begin() { phase_started=$(phase_now); }
+phase_end() { phases+=("$(phase_span "$1" "$phase_started" "$(phase_now)")"); }  # phase_end <phase>
+# shellcheck disable=SC2317  # reached through the trap
+write_phases() {
+  write_phase_file "${GPUPERF_PHASES_DIR:-$out/phases}" perf_phases "$family" "$started" "$(phase_now)" "${phases[@]}" ||
+    note "could not write perf_phases.$family.json in ${GPUPERF_PHASES_DIR:-$out/phases} (the verdict stands)"
+}
+trap write_phases EXIT
+phase_begin
 lock_gpu "$(jq -r .uuid <<<"$gpu")" "$lock_wait"
+phase_end lock_wait
 rm -f "$out/$family".run*.json "$out/$family.fingerprints.json"
 
 commit=${GPUPERF_GIT_COMMIT:-$(git -C "$baselines" rev-parse --short HEAD 2>/dev/null || true)}
@@ -134,8 +149,10 @@ first_look="^$family/"
 fingerprints=""
 if [[ -n $check_first || -n $skip_unchanged ]]; then
   fingerprints="$out/$family.fingerprints.json" rc=0
+  phase_begin
   GPUPERF_GIT_COMMIT=$commit "$bench" --fingerprint-only --benchmark_filter="^$family/" --benchmark_out="$fingerprints" \
     >"$out/$family.fingerprints.log" 2>&1 || rc=$?
+  phase_end checking
   if ((rc != 0)); then
     tail -n 20 "$out/$family.fingerprints.log" >&2
     ((rc > 128)) && die "$EXIT_INVALID" "the benchmark binary crashed (signal $((rc - 128))) while checking $family; log: $out/$family.fingerprints.log"
@@ -164,9 +181,15 @@ still_ambiguous() {  # the gate judged, and listed benchmarks to re-measure
 # shellcheck disable=SC2317  # reached through remeasure_loop
 measure_ambiguous() {  # measure_ambiguous <attempt>
   note "re-measuring $(wc -l <"$out/$family.remeasure.txt") ambiguous benchmark(s) in $processes more processes, attempt $1 of $max_remeasure"
+  phase_begin
   measure_look "$(exact_filter <"$out/$family.remeasure.txt")"
+  phase_end remeasure
 }
-[[ -n $first_look ]] && measure_look "$first_look"
+if [[ -n $first_look ]]; then
+  phase_begin
+  measure_look "$first_look"
+  phase_end first_look
+fi
 remeasure_loop "$max_remeasure" judge still_ambiguous measure_ambiguous
 if [[ -n $ledger ]] && ((verdict != EXIT_INVALID)); then
   "$gate" ledger --ledger "$ledger" --report "$out/$family.verdict.json" --markdown "$out/$family.md" ||
@@ -174,9 +197,11 @@ if [[ -n $ledger ]] && ((verdict != EXIT_INVALID)); then
 fi
 if ((verdict == EXIT_REGRESSION)) && [[ -n $diagnosis ]]; then
   # The kernels to profile: the fingerprints of this run's checking process (none with --no-reference-check).
+  phase_begin
   "$(dirname "$0")/ncu_diagnose.sh" --stored "${baseline%.json}.ncu.json" --bench "$bench" --gate "$gate" \
     --verdict "$out/$family.verdict.json" --fingerprints "${fingerprints:-$out/$family.run1.json}" --markdown "$out/$family.md" \
     --dir "$out/$family" || note "the ncu diagnosis failed (exit $?); the verdict stands"
+  phase_end diagnosis
 fi
 echo "report: $out/$family.md"
 exit "$verdict"

@@ -2,6 +2,9 @@
 # The GPU job's test step: correctness and perf tests of BUILD_DIR, one GPU each when the host has
 # several (CTest resource groups), JUnit written; then a skipped test fails the job, each regression is
 # annotated and the gate's reports go to the job summary. The first failure's exit code is kept.
+# Where the time went: each test writes its phase files into BUILD_DIR/perf-results/phases (beside the
+# build's, scripts/ci/build.sh); perf_gate phases tabulates them into perf-results/time-spent.md (last in
+# the job summary) and time-spent.json (in the artifact).
 #
 #   gpu_tests.sh BUILD_DIR [ALLOWED_SKIPS_REGEX]
 set -uo pipefail
@@ -13,12 +16,18 @@ build=$(cd "$build" && pwd) || die "$EXIT_INVALID" "no build directory $1"
 spec="$build/gpu-resources.json"
 gpus=$(bash "$here/resource_spec.sh" "$spec") || exit "$EXIT_INVALID"
 
+phases="$build/perf-results/phases"
+rm -f "$phases"/correctness_test.*.json "$phases"/perf_test.*.json "$phases"/perf_phases.*.json \
+  "$build"/perf-results/time-spent.md "$build"/perf-results/time-spent.json  # an earlier run's
+export GPUPERF_PHASES_DIR=$phases  # read by scripts/ci/with_ctest_gpu.sh and scripts/perf_test.sh
 rc=0
 ctest --test-dir "$build" -L 'correctness|perf' --output-on-failure --no-tests=error \
   --resource-spec-file "$spec" -j "$gpus" --output-junit "$build/junit.xml" || rc=$?
 check=0
 bash "$here/junit_check.sh" "$build/junit.xml" "$allowed" || check=$?
 bash "$here/annotate_verdicts.sh" "$build/perf-results" || true  # no report: junit_check has said why
+(harness_in "$build" && "$gate" phases --dir "$phases" --markdown "$build/perf-results/time-spent.md" \
+  --json "$build/perf-results/time-spent.json") || note "no time table (see above); the tests' results stand"
 bash "$here/step_summary.sh" "$build/perf-results" "Perf gate on $(head -n 1 < <(nvidia-smi --query-gpu=name --format=csv,noheader))"
 ((rc == 0)) && rc=$check
 exit "$rc"

@@ -4,8 +4,14 @@
 # and this makes that GPU, GPU-7f76603f-c595-..., the only visible one.
 # Without resource allocation (a plain `ctest`), the command runs unchanged on the default GPU.
 #
+# With GPUPERF_PHASES_DIR set (scripts/ci/gpu_tests.sh sets it), the test's start and end go to a phase
+# file there (scripts/lib/phases.sh): correctness_test.<family>.json for the correctness test
+# (--gtest_filter=<family>.*), perf_test.<family>.json for the perf test (--family <family>); its exit
+# code is kept.
+#
 #   with_ctest_gpu.sh COMMAND [ARGS...]
 set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/../lib/phases.sh"
 allotted=${CTEST_RESOURCE_GROUP_0_GPUS:-}
 if [[ -n $allotted ]]; then
   id=${allotted#id:}
@@ -14,4 +20,17 @@ if [[ -n $allotted ]]; then
   rest=${id#*_}
   export CUDA_VISIBLE_DEVICES="${prefix^^}-${rest//_/-}"  # CUDA accepts a GPU UUID here
 fi
-exec "$@"
+what="" family="" previous=""
+for argument in "$@"; do
+  case "$argument" in
+    --gtest_filter=*) what=correctness_test family=${argument#--gtest_filter=} family=${family%%.*} ;;
+  esac
+  [[ $previous == --family ]] && what=perf_test family=$argument
+  previous=$argument
+done
+[[ -n ${GPUPERF_PHASES_DIR:-} && -n $what ]] || exec "$@"
+start=$(phase_now) rc=0
+"$@" || rc=$?
+write_phase_file "$GPUPERF_PHASES_DIR" "$what" "$family" "$start" "$(phase_now)" ||
+  echo "[with_ctest_gpu.sh] could not write $what.$family.json in $GPUPERF_PHASES_DIR (the test's result stands)" >&2
+exit "$rc"

@@ -2,10 +2,13 @@
 # Tests of scripts/ci/ (the GitHub Actions steps' logic) on fixtures, without a GPU or GitHub:
 # preflight (with the harness's GPU table or a project's), input validation (one input, and a whole
 # reusable-workflow call: call_target.sh), where a build's programs are, JUnit skips, verdict annotations, the step summary, the PR comment's
-# Markdown (exact), the CTest resource spec and the GPU a resource group selects, and what the baseline
+# Markdown (exact), the CTest resource spec and the GPU a resource group selects, the phase files each GPU
+# test writes and the time table in the summary, and what the baseline
 # pull request takes from its artifact.
-#   test_ci_scripts.sh
+#   test_ci_scripts.sh PERF_GATE
 set -uo pipefail
+gate=${1:?usage: test_ci_scripts.sh PERF_GATE}
+gate=$(cd "$(dirname "$gate")" && pwd)/$(basename "$gate")
 here="$(cd "$(dirname "$0")" && pwd)"
 ci="$here/../ci"
 fixtures="$here/fixtures/ci"
@@ -151,6 +154,13 @@ expect 0 "" "the summary step runs" bash "$ci/step_summary.sh" "$fixtures/slow" 
 expect 0 "| SLOW | \`fake/long/n:2\`" "the gate's Markdown is in the summary" cat "$GITHUB_STEP_SUMMARY"
 bash "$ci/step_summary.sh" "$work/baselines"
 expect 0 "nothing was judged" "an empty results folder says so in the summary" cat "$GITHUB_STEP_SUMMARY"
+# The time table (perf_gate phases' time-spent.md) comes after every family's report, whatever their names.
+mkdir -p "$work/timed" && cp "$fixtures/slow/"*.md "$work/timed/" && echo "zeta's report" >"$work/timed/zeta.md"
+printf '### Where the time went\n\nBuild: 1.0 s.\n' >"$work/timed/time-spent.md"
+: >"$GITHUB_STEP_SUMMARY"
+bash "$ci/step_summary.sh" "$work/timed" "Perf gate"
+expect 0 "zeta's report|### Where the time went|Build: 1.0 s." "the time table is last in the summary, once" \
+  bash -c "grep -E \"zeta's report|Where the time went|Build:\" '$GITHUB_STEP_SUMMARY' | paste -sd '|'"
 
 bash "$ci/pr_comment_body.sh" "$fixtures" https://example.invalid/run/1 >"$work/comment.md"
 expect 0 "" "the PR comment is exactly the reviewed one" diff -u "$fixtures/expected_comment.md" "$work/comment.md"
@@ -184,6 +194,23 @@ expect 0 "GPU-fake-1" "CTest's allotted GPU becomes the only visible one" \
 # shellcheck disable=SC2016  # as above
 expect 0 "unset" "without resource groups the GPU is left alone" \
   env -u CUDA_VISIBLE_DEVICES -u CTEST_RESOURCE_GROUP_0_GPUS bash "$ci/with_ctest_gpu.sh" bash -c 'echo "${CUDA_VISIBLE_DEVICES:-unset}"'
+# With GPUPERF_PHASES_DIR each GPU test writes its start and end there (a file of its own), its exit code kept.
+phases="$work/phases"
+expect 1 "" "a failing correctness test keeps its exit code" env GPUPERF_PHASES_DIR="$phases" \
+  bash "$ci/with_ctest_gpu.sh" bash -c 'sleep 0.2; exit 1' --gtest_filter=reduction.* --gtest_brief=1
+expect 77 "" "a skipped perf test keeps its exit code" env GPUPERF_PHASES_DIR="$phases" \
+  bash "$ci/with_ctest_gpu.sh" bash -c 'exit 77' perf_test.sh --family matmul --out x
+expect 0 "correctness_test.reduction.json perf_test.matmul.json" "each test wrote its phase file, and nothing else" \
+  bash -c "ls '$phases' | paste -sd ' '"
+expect 0 "true" "the correctness test's file holds what and family, and its time" \
+  jq -e '.schema_version == 1 and .what == "correctness_test" and .family == "reduction" and .end_epoch_s - .start_epoch_s >= 0.2' \
+  "$phases/correctness_test.reduction.json"
+expect 0 "" "without GPUPERF_PHASES_DIR nothing is written" \
+  env -u GPUPERF_PHASES_DIR bash "$ci/with_ctest_gpu.sh" true --gtest_filter=other.*
+expect 0 "" "a family that is no name writes no file (the test still runs)" env GPUPERF_PHASES_DIR="$phases" \
+  bash "$ci/with_ctest_gpu.sh" true --gtest_filter='a"b.*'
+expect 0 "2" "so the folder still holds two files" bash -c "ls '$phases' | wc -l"
+expect 0 "| \`matmul\` |  | 0.0 |" "perf_gate phases tabulates them" "$gate" phases --dir "$phases"
 
 # open_baseline_pr.sh takes from the record job's artifact only data it can name: the baseline of the
 # GPU the record job ran on (GPU_SLUG, a GPU of the label's model), whose .gpu.slug is its file name,

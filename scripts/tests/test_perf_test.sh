@@ -12,6 +12,20 @@ export TMPDIR=$work  # the lock files too
 mkdir -p "$work/baselines"
 passed=0 failed=0
 
+# check_phases <description> <jq test> [file]: the phase file perf_test.sh wrote (default
+# out/phases/perf_phases.fake.json; perf_tests/gate/phases/phase_files.h) passes the test, as its list
+# of phase names (.names) and the file itself (.file).
+check_phases() {
+  local file=${3:-$work/out/phases/perf_phases.fake.json}
+  if jq -e "{names: [.phases[].phase], file: .} | $2" "$file" >/dev/null 2>&1; then
+    passed=$((passed + 1))
+  else
+    failed=$((failed + 1))
+    echo "FAIL: $1: $file should pass '$2':"
+    sed 's/^/    /' "$file" 2>/dev/null || echo "    (no file)"
+  fi
+}
+
 run() {  # run <expected exit> <expected text> <description> <env...> : runs perf_test.sh on family fake
   local expected=$1 text=$2 what=$3 rc=0
   shift 3
@@ -40,6 +54,10 @@ run 0 "report:" "a clean run passes"
 run 1 "^SLOW  *fake/long/n:2" "a 10% slowdown fails with a SLOW line" FAKE_SLOWDOWN_PCT=10
 run 0 "^FAST" "a 10% speed-up passes and says so" FAKE_SLOWDOWN_PCT=-10
 run 0 "re-measuring" "ambiguous results are re-measured" FAKE_SLOWDOWN_PCT=3 FAKE_ARGS_LOG="$work/args.log"
+check_phases "each phase is timed: the GPU lock, the checking process, the first look, each re-measurement" \
+  '(.names[0:3] == ["lock_wait", "checking", "first_look"]) and (.names[3:] | length > 0 and all(. == "remeasure"))
+   and .file.what == "perf_phases" and .file.family == "fake" and (.file.phases | all(.end_epoch_s >= .start_epoch_s))
+   and .file.start_epoch_s <= .file.phases[0].start_epoch_s and .file.end_epoch_s >= .file.phases[-1].end_epoch_s'
 # A first process checks references and captures fingerprints, timing nothing (--fingerprint-only); every
 # timed process, re-measurements included, only times.
 mapfile -t timed < <(grep -- "--benchmark_out" "$work/args.log")
@@ -200,6 +218,7 @@ record_ncu 0 "wrote .*fake-gpu.ncu.json: 2 of 2 benchmarks profiled" \
   { failed=$((failed + 1)); echo "FAIL: one ncu process stores both: $(stored_names), $(grep -c "^ncu " "$work/ncu-calls.log") ncu calls"; }
 run 1 "ncu diagnosis of fake/long/n:2" "a regression is diagnosed against the stored profiles" \
   FAKE_FINGERPRINTS=1 FAKE_SLOWDOWN_PCT=10 PATH="$work/fake-ncu:$PATH"
+check_phases "the diagnosis is a phase of its own, the last" '.names[-1] == "diagnosis" and (.names | index("first_look")) != null'
 if ! grep -q "^#### Nsight Compute: fake/long/n:2" "$work/out/fake.md" ||
   ! grep -q "| Metric | baseline | now | Change |" "$work/out/fake.md" ||
   ! grep -q "| duration | 38.91 us | 45.38 us |" "$work/out/fake.md"; then
@@ -230,7 +249,10 @@ EXTRA_ARGS="--same-code-ledger $ledger" run 0 "was not updated (the verdict stan
 cp "$work/without-fingerprints.json" "$work/baselines/fake-gpu.json"
 
 run 77 "throttled" "throttled samples are not judged" FAKE_THROTTLED=1
-run 2 "crashed (signal 11)" "a crashing benchmark binary is an infrastructure failure" FAKE_CRASH=1
+run 2 "crashed (signal 11)" "a crashing benchmark binary is an infrastructure failure" FAKE_CRASH=1 \
+  GPUPERF_PHASES_DIR="$work/phases"
+check_phases "a test that failed still says where its time went, in GPUPERF_PHASES_DIR" \
+  '.names[0] == "lock_wait" and (.names | index("first_look")) == null' "$work/phases/perf_phases.fake.json"
 
 # A second perf run on the same GPU waits for the first, and gives up with a clear message.
 env FAKE_SLEEP=5 bash "$perf_test" --family fake --bench "$here/fake_bench.sh" --gate "$gate" \

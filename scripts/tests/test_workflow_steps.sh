@@ -168,6 +168,15 @@ check "the harness is built in its own tree, with no install" bash -c \
 check "the tests ran with a resource spec, one GPU" grep -q -- "--resource-spec-file .*-j 1" "$FAKE_LOG"
 check "the fleet report of the run is in the job summary" grep -q "Fleet report: Fake" "$work/runner-temp/github_step_summary"
 check "and in the artifact" test -f "$artifacts/perf-results-h200/fleet-report/fleet.md"
+check "the time table is last in the job summary, with the build, the tests and fake's perf phases" bash -c \
+  "sed -n '/^### Where the time went/,\$p' '$work/runner-temp/github_step_summary' | grep -q '^Build: [0-9.]* s (configure [0-9.]* s, build [0-9.]* s)' &&
+   sed -n '/^### Where the time went/,\$p' '$work/runner-temp/github_step_summary' | grep -q '^Tests: 2 tests, ' &&
+   sed -n '/^### Where the time went/,\$p' '$work/runner-temp/github_step_summary' | grep -qE '^\| \`fake\` \| [0-9.]+ \| [0-9.]+ \| [0-9.]+ \| [0-9.]+ \| [0-9.]+ \|' &&
+   ! sed -n '/^### Where the time went/,\$p' '$work/runner-temp/github_step_summary' | grep -q 'Perf gate (compare)'"
+check "the phase files and the time table's JSON are in the artifact" bash -c \
+  "cd '$artifacts/perf-results-h200/perf-results' && test -f phases/build.json -a -f phases/correctness_test.fake.json \
+     -a -f phases/perf_test.fake.json -a -f phases/perf_phases.fake.json &&
+   jq -e '.families[0].family == \"fake\" and .families[0].first_look_s > 0 and .build.wall_s > 0' time-spent.json"
 git clean -fdxq
 job perf.yml perf/baseline 1 "::error title=SLOW fake/long/n%3A2::" "a regression fails with an annotation naming the benchmark" \
   FAKE_SLOWDOWN_PCT=10

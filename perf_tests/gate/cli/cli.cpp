@@ -238,6 +238,17 @@ const std::vector<Command>& commands() {
         {"--ab-max-remeasure", kValue},
         {"--markdown", kValue},
         {"--json", kValue}}},
+      {"phases",
+       cli::run_phases,
+       R"(  perf_gate phases --dir DIR [--markdown OUT.md] [--json OUT.json]
+      Where a run's time went, from the phase files its steps wrote in DIR (<build>/perf-results/phases:
+      scripts/ci/build.sh, scripts/ci/with_ctest_gpu.sh, scripts/perf_test.sh; format in
+      perf_tests/gate/phases/phase_files.h): the build, then per family the correctness and perf tests
+      and the perf test's phases (waiting for the GPU, checking, first look, re-measurements, diagnosis),
+      with totals; when tests ran at once, the step's wall time beside their sum. Markdown to stdout
+      without --markdown and --json.
+)",
+       {{"--dir", kValue}, {"--markdown", kValue}, {"--json", kValue}}},
   };
   return table;
 }

@@ -30,5 +30,7 @@ int run_report(const Arguments& args, std::ostream& out, std::ostream& err);
 // Measurement studies (analysis_commands.cpp).
 int run_order_table(const Arguments& args, std::ostream& out, std::ostream& err);
 int run_calibration_report(const Arguments& args, std::ostream& out, std::ostream& err);
+// Where a run's time went (phases_command.cpp).
+int run_phases(const Arguments& args, std::ostream& out, std::ostream& err);
 
 }  // namespace gpuperf::gate::cli
