@@ -236,13 +236,15 @@ function(gpuperf_add_tests)
   if(NOT GPUPERF_SAME_CODE_LEDGER STREQUAL "")
     list(APPEND perf_test_options --same-code-ledger ${GPUPERF_SAME_CODE_LEDGER})
   endif()
+  # Every GPU test records where its time went (scripts/ci/with_ctest_gpu.sh, perf_test.sh) into
+  # <build>/perf-results/phases, which perf_gate phases tabulates.
+  set(test_environment "GPUPERF_PHASES_DIR=${perf_results_dir}/phases")
   # The verified cases (GPUPERF_VERIFIED_CASES_DIR): both tests of a family are told the folder; a relinked
   # program deletes the records, so that a perf test never trusts what the correctness test of another
   # build verified (the fingerprint covers the device code; this covers the host side, the references).
-  set(verified_cases_environment "")
   if(NOT GPUPERF_VERIFIED_CASES_DIR STREQUAL "")
     get_filename_component(verified_cases_dir "${GPUPERF_VERIFIED_CASES_DIR}" ABSOLUTE BASE_DIR "${CMAKE_BINARY_DIR}")
-    set(verified_cases_environment ENVIRONMENT "GPUPERF_VERIFIED_CASES_DIR=${verified_cases_dir}")
+    list(APPEND test_environment "GPUPERF_VERIFIED_CASES_DIR=${verified_cases_dir}")
     set(verified_cases_files "")
     foreach(family IN LISTS families)
       list(APPEND verified_cases_files "${verified_cases_dir}/${family}.json")
@@ -263,7 +265,7 @@ function(gpuperf_add_tests)
     add_test(NAME correctness.${family}
              COMMAND ${on_ctest_gpu} $<TARGET_FILE:gpuperf_correctness> --gtest_filter=${family}.* --gtest_brief=1)
     set_tests_properties(correctness.${family} PROPERTIES
-      LABELS correctness ${gpu_test_properties} ${verified_cases_environment} TIMEOUT 300)
+      LABELS correctness ${gpu_test_properties} ENVIRONMENT "${test_environment}" TIMEOUT 300)
 
     add_test(NAME perf.${family}
              COMMAND ${on_ctest_gpu} bash ${scripts}/perf_test.sh
@@ -277,7 +279,7 @@ function(gpuperf_add_tests)
     # the cases it verified, which the perf test then leaves unchecked. Order only: a failed correctness
     # test does not stop the perf test.
     set_tests_properties(perf.${family} PROPERTIES
-      LABELS perf ${gpu_test_properties} ${verified_cases_environment} TIMEOUT 600 DEPENDS correctness.${family})
+      LABELS perf ${gpu_test_properties} ENVIRONMENT "${test_environment}" TIMEOUT 600 DEPENDS correctness.${family})
   endforeach()
 
   # What the scripts' --build-dir reads (scripts/lib/common.sh, harness_in): the baseline folder only

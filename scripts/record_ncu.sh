@@ -21,6 +21,8 @@
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
 source "$(dirname "${BASH_SOURCE[0]}")/lib/ncu.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/lib/phases.sh"
+started=$(phase_now)
 
 build_dir="" filter="." ncu=${NCU:-ncu} lock_wait=1800
 baselines=""
@@ -63,6 +65,7 @@ mapfile -t profiled < <(profiled_benchmarks "$work/fingerprints.json")
 ((${#profiled[@]} > 0)) ||
   die "$EXIT_INVALID" "no benchmark's fingerprint has kernels CUPTI captured (see $work/fingerprints.log); $target left unchanged"
 
+checked=$(phase_now)
 note "profiling ${#profiled[@]} benchmarks in one ncu process"
 pass="$work/profiles.json"
 if ! ncu_profile "$ncu" "$gate" "$bench" "$work/fingerprints.json" "$pass" "$slug" "${profiled[@]}"; then
@@ -80,3 +83,10 @@ done
 replace_file "$pass" "$target" || die "$EXIT_INVALID" "cannot write $target; it was left unchanged"
 ((${#failed[@]} == 0)) || note "not profiled, left out (${#failed[@]}): $(printf '%s; ' "${failed[@]}")"
 note "wrote $target: $((${#names[@]} - ${#failed[@]})) of ${#names[@]} benchmarks profiled; commit it with the baseline"
+# Where the time went (GPUPERF_PHASES_DIR, as the GPU tests write theirs: perf_gate phases).
+if [[ -n ${GPUPERF_PHASES_DIR:-} ]]; then
+  now=$(phase_now)
+  write_phase_file "$GPUPERF_PHASES_DIR" profiles "" "$started" "$now" "$(phase_span checking "$started" "$checked")" \
+    "$(phase_span ncu "$checked" "$now")" || note "could not write profiles.json in $GPUPERF_PHASES_DIR"
+fi
+note "recorded in ${SECONDS} s"

@@ -213,9 +213,18 @@ record_ncu 0 "left out \(1\): fake/short/n:1: the bench opened no profiler windo
   "a benchmark the bench could not set up is left out, named" FAKE_WINDOW_SKIP=fake/short/n:1
 [[ $(stored_names) == '["fake/long/n:2"]' ]] || { failed=$((failed + 1)); echo "FAIL: the pass without short's window stored $(stored_names)"; }
 record_ncu 0 "wrote .*fake-gpu.ncu.json: 2 of 2 benchmarks profiled" \
-  "record_ncu.sh stores a profile of every fingerprinted benchmark beside the baseline" FAKE_LOG="$work/ncu-calls.log"
+  "record_ncu.sh stores a profile of every fingerprinted benchmark beside the baseline" FAKE_LOG="$work/ncu-calls.log" \
+  GPUPERF_PHASES_DIR="$work/profile-phases"
 [[ $(stored_names) == '["fake/long/n:2","fake/short/n:1"]' && $(grep -c "^ncu " "$work/ncu-calls.log") == 1 ]] ||
   { failed=$((failed + 1)); echo "FAIL: one ncu process stores both: $(stored_names), $(grep -c "^ncu " "$work/ncu-calls.log") ncu calls"; }
+# Its time, for perf_gate phases: the recording, split into checking and the ncu pass.
+if jq -e '.what == "profiles" and ([.phases[].phase] == ["checking", "ncu"])' "$work/profile-phases/profiles.json" >/dev/null 2>&1 &&
+  "$gate" phases --dir "$work/profile-phases" | grep -qE "^Profiles: [0-9.]+ s \(checking [0-9.]+ s, ncu [0-9.]+ s\)\.$"; then
+  passed=$((passed + 1))
+else
+  failed=$((failed + 1))
+  echo "FAIL: record_ncu.sh wrote no profiles phase file the gate reads: $(cat "$work/profile-phases/profiles.json" 2>&1)"
+fi
 run 1 "ncu diagnosis of fake/long/n:2" "a regression is diagnosed against the stored profiles" \
   FAKE_FINGERPRINTS=1 FAKE_SLOWDOWN_PCT=10 PATH="$work/fake-ncu:$PATH"
 check_phases "the diagnosis is a phase of its own, the last" '.names[-1] == "diagnosis" and (.names | index("first_look")) != null'

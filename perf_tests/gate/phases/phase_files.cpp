@@ -14,11 +14,12 @@ namespace gpuperf::gate::phases {
 namespace {
 
 constexpr const char* kHint =
-    "phase files are written by scripts/ci/build.sh, scripts/ci/with_ctest_gpu.sh and scripts/perf_test.sh; "
+    "phase files are written by scripts/ci/build.sh, scripts/ci/with_ctest_gpu.sh, scripts/perf_test.sh and "
+    "scripts/record_ncu.sh; "
     "delete this one or run its step again";
 
 constexpr PhaseFileKind kKinds[] = {PhaseFileKind::kBuild, PhaseFileKind::kCorrectnessTest, PhaseFileKind::kPerfTest,
-                                    PhaseFileKind::kPerfPhases};
+                                    PhaseFileKind::kPerfPhases, PhaseFileKind::kProfiles};
 
 std::string joined(const std::vector<std::string>& names) {
   std::string text;
@@ -57,6 +58,8 @@ const char* kind_name(PhaseFileKind kind) {
       return "perf_test";
     case PhaseFileKind::kPerfPhases:
       return "perf_phases";
+    case PhaseFileKind::kProfiles:
+      return "profiles";
   }
   return "";
 }
@@ -64,9 +67,11 @@ const char* kind_name(PhaseFileKind kind) {
 const std::vector<std::string>& phase_names(PhaseFileKind kind) {
   static const std::vector<std::string> build = {"configure", "build"};
   static const std::vector<std::string> perf = {"lock_wait", "checking", "first_look", "remeasure", "diagnosis"};
+  static const std::vector<std::string> profiles = {"checking", "ncu"};
   static const std::vector<std::string> none;
   if (kind == PhaseFileKind::kBuild) return build;
   if (kind == PhaseFileKind::kPerfPhases) return perf;
+  if (kind == PhaseFileKind::kProfiles) return profiles;
   return none;
 }
 
@@ -81,8 +86,10 @@ PhaseFile parse_phase_file(const std::string& text, const std::string& source) {
   PhaseFile file;
   file.source = source;
   file.kind = parse_kind(doc);
-  if (file.kind == PhaseFileKind::kBuild) {
-    if (doc.find("family") != nullptr) doc.fail("family", "is given, expected none in a build's file");
+  if (file.kind == PhaseFileKind::kBuild || file.kind == PhaseFileKind::kProfiles) {
+    if (doc.find("family") != nullptr) {
+      doc.fail("family", std::string("is given, expected none in a ") + kind_name(file.kind) + " file");
+    }
   } else {
     file.family = doc.non_empty_string("family");
     if (const std::string error = formats::name_error(formats::NameKind::kFamily, file.family); !error.empty()) {

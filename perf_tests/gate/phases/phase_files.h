@@ -10,13 +10,15 @@
 //                                    lock), checking (the checking process), first_look (the first
 //                                    look's timed processes), remeasure (one per re-measurement),
 //                                    diagnosis (Nsight Compute on a regression)
+//   profiles.json                    scripts/record_ncu.sh: the whole recording, its phases checking (the
+//                                    fingerprints) and ncu (the Nsight Compute pass and storing it)
 //
 // Format, schema_version 1 (times are seconds since the epoch, as bash's $EPOCHREALTIME; a span's wall
 // time is its end - its start, computed here, not by the writer):
 //   {"schema_version": 1, "what": "perf_phases", "family": "reduction",
 //    "start_epoch_s": 1767225600.25, "end_epoch_s": 1767225645.5,
 //    "phases": [{"phase": "checking", "start_epoch_s": 1767225600.5, "end_epoch_s": 1767225602.5}, ...]}
-// "family" is absent from build.json; "phases" is optional. Change the format: bump the version.
+// "family" is absent from build.json and profiles.json; "phases" is optional. Change the format: bump the version.
 
 #include <string>
 #include <vector>
@@ -32,7 +34,7 @@ struct TimeSpan {
   double wall_s() const { return end_epoch_s - start_epoch_s; }  // [s]
 };
 
-enum class PhaseFileKind { kBuild, kCorrectnessTest, kPerfTest, kPerfPhases };
+enum class PhaseFileKind { kBuild, kCorrectnessTest, kPerfTest, kPerfPhases, kProfiles };
 
 struct Phase {
   std::string name;  // one of the names its kind allows (phase_names)
@@ -42,15 +44,15 @@ struct Phase {
 struct PhaseFile {
   std::string source;  // the file it was read from, for messages
   PhaseFileKind kind = PhaseFileKind::kBuild;
-  std::string family;  // a valid family name (formats/names.h); "" for kBuild
+  std::string family;  // a valid family name (formats/names.h); "" for kBuild and kProfiles
   TimeSpan span;
   std::vector<Phase> phases;  // in the file's order
 };
 
-// "build", "correctness_test", "perf_test", "perf_phases": the file's "what".
+// "build", "correctness_test", "perf_test", "perf_phases", "profiles": the file's "what".
 const char* kind_name(PhaseFileKind kind);
 // The phases a kind may hold: build {configure, build}; perf_phases {lock_wait, checking, first_look,
-// remeasure, diagnosis}; the tests none.
+// remeasure, diagnosis}; profiles {checking, ncu}; the tests none.
 const std::vector<std::string>& phase_names(PhaseFileKind kind);
 
 // One phase file from its text; `source` names it. InputError (formats/json_fields.h's form) for a

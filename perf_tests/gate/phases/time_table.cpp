@@ -78,6 +78,7 @@ TestStepTime test_step(std::vector<TimeSpan> spans) {
 
 TimeTable build_time_table(const std::vector<PhaseFile>& files) {
   const PhaseFile* build = nullptr;
+  const PhaseFile* profiles = nullptr;
   std::map<std::string, FamilyFiles> families;
   for (const PhaseFile& file : files) {
     switch (file.kind) {
@@ -93,11 +94,17 @@ TimeTable build_time_table(const std::vector<PhaseFile>& files) {
       case PhaseFileKind::kPerfPhases:
         keep_once(families[file.family].perf_phases, file);
         break;
+      case PhaseFileKind::kProfiles:
+        keep_once(profiles, file);
+        break;
     }
   }
   TimeTable table;
   if (build != nullptr) {
     table.build = BuildTime{build->span.wall_s(), phase_sum(*build, "configure"), phase_sum(*build, "build")};
+  }
+  if (profiles != nullptr) {
+    table.profiles = ProfilesTime{profiles->span.wall_s(), phase_sum(*profiles, "checking"), phase_sum(*profiles, "ncu")};
   }
   std::vector<TimeSpan> tests;
   for (const auto& [family, family_files] : families) {

@@ -18,6 +18,13 @@ struct BuildTime {
   std::optional<double> build_s;       // [s]
 };
 
+// Recording the Nsight Compute profiles beside a baseline (scripts/record_ncu.sh).
+struct ProfilesTime {
+  double wall_s = 0.0;               // the whole recording [s]
+  std::optional<double> checking_s;  // the checking process that captured the fingerprints [s]
+  std::optional<double> ncu_s;       // the ncu pass and storing its profiles [s]
+};
+
 // One family's row, or the total of every row. A field is empty where no file recorded it.
 struct FamilyTime {
   std::string family;                  // "" in the total
@@ -43,13 +50,14 @@ struct TestStepTime {
 
 struct TimeTable {
   std::optional<BuildTime> build;
+  std::optional<ProfilesTime> profiles;
   std::vector<FamilyTime> families;  // by name
   FamilyTime total;
   std::optional<TestStepTime> tests;  // none without a test file
 };
 
-// The table of every file; InputError naming both files when two record the same thing (two build files,
-// or two of one kind and family).
+// The table of every file; InputError naming both files when two record the same thing (two build or
+// profiles files, or two of one kind and family).
 TimeTable build_time_table(const std::vector<PhaseFile>& files);
 
 }  // namespace gpuperf::gate::phases

@@ -65,6 +65,10 @@ std::string time_table_markdown(const TimeTable& table) {
   } else {
     md << "Build: not recorded (scripts/ci/build.sh records it).\n";
   }
+  if (table.profiles) {
+    md << "Profiles: " << seconds(table.profiles->wall_s) << " s (checking " << cell(table.profiles->checking_s)
+       << " s, ncu " << cell(table.profiles->ncu_s) << " s).\n";
+  }
   if (!table.tests) {
     md << "Tests: none recorded its time.\n";
     return md.str();
@@ -94,6 +98,12 @@ std::string time_table_json(const TimeTable& table) {
     doc["build"] = {{"wall_s", json_seconds(table.build->wall_s)},
                     {"configure_s", json_seconds(table.build->configure_s)},
                     {"build_s", json_seconds(table.build->build_s)}};
+  }
+  doc["profiles"] = nullptr;
+  if (table.profiles) {
+    doc["profiles"] = {{"wall_s", json_seconds(table.profiles->wall_s)},
+                       {"checking_s", json_seconds(table.profiles->checking_s)},
+                       {"ncu_s", json_seconds(table.profiles->ncu_s)}};
   }
   doc["tests"] = nullptr;
   if (table.tests) {

@@ -1,5 +1,6 @@
 // perf_gate phases: the phase files a run's steps write, read and tabulated. The fixtures
-// (testdata/phases/) are one run: a build, and two families tested at once on two GPUs.
+// (testdata/phases/) are one run: a build, two families tested at once on two GPUs, and the profiles
+// recorded after them.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -73,7 +74,7 @@ TEST(PhaseFile, ABadFileIsAnInputErrorNamingWhatIsWrong) {
   expect_words(error(R"({"schema_version": 2, "what": "build", "start_epoch_s": 1, "end_epoch_s": 2})"),
                {"schema_version is 2, expected 1"});
   expect_words(error(R"({"schema_version": 1, "what": "lunch", "start_epoch_s": 1, "end_epoch_s": 2})"),
-               {"what is 'lunch', expected one of build, correctness_test, perf_test, perf_phases"});
+               {"what is 'lunch', expected one of build, correctness_test, perf_test, perf_phases, profiles"});
   expect_words(error(R"({"schema_version": 1, "what": "build", "end_epoch_s": 2})"), {"start_epoch_s is missing"});
   expect_words(error(perf_phases_text("", good_phase)), {"family is missing"});
   expect_words(error(perf_phases_text(R"("family": "a|<img>", )", good_phase)),
@@ -89,7 +90,24 @@ TEST(PhaseFile, ABadFileIsAnInputErrorNamingWhatIsWrong) {
                          "end_epoch_s": 2, "phases": [{"phase": "checking", "start_epoch_s": 1, "end_epoch_s": 2}]})"),
                {"expected no phase in a correctness_test file"});
   expect_words(error(R"({"schema_version": 1, "what": "build", "family": "r", "start_epoch_s": 1, "end_epoch_s": 2})"),
-               {"family is given, expected none in a build's file"});
+               {"family is given, expected none in a build file"});
+  expect_words(error(R"({"schema_version": 1, "what": "profiles", "family": "r", "start_epoch_s": 1, "end_epoch_s": 2})"),
+               {"family is given, expected none in a profiles file"});
+  expect_words(error(R"({"schema_version": 1, "what": "profiles", "start_epoch_s": 1, "end_epoch_s": 2,
+                         "phases": [{"phase": "first_look", "start_epoch_s": 1, "end_epoch_s": 2}]})"),
+               {"phases[0].phase is 'first_look', expected one of checking, ncu"});
+}
+
+TEST(TimeTable, ProfilesAreTheirOwnLine) {
+  const TimeTable table = build_time_table(
+      {file_of(PhaseFileKind::kProfiles, "", span(100, 190), {{"checking", span(100, 110)}, {"ncu", span(110, 189)}})});
+  ASSERT_TRUE(table.profiles);
+  EXPECT_DOUBLE_EQ(table.profiles->wall_s, 90.0);
+  EXPECT_DOUBLE_EQ(*table.profiles->checking_s, 10.0);
+  EXPECT_DOUBLE_EQ(*table.profiles->ncu_s, 79.0);
+  EXPECT_TRUE(table.families.empty());
+  EXPECT_FALSE(table.tests);
+  expect_words(time_table_markdown(table), {"Profiles: 90.0 s (checking 10.0 s, ncu 79.0 s)."});
 }
 
 TEST(TimeTable, PerfPhasesSplitTheTestAndTheRestIsOther) {
@@ -168,7 +186,7 @@ TEST_F(PhasesCli, WritesTheMarkdownAndJsonFiles) {
   const CliRun run =
       cli({"phases", "--dir", testdata("phases"), "--markdown", path("time.md"), "--json", path("time.json")});
   ASSERT_EQ(run.code, formats::kExitPass) << run.err;
-  EXPECT_NE(run.out.find("time table: 7 phase files"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("time table: 8 phase files"), std::string::npos) << run.out;
   std::ifstream markdown(path("time.md"));
   std::ostringstream written;
   written << markdown.rdbuf();
