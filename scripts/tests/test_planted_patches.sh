@@ -3,6 +3,7 @@
 # here, on any host, not later in a GPU check:
 #   kernels/reduction/planted_slowdown.patch  on this tree          (scripts/gpu_check.sh --planted-regression)
 #   examples/consumer/planted_slowdown.patch  on examples/consumer/ (scripts/consumer_check.sh)
+#   kernels/reduction/planted_ramp.patch      on this tree          (scripts/history_check.sh)
 # Each is applied to a copy of the files it names, with patch -p1 and no fuzz: a patch that applies only
 # with fuzz lands in changed code and must be regenerated. Then asserts that the reduce9 patch plants
 # what gpu_check.sh says (at most 128 blocks), and that the check can fail: a copy of reduce9 whose
@@ -38,16 +39,20 @@ applies() {
 reduce9=kernels/reduction/reduce9_shfl_down_last_warp.cu
 # patch|the tree it applies to|the script that applies it
 planted=("kernels/reduction/planted_slowdown.patch|$root|scripts/gpu_check.sh"
-  "examples/consumer/planted_slowdown.patch|$root/examples/consumer|scripts/consumer_check.sh")
+  "examples/consumer/planted_slowdown.patch|$root/examples/consumer|scripts/consumer_check.sh"
+  "kernels/reduction/planted_ramp.patch|$root|scripts/history_check.sh")
 for entry in "${planted[@]}"; do
   IFS='|' read -r patch_file tree script <<<"$entry"
   if ! applies "$root/$patch_file" "$tree"; then
     cat "$work/patch.log"
     fail "$patch_file no longer applies to the code it slows ($script applies it): make its change by hand" \
       "and regenerate it with git diff"
-  elif [[ $patch_file == kernels/* ]] &&
+  elif [[ $patch_file == kernels/reduction/planted_slowdown.patch ]] &&
     ! grep -q 'std::min<std::int64_t>(grid_stride_blocks(n), 128)' "$work/applied/$reduce9"; then
     fail "$patch_file does not cap reduce9's grid at 128 blocks, the regression $script describes"
+  elif [[ $patch_file == kernels/reduction/planted_ramp.patch ]] &&
+    ! grep -q '^constexpr long long kPlantedSpinCycles = 0;$' "$work/applied/kernels/reduction/reduce7_many_elements_per_thread.cu"; then
+    fail "$patch_file has no 'constexpr long long kPlantedSpinCycles = 0;' line, which $script raises commit by commit"
   else
     echo "ok: $patch_file applies"
   fi
