@@ -249,6 +249,32 @@ const std::vector<Command>& commands() {
       without --markdown and --json.
 )",
        {{"--dir", kValue}, {"--markdown", kValue}, {"--json", kValue}}},
+      {"history-append",
+       cli::run_history_append,
+       R"(  perf_gate history-append --store S --verdict V.json [V2.json ...] --results R1.json [R2.json ...]
+                           --commit SHA --date YYYY-MM-DDTHH:MM:SSZ --run-key KEY [--runner NAME]
+      Keep a run in the history store S (sqlite:PATH or a bare PATH: a SQLite file, created if missing;
+      postgresql://...: a PostgreSQL database): per benchmark timed in the results (each file one
+      process), its process medians, its final verdict in the reports (perf_gate compare --json, one per
+      family; a benchmark in several: the last given) and a hash of its fingerprint; the GPU, driver and
+      baseline judged against. KEY is unique per CI job and the same for its retries: a run whose key is
+      stored already adds nothing (exit 0 either way). Writers appending at once lose nothing.
+)",
+       {{"--store", kValue},
+        {"--verdict", kValues},
+        {"--results", kValues},
+        {"--commit", kValue},
+        {"--date", kValue},
+        {"--run-key", kValue},
+        {"--runner", kValue}}},
+      {"history-export",
+       cli::run_history_export,
+       R"(  perf_gate history-export --store S --gpu SLUG --json OUT [--ledger FILE]
+      Write the history of GPU SLUG in the store S as JSON (schema_version 1, gate/history/series_json.h):
+      per benchmark its points oldest first (commit, date, process medians, their median, verdict, code
+      hash, baseline); --ledger: the same-code ledger's file (perf_gate ledger) added as "ledger".
+)",
+       {{"--store", kValue}, {"--gpu", kValue}, {"--json", kValue}, {"--ledger", kValue}}},
   };
   return table;
 }

@@ -32,5 +32,8 @@ int run_order_table(const Arguments& args, std::ostream& out, std::ostream& err)
 int run_calibration_report(const Arguments& args, std::ostream& out, std::ostream& err);
 // Where a run's time went (phases_command.cpp).
 int run_phases(const Arguments& args, std::ostream& out, std::ostream& err);
+// The history of every run on main (history_command.cpp).
+int run_history_append(const Arguments& args, std::ostream& out, std::ostream& err);
+int run_history_export(const Arguments& args, std::ostream& out, std::ostream& err);
 
 }  // namespace gpuperf::gate::cli

@@ -31,6 +31,7 @@ struct RunRecord {
   std::string cuda_runtime; // "13.0"
   std::string baseline_recorded;  // the baseline it was judged against: its recorded.date ("" if none)
   std::map<std::string, BenchmarkRecord> benchmarks;  // by benchmark name
+  std::string harness_version;  // the gpuperf release that judged the run ("0.1.0"); "" if unknown
 };
 
 }  // namespace gpuperf::gate::history

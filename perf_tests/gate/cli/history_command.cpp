@@ -1,0 +1,64 @@
+// history-append, history-export: every perf run on main kept per GPU model (gate/history/store.h).
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "formats/atomic_file.h"
+#include "formats/exit_codes.h"
+#include "formats/input_error.h"
+#include "formats/json_input.h"
+#include "formats/names.h"
+#include "gate/cli/commands.h"
+#include "gate/history/series_json.h"
+#include "gate/history/store.h"
+#include "gate/history/store_input.h"
+#include "gate/inputs/results.h"
+
+namespace gpuperf::gate::cli {
+
+int run_history_append(const Arguments& args, std::ostream& out, std::ostream& /*err*/) {
+  history::RunLabels labels;
+  labels.run_key = args.required("--run-key");
+  labels.commit = args.required("--commit");
+  labels.date = args.required("--date");
+  labels.runner = args.value("--runner");
+  history::check_labels(labels);  // before anything is read or opened
+  std::vector<std::string> reports;
+  const std::vector<std::string>& report_paths = args.list("--verdict");
+  for (const std::string& path : report_paths) {
+    reports.push_back(formats::read_text_file(path, "give the --json report of perf_gate compare"));
+  }
+  const std::vector<ResultsFile> results = load_results_files(args.list("--results"));
+  const history::RunRecord run = history::run_from_reports(labels, reports, report_paths, results);
+  const std::unique_ptr<history::Store> store = history::open_store(args.required("--store"), history::StoreAccess::kAppend);
+  if (store->append(run)) {
+    out << "appended run " << run.run_key << ": " << run.benchmarks.size() << " benchmarks\n";
+  } else {
+    out << "run " << run.run_key << " is stored already: nothing added\n";
+  }
+  return formats::kExitPass;
+}
+
+int run_history_export(const Arguments& args, std::ostream& out, std::ostream& /*err*/) {
+  const std::string slug = args.required("--gpu");
+  if (const std::string error = formats::name_error(formats::NameKind::kGpuSlug, slug); !error.empty()) {
+    throw formats::InputError("--gpu: " + error);
+  }
+  const std::string json_path = args.required("--json");
+  checked_outputs(args, {"--json"});
+  nlohmann::json ledger = nullptr;
+  if (args.has("--ledger")) {
+    const std::string path = args.value("--ledger");
+    ledger = formats::parse_json_document(formats::read_text_file(path, "give the file perf_gate ledger keeps"), path);
+  }
+  const std::unique_ptr<history::Store> store =
+      history::open_store(args.required("--store"), history::StoreAccess::kReadOnly);
+  history::SeriesExport document = history::export_of(slug, store->series(slug));
+  document.ledger = ledger;
+  formats::write_file_atomically(json_path, history::series_json(document));
+  out << "exported " << document.series.size() << " series of " << slug << " (" << store->run_count(slug)
+      << " runs) to " << json_path << "\n";
+  return formats::kExitPass;
+}
+
+}  // namespace gpuperf::gate::cli

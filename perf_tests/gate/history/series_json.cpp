@@ -1,0 +1,165 @@
+#include "gate/history/series_json.h"
+
+#include <cmath>
+#include <utility>
+
+#include "formats/json_fields.h"
+#include "formats/json_input.h"
+#include "formats/names.h"
+#include "gate/statistics/statistics.h"
+
+namespace gpuperf::gate::history {
+namespace {
+
+using ordered = nlohmann::ordered_json;
+
+constexpr const char* kHint = "write it with perf_gate history-export";
+
+ordered point_json(const SeriesPoint& point) {
+  return ordered{{"run_key", point.run_key},
+                 {"commit", point.commit},
+                 {"date", point.date},
+                 {"gpu_uuid", point.gpu_uuid},
+                 {"process_medians", point.process_medians},
+                 {"value", point.value},
+                 {"verdict", point.verdict},
+                 {"code_hash", point.code_hash},
+                 {"baseline_recorded", point.baseline_recorded}};
+}
+
+ordered change_point_json(const ExportedChangePoint& change) {
+  return ordered{{"index", change.index},           {"good_commit", change.good_commit},
+                 {"bad_commit", change.bad_commit}, {"before", change.before},
+                 {"after", change.after},           {"change_pct", change.change_pct},
+                 {"p_value", change.p_value}};
+}
+
+ordered drift_json(const std::optional<ExportedDrift>& drift) {
+  if (!drift) return nullptr;
+  return ordered{{"since", drift->since},
+                 {"baseline_value", drift->baseline_value},
+                 {"latest_value", drift->latest_value},
+                 {"change_pct", drift->change_pct},
+                 {"tolerance_pct", drift->tolerance_pct},
+                 {"beyond_tolerance", drift->beyond_tolerance}};
+}
+
+void check_name(const formats::ObjectReader& object, const char* key, formats::NameKind kind, const std::string& name) {
+  const std::string error = formats::name_error(kind, name);
+  if (!error.empty()) object.fail(key, error);
+}
+
+SeriesPoint read_point(const formats::ObjectReader& object) {
+  SeriesPoint point;
+  point.run_key = object.non_empty_string("run_key");
+  point.commit = object.string("commit");
+  point.date = object.string("date");
+  point.gpu_uuid = object.string("gpu_uuid");
+  point.process_medians = object.positive_numbers("process_medians");
+  if (point.process_medians.empty()) object.fail("process_medians", "is empty, expected one median per process");
+  point.value = object.positive("value");
+  const double expected = median(point.process_medians);
+  if (std::abs(point.value - expected) > 1e-9 * expected) {
+    object.fail("value", "is " + std::to_string(point.value) + ", expected the median of process_medians (" +
+                             std::to_string(expected) + ")");
+  }
+  point.verdict = object.string("verdict");
+  point.code_hash = object.string("code_hash");
+  point.baseline_recorded = object.string("baseline_recorded");
+  return point;
+}
+
+ExportedChangePoint read_change_point(const formats::ObjectReader& object, std::size_t points) {
+  ExportedChangePoint change;
+  change.index = static_cast<std::size_t>(object.integer("index", 1, static_cast<long long>(points) - 1));
+  change.good_commit = object.string("good_commit");
+  change.bad_commit = object.string("bad_commit");
+  change.before = object.positive("before");
+  change.after = object.positive("after");
+  change.change_pct = object.number("change_pct");
+  change.p_value = object.number("p_value");
+  return change;
+}
+
+ExportedDrift read_drift(const formats::ObjectReader& object) {
+  ExportedDrift drift;
+  drift.since = object.string("since");
+  drift.baseline_value = object.positive("baseline_value");
+  drift.latest_value = object.positive("latest_value");
+  drift.change_pct = object.number("change_pct");
+  drift.tolerance_pct = object.number("tolerance_pct");
+  const nlohmann::json& beyond = object.require("beyond_tolerance");
+  if (!beyond.is_boolean()) object.fail("beyond_tolerance", "is " + formats::describe_json_type(beyond) + ", expected true or false");
+  drift.beyond_tolerance = beyond.get<bool>();
+  return drift;
+}
+
+}  // namespace
+
+SeriesExport export_of(const std::string& gpu_slug, const std::vector<Series>& series) {
+  SeriesExport document;
+  document.gpu_slug = gpu_slug;
+  document.ledger = nullptr;
+  for (const Series& one : series) document.series.push_back(ExportedSeries{one, {}, std::nullopt});
+  return document;
+}
+
+std::string series_json(const SeriesExport& document) {
+  ordered series = ordered::array();
+  for (const ExportedSeries& entry : document.series) {
+    ordered points = ordered::array();
+    for (const SeriesPoint& point : entry.series.points) points.push_back(point_json(point));
+    ordered changes = ordered::array();
+    for (const ExportedChangePoint& change : entry.change_points) changes.push_back(change_point_json(change));
+    series.push_back(ordered{{"benchmark", entry.series.benchmark},
+                             {"unit", entry.series.unit},
+                             {"points", std::move(points)},
+                             {"change_points", std::move(changes)},
+                             {"drift", drift_json(entry.drift)}});
+  }
+  const ordered doc{{"schema_version", kSeriesExportSchemaVersion},
+                    {"tool", "perf_gate"},
+                    {"gpu_slug", document.gpu_slug},
+                    {"series", std::move(series)},
+                    {"ledger", ordered::parse(document.ledger.dump())}};
+  return doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+}
+
+SeriesExport read_series_json(const std::string& text, const std::string& source) {
+  const nlohmann::json json = formats::parse_json_document(text, source);
+  const formats::ObjectReader top(json, source, "", kHint);
+  const long long version = top.integer("schema_version");
+  if (version != kSeriesExportSchemaVersion) {
+    top.fail("schema_version", "is " + std::to_string(version) + ", expected " +
+                                   std::to_string(kSeriesExportSchemaVersion) + " (this perf_gate's series export)");
+  }
+  SeriesExport document;
+  document.gpu_slug = top.non_empty_string("gpu_slug");
+  check_name(top, "gpu_slug", formats::NameKind::kGpuSlug, document.gpu_slug);
+  const nlohmann::json& series = top.array("series");
+  for (std::size_t s = 0; s < series.size(); ++s) {
+    const formats::ObjectReader entry = top.element("series", s, series[s]);
+    ExportedSeries exported;
+    exported.series.gpu_slug = document.gpu_slug;
+    exported.series.benchmark = entry.non_empty_string("benchmark");
+    check_name(entry, "benchmark", formats::NameKind::kBenchmark, exported.series.benchmark);
+    exported.series.unit = entry.non_empty_string("unit");
+    const nlohmann::json& points = entry.array("points");
+    for (std::size_t p = 0; p < points.size(); ++p) {
+      exported.series.points.push_back(read_point(entry.element("points", p, points[p])));
+    }
+    const nlohmann::json& changes = entry.array("change_points");
+    for (std::size_t c = 0; c < changes.size(); ++c) {
+      exported.change_points.push_back(read_change_point(entry.element("change_points", c, changes[c]), points.size()));
+    }
+    if (const std::optional<formats::ObjectReader> drift = entry.optional_object("drift")) {
+      exported.drift = read_drift(*drift);
+    }
+    document.series.push_back(std::move(exported));
+  }
+  const nlohmann::json* ledger = top.find("ledger");
+  document.ledger = ledger != nullptr ? *ledger : nlohmann::json(nullptr);
+  return document;
+}
+
+}  // namespace gpuperf::gate::history

@@ -1,0 +1,73 @@
+#pragma once
+// The series export (perf_gate history-export --json OUT, schema_version 1): one GPU model's history, each
+// benchmark's points oldest first, with the change points and drift found in it. The dashboard draws it and
+// other commands read it back with read_series_json; the writer and the reader are one pair, round-trip
+// tested. Change it, bump kSeriesExportSchemaVersion.
+//
+//   {"schema_version": 1, "tool": "perf_gate", "gpu_slug": "nvidia-h100-80gb-hbm3",
+//    "series": [{"benchmark": "...", "unit": "us",
+//                "points": [{"run_key", "commit", "date", "gpu_uuid", "process_medians", "value", "verdict",
+//                            "code_hash", "baseline_recorded"}, ...],
+//                "change_points": [{"index", "good_commit", "bad_commit", "before", "after", "change_pct",
+//                                   "p_value"}, ...],
+//                "drift": null | {"since", "baseline_value", "latest_value", "change_pct", "tolerance_pct",
+//                                 "beyond_tolerance"}}, ...],
+//    "ledger": null | <the same-code ledger file's JSON (perf_gate ledger)>}
+
+#include <cstddef>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "gate/history/series.h"
+
+namespace gpuperf::gate::history {
+
+inline constexpr int kSeriesExportSchemaVersion = 1;
+
+// A change of level found in a series: `index` is its first point after the change.
+struct ExportedChangePoint {
+  std::size_t index = 0;
+  std::string good_commit;  // points[index - 1].commit
+  std::string bad_commit;   // points[index].commit
+  double before = 0.0;      // the level before [the series' unit]
+  double after = 0.0;       // the level after [the series' unit]
+  double change_pct = 0.0;  // (after / before - 1) [percent]
+  double p_value = 1.0;
+};
+
+// How far the latest level has moved from the baseline's since it was recorded.
+struct ExportedDrift {
+  std::string since;            // the baseline's recorded date, ISO 8601 UTC
+  double baseline_value = 0.0;  // [the series' unit]
+  double latest_value = 0.0;    // [the series' unit]
+  double change_pct = 0.0;      // [percent]
+  double tolerance_pct = 0.0;   // [percent]
+  bool beyond_tolerance = false;
+};
+
+struct ExportedSeries {
+  Series series;
+  std::vector<ExportedChangePoint> change_points;  // history-export alone: none
+  std::optional<ExportedDrift> drift;              // history-export alone: null
+};
+
+struct SeriesExport {
+  std::string gpu_slug;
+  std::vector<ExportedSeries> series;
+  nlohmann::json ledger;  // the same-code ledger's JSON, or null
+};
+
+// The export of `series` (every series of one GPU model), without change points or drift.
+SeriesExport export_of(const std::string& gpu_slug, const std::vector<Series>& series);
+
+// The JSON text (2-space indent, keys in the order above, a newline at the end).
+std::string series_json(const SeriesExport& document);
+
+// Reads an export; `source` names it in messages. InputError for anything malformed: another
+// schema_version, a missing or mistyped field, a benchmark name or GPU slug that breaks formats/names.h, a
+// point whose value is not the median of its process medians, a change point's index out of its series.
+SeriesExport read_series_json(const std::string& text, const std::string& source);
+
+}  // namespace gpuperf::gate::history

@@ -1,0 +1,178 @@
+// The history store's SQLite connection, over libsqlite3.so.0 loaded at run time (as the harness loads
+// NVML: harness/nvml.cpp): a GPU host may have the library (most distributions install it with Python)
+// but not its headers, and perf_gate must build there without them.
+
+#include <dlfcn.h>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "formats/input_error.h"
+#include "gate/history/store_connection.h"
+
+namespace gpuperf::gate::history {
+namespace {
+
+// The SQLite C API subset used here (sqlite3.h, stable since 3.x).
+constexpr int kOk = 0;
+constexpr int kRow = 100;
+constexpr int kDone = 101;
+constexpr int kOpenReadOnly = 0x1;
+constexpr int kOpenReadWrite = 0x2;
+constexpr int kOpenCreate = 0x4;
+constexpr int kNullType = 5;
+// INSERT ... ON CONFLICT DO NOTHING (the upsert clause) needs SQLite 3.24 (2018).
+constexpr int kMinimumVersion = 3024000;
+const auto kTransient = reinterpret_cast<void (*)(void*)>(-1);  // SQLITE_TRANSIENT: the text is copied
+
+struct Api {
+  int (*libversion_number)();
+  int (*open_v2)(const char*, void**, int, const char*);
+  int (*close_v2)(void*);
+  const char* (*errmsg)(void*);
+  int (*busy_timeout)(void*, int);
+  int (*prepare_v2)(void*, const char*, int, void**, const char**);
+  int (*bind_text)(void*, int, const char*, int, void (*)(void*));
+  int (*bind_null)(void*, int);
+  int (*step)(void*);
+  int (*column_count)(void*);
+  int (*column_type)(void*, int);
+  const unsigned char* (*column_text)(void*, int);
+  int (*finalize)(void*);
+  int (*changes)(void*);
+};
+
+template <typename F>
+bool bind(void* library, const char* name, F& fn) {
+  fn = reinterpret_cast<F>(dlsym(library, name));
+  return fn != nullptr;
+}
+
+constexpr const char* kInstall =
+    "install SQLite's library (Debian/Ubuntu: apt-get install libsqlite3-0; Fedora/RHEL: dnf install sqlite-libs), "
+    "or name a PostgreSQL store (postgresql://...)";
+
+// $1, $2, ... as SQLite's numbered parameters ?1, ?2, ... (the store's SQL holds no '$' otherwise).
+std::string sqlite_parameters(std::string sql) {
+  for (char& c : sql) c = c == '$' ? '?' : c;
+  return sql;
+}
+
+class SqliteConnection final : public StoreConnection {
+ public:
+  SqliteConnection(const std::string& name, const std::string& path, StoreAccess access, const std::string& library)
+      : name_(name) {
+    library_ = dlopen(library.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (library_ == nullptr) throw formats::InputError(missing_library_message(library, dlerror(), kInstall));
+    const bool bound = bind(library_, "sqlite3_libversion_number", api_.libversion_number) &&
+                       bind(library_, "sqlite3_open_v2", api_.open_v2) &&
+                       bind(library_, "sqlite3_close_v2", api_.close_v2) &&
+                       bind(library_, "sqlite3_errmsg", api_.errmsg) &&
+                       bind(library_, "sqlite3_busy_timeout", api_.busy_timeout) &&
+                       bind(library_, "sqlite3_prepare_v2", api_.prepare_v2) &&
+                       bind(library_, "sqlite3_bind_text", api_.bind_text) &&
+                       bind(library_, "sqlite3_bind_null", api_.bind_null) && bind(library_, "sqlite3_step", api_.step) &&
+                       bind(library_, "sqlite3_column_count", api_.column_count) &&
+                       bind(library_, "sqlite3_column_type", api_.column_type) &&
+                       bind(library_, "sqlite3_column_text", api_.column_text) &&
+                       bind(library_, "sqlite3_finalize", api_.finalize) &&
+                       bind(library_, "sqlite3_changes", api_.changes);
+    if (!bound) {
+      dlclose(library_);
+      throw formats::InputError(library + " lacks a function of SQLite's C API the store needs: " + kInstall);
+    }
+    if (api_.libversion_number() < kMinimumVersion) {
+      const int version = api_.libversion_number();
+      dlclose(library_);
+      throw formats::InputError(library + " is SQLite " + std::to_string(version) +
+                                "; the history store needs 3024000 (3.24) or newer: upgrade it");
+    }
+    std::error_code error;
+    if (access == StoreAccess::kReadOnly && !std::filesystem::is_regular_file(path, error)) {
+      dlclose(library_);
+      throw formats::InputError("history store " + name_ + ": no file " + path +
+                                " - append a run first (perf_gate history-append), or name the right store");
+    }
+    const int flags = access == StoreAccess::kReadOnly ? kOpenReadOnly : (kOpenReadWrite | kOpenCreate);
+    const int status = api_.open_v2(path.c_str(), &db_, flags, nullptr);
+    if (status != kOk) {
+      const std::string why = db_ != nullptr ? api_.errmsg(db_) : "out of memory";
+      close();
+      throw formats::InputError("history store " + name_ + ": cannot open " + path + ": " + why);
+    }
+    // Another writer holds the file only for one append (milliseconds): wait for it rather than fail.
+    api_.busy_timeout(db_, kBusyTimeoutMs);
+  }
+
+  ~SqliteConnection() override { close(); }
+
+  SqlDialect dialect() const override { return SqlDialect::kSqlite; }
+
+  std::vector<SqlRow> run(const std::string& sql, const std::vector<SqlValue>& parameters,
+                          long long* changed) override {
+    void* statement = nullptr;
+    if (api_.prepare_v2(db_, sqlite_parameters(sql).c_str(), -1, &statement, nullptr) != kOk) fail(sql);
+    for (std::size_t i = 0; i < parameters.size(); ++i) {
+      const int index = static_cast<int>(i) + 1;
+      const int status = parameters[i] ? api_.bind_text(statement, index, parameters[i]->c_str(),
+                                                        static_cast<int>(parameters[i]->size()), kTransient)
+                                       : api_.bind_null(statement, index);
+      if (status != kOk) {
+        api_.finalize(statement);
+        fail(sql);
+      }
+    }
+    std::vector<SqlRow> rows;
+    int status = kRow;
+    while ((status = api_.step(statement)) == kRow) {
+      SqlRow row;
+      const int columns = api_.column_count(statement);
+      for (int c = 0; c < columns; ++c) {
+        if (api_.column_type(statement, c) == kNullType) {
+          row.emplace_back(std::nullopt);
+        } else {
+          row.emplace_back(reinterpret_cast<const char*>(api_.column_text(statement, c)));
+        }
+      }
+      rows.push_back(std::move(row));
+    }
+    api_.finalize(statement);
+    if (status != kDone) fail(sql);
+    if (changed != nullptr) *changed = api_.changes(db_);
+    return rows;
+  }
+
+  void begin_write() override { run("BEGIN IMMEDIATE", {}, nullptr); }
+
+ private:
+  [[noreturn]] void fail(const std::string& sql) const {
+    throw formats::InputError("history store " + name_ + ": SQLite failed (" + api_.errmsg(db_) + ") on: " +
+                              sql.substr(0, sql.find('\n')));
+  }
+
+  void close() {
+    if (db_ != nullptr) api_.close_v2(db_);
+    db_ = nullptr;
+    if (library_ != nullptr) dlclose(library_);
+    library_ = nullptr;
+  }
+
+  std::string name_;
+  void* library_ = nullptr;
+  void* db_ = nullptr;
+  Api api_{};
+};
+
+}  // namespace
+
+std::unique_ptr<StoreConnection> connect_sqlite(const std::string& name, const std::string& path, StoreAccess access,
+                                                const std::string& library) {
+  return std::make_unique<SqliteConnection>(name, path, access, library);
+}
+
+std::string missing_library_message(const std::string& library, const std::string& why, const std::string& install) {
+  return "the history store needs " + library + ", which cannot be loaded (" + why + "): " + install;
+}
+
+}  // namespace gpuperf::gate::history
