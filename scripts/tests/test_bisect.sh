@@ -71,6 +71,15 @@ expect 0 "^first bad commit: $c5" "a second bisection of the range finds it agai
   --repo "$repo" --good "$c1" --bad "$c8" --benchmark "$bench" --work "$work/w"
 check "and builds nothing again ($builds builds the first time)" test "$(grep -c -- "--build" "$FAKE_LOG")" = "$builds"
 
+# The issue body (scripts/ci/bisect_issue.sh): a subject that tries to close the code block stays inside
+# a longer fence; a benchmark name outside the rule is not printed.
+# shellcheck disable=SC2016  # the backticks are the subject's
+jq '.subject = "```\n@org/team <img src=x> [link](http://x)" | .benchmark = "x/`@y`"' "$work/result.json" >"$work/poisoned.json"
+bash "$here/../ci/bisect_issue.sh" "$work/poisoned.json" h200 https://github.invalid/run >"$work/body.md" 2>&1
+check "a poisoned subject stays inside a fence longer than its backticks" bash -c \
+  "test \"\$(grep -c '^\`\`\`\`\$' '$work/body.md')\" = 2 && ! grep -q '@y' '$work/body.md' &&
+   awk '/^\`\`\`\`\$/ { inside = !inside; next } !inside && /@org|<img/ { bad = 1 } END { exit bad }' '$work/body.md'"
+
 # A commit that does not build is skipped; the answer stands where its neighbours decide it.
 make_repo "$work/broken6" c6
 expect 0 "^first bad commit: $(sha "$work/broken6" c5) c5\$" "a commit whose build fails is skipped" \
