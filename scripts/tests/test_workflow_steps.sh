@@ -297,6 +297,78 @@ job update-baseline.yml update-baseline/pull-request 1 "is not a 'NVIDIA H200' (
 job update-baseline.yml update-baseline/target 1 "runs must be a whole number" "a runs input that is not a number is refused" \
   expr:github.event_name=workflow_dispatch "expr:inputs.runs=3; echo pwned"
 
+# bisect: history (hosted: the store and the titles of earlier bisections) -> pick (perf_gate history
+# changes, the newest change point not bisected) -> bisect (GPU: bisect.sh) -> issue (the only write token).
+git clean -fdxq
+mkdir -p "$work/release"
+echo "fake store" >"$work/release/perf-history.sqlite"
+# The change points perf_gate history changes would find (a stand-in gate prints this file for it).
+jq -n --arg good "$base_sha" --arg bad "$head_sha" '{schema_version: 1, tool: "perf_gate", gpu_slug: "nvidia-h200",
+  series: [{benchmark: "fake/long/n:2", unit: "us",
+            points: [{commit: "0000000aaaa", date: "2026-11-01T00:00:00Z"}, {commit: "0000000bbbb", date: "2026-11-02T00:00:00Z"},
+                     {commit: $good, date: "2026-11-03T00:00:00Z"}, {commit: $bad, date: "2026-11-04T00:00:00Z"}],
+            change_points: [{index: 1, good_commit: "0000000aaaa", bad_commit: "0000000bbbb", change_pct: 4.0},
+                            {index: 3, good_commit: $good, bad_commit: $bad, change_pct: 10.0},
+                            {index: 2, good_commit: "0000000bbbb", bad_commit: $good, change_pct: -5.0}]},
+           {benchmark: "bad name`@x", points: [], change_points: [{index: 0, good_commit: "1111111", bad_commit: "2222222", change_pct: 50}]}],
+  ledger: null}' >"$work/changes.json"
+# shellcheck disable=SC2016  # the stand-in expands its own arguments
+printf '#!/usr/bin/env bash\nif [[ "$1 $2" == "history changes" ]]; then while (($#)); do [[ $1 == --json ]] && cp %q "$2"; shift; done; exit 0; fi\nexec %q "$@"\n' \
+  "$work/changes.json" "$gate" >"$work/history-gate"
+chmod +x "$work/history-gate"
+export FAKE_GH_RELEASE="$work/release" FAKE_GH_ISSUE_TITLES="$work/issue-titles.txt" FAKE_GH_ISSUE_BODY="$work/issue.md"
+: >"$FAKE_GH_ISSUE_TITLES"
+scheduled=(expr:github.event_name=schedule expr:github.ref=refs/heads/main expr:inputs.gpu= expr:inputs.good= expr:inputs.bad=
+  expr:inputs.benchmark= expr:github.server_url=https://github.invalid expr:github.run_id=42 expr:needs.history.result=success)
+extra='{}'
+job bisect.yml bisect/history 0 "job history: passed" "history downloads the store and the earlier bisections" "${scheduled[@]}"
+check "the store is the release asset" grep -q "gh release download perf-history --pattern perf-history.sqlite" "$FAKE_LOG"
+check "the history artifact holds the store and the titles" test -f "$artifacts/bisect-history/perf-history.sqlite" -a -f "$artifacts/bisect-history/bisected.txt"
+job bisect.yml bisect/pick 0 "job pick: passed" "pick takes the newest slowdown's change point" "${scheduled[@]}" FAKE_PERF_GATE="$work/history-gate"
+# shellcheck disable=SC2016  # $good, $bad are jq's
+check "the change point picked is the newest slowdown, on the h200 runners" jq -e --arg good "$base_sha" --arg bad "$head_sha" '
+  .found == "true" and .good == $good and .bad == $bad and .benchmark == "fake/long/n:2"
+  and .title == "Perf bisect: fake/long/n:2 on nvidia-h200, \($good[0:12])..\($bad[0:12])"
+  and (."runs-on" | fromjson) == ["self-hosted", "linux", "gpu", "h200"]' "$work/runner-temp/job-outputs.json"
+bisect_needs=$(needs_of pick)
+jq -r .title "$work/runner-temp/job-outputs.json" >"$FAKE_GH_ISSUE_TITLES"
+job bisect.yml bisect/history 0 "job history: passed" "history reads the issue opened since" "${scheduled[@]}"
+job bisect.yml bisect/pick 0 "job pick: passed" "a change point with an issue is not bisected again" "${scheduled[@]}" FAKE_PERF_GATE="$work/history-gate"
+check "the older slowdown is picked next" jq -e '.found == "true" and .good == "0000000aaaa"' "$work/runner-temp/job-outputs.json"
+echo "Perf bisect: fake/long/n:2 on nvidia-h200, 0000000aaaa..0000000bbbb" >>"$FAKE_GH_ISSUE_TITLES"
+job bisect.yml bisect/history 0 "job history: passed" "history reads both issues" "${scheduled[@]}"
+job bisect.yml bisect/pick 0 "has been bisected" "none left: nothing to bisect (and no name outside the rules)" "${scheduled[@]}" FAKE_PERF_GATE="$work/history-gate"
+check "found is false" jq -e '.found == "false"' "$work/runner-temp/job-outputs.json"
+job bisect.yml bisect/pick 0 "job pick: passed" "a dispatched range is validated" expr:github.event_name=workflow_dispatch expr:needs.history.result=skipped \
+  expr:inputs.gpu=h200 "expr:inputs.good=$base_sha" "expr:inputs.bad=$head_sha" expr:inputs.benchmark=fake/long/n:2
+job bisect.yml bisect/pick 1 "good must be a full 40-character" "a dispatched good that is no SHA is refused" expr:github.event_name=workflow_dispatch expr:needs.history.result=skipped \
+  expr:inputs.gpu=h200 "expr:inputs.good=main; rm -rf /" "expr:inputs.bad=$head_sha" expr:inputs.benchmark=fake/long/n:2
+extra=$bisect_needs
+git clean -fdxq
+job bisect.yml bisect/bisect 1 "is not a commit of main" "a commit off the default branch is never bisected on a GPU runner" "${scheduled[@]}"
+# The range's bad commit on main, and its benchmark 10% slower there (the stand-in binary reads its own path).
+git update-ref refs/remotes/origin/main "$head_sha"
+# shellcheck disable=SC2016  # the stand-in expands its own arguments
+printf '#!/usr/bin/env bash\n[[ $0 == *%q* ]] && export FAKE_SLOWDOWN_PCT=10 FAKE_FINGERPRINTS=1 FAKE_CODE_CHANGE=1\nexec bash %q "$@"\n' \
+  "$head_sha" "$here/fake_bench.sh" >"$work/commit-bench"
+chmod +x "$work/commit-bench"
+git clean -fdxq
+job bisect.yml bisect/bisect 0 "first bad commit: $head_sha change" "the GPU job names the first bad commit" "${scheduled[@]}" FAKE_BENCH="$work/commit-bench"
+git update-ref refs/remotes/origin/main "$base_sha"
+# shellcheck disable=SC2016  # $bad is jq's
+check "its JSON result is the artifact" jq -e --arg bad "$head_sha" '.first_bad_commit == $bad and (.ab_line | startswith("SLOW"))' \
+  "$artifacts/bisect-result/bisect.json"
+check "only the benchmark's family is built, from the trusted cache, saving none" bash -c \
+  "grep -q -- '-DGPUPERF_ONLY_FAMILIES=fake' '$FAKE_LOG' && grep -q 'cache restore: key ccache-trusted-h200-$head_sha' '$work/log' && ! grep -q 'cache saved' '$work/log'"
+git clean -fdxq
+job bisect.yml bisect/issue 0 "job issue: passed" "the issue names the first bad commit" "${scheduled[@]}"
+check "opened with the change point's title and label" grep -q "gh issue create --title Perf bisect: fake/long/n:2 on nvidia-h200, ${base_sha:0:12}..${head_sha:0:12} --label perf-bisect" "$FAKE_LOG"
+check "its body has the commit and the A/B line in a code block" bash -c \
+  "grep -q '^First bad commit: $head_sha' '$FAKE_GH_ISSUE_BODY' && grep -q '^SLOW  *fake/long/n:2' '$FAKE_GH_ISSUE_BODY'"
+job bisect.yml bisect/bisect 0 "job bisect skipped" "nothing found: no GPU job" "${scheduled[@]}" expr:needs.pick.outputs.found=false
+job bisect.yml bisect/history 0 "workflow not triggered" "bisect never runs on a push" 
+extra='{}'
+
 # A workflow call GitHub would refuse: a called job asking for more than the calling job grants, an
 # input the called workflow does not declare, a required one left out.
 mkdir -p "$work/calls/.github/workflows"

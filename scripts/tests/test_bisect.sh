@@ -1,0 +1,116 @@
+#!/usr/bin/env bash
+# Tests of scripts/bisect.sh on a machine without a GPU: a scratch repository of 8 commits whose
+# benchmark fake/long/n:2 is 10% slower from commit c5 on, built by a stand-in cmake
+# (fake_bisect_cmake.sh: the benchmark binary is fake_bench.sh, shaped by each commit's files) through the
+# real scripts/ci/build.sh, judged by the real ab_compare.sh and perf_gate.
+#   test_bisect.sh PERF_GATE
+set -uo pipefail
+(($# == 1)) || { echo "usage: $0 PERF_GATE" >&2; exit 2; }
+here="$(cd "$(dirname "$0")" && pwd)"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+mkdir -p "$work/bin"
+ln -s "$here/fake_bisect_cmake.sh" "$work/bin/cmake"
+FAKE_PERF_GATE=$(realpath "$1")
+export PATH="$work/bin:$PATH" FAKE_PERF_GATE FAKE_LOG="$work/cmake.log" TMPDIR=$work
+export GPUPERF_LIBRARY_PROBE=skip  # install_deps.sh: the stand-in cmake configures nothing to probe
+export CCACHE_DIR="$work/ccache"
+failed=0
+
+# make_repo <dir> <commit whose build fails, or ""> : c1..c8, slower from c5 on.
+make_repo() {
+  mkdir -p "$1"
+  (
+    cd "$1" && git init -q -b main
+    for i in 1 2 3 4 5 6 7 8; do
+      if ((i >= 5)); then echo 10 >slowdown_pct; else echo 0 >slowdown_pct; fi
+      rm -f build_fails
+      [[ c$i == "$2" ]] && echo broken >build_fails
+      echo "$i" >n
+      git add -A && git -c user.name=t -c user.email=t@t commit -qm "c$i"
+    done
+  )
+}
+sha() { git -C "$1" log --format=%H --grep="^$2\$"; }
+
+# expect <exit> <text> <description> <bisect.sh args...>
+expect() {
+  local want=$1 text=$2 what=$3 rc=0
+  shift 3
+  bash "$here/../bisect.sh" "$@" >"$work/log" 2>&1 || rc=$?
+  if ((rc == want)) && grep -q -- "$text" "$work/log"; then return; fi
+  failed=1
+  echo "FAIL: $what: exit $rc (want $want), output should contain '$text':"
+  sed 's/^/    /' "$work/log"
+}
+check() {  # check <description> <command...>
+  "${@:2}" >/dev/null 2>&1 || { failed=1; echo "FAIL: $1"; }
+}
+
+repo="$work/repo"
+make_repo "$repo" ""
+c1=$(sha "$repo" c1) c4=$(sha "$repo" c4) c5=$(sha "$repo" c5) c8=$(sha "$repo" c8)
+bench=fake/long/n:2
+expect 0 "^first bad commit: $c5 c5\$" "the commit that made the benchmark slower is named" \
+  --repo "$repo" --good "$c1" --bad "$c8" --benchmark "$bench" --work "$work/w" --json "$work/result.json"
+check "its A/B line and the code lines follow" \
+  bash -c "grep -q '^  SLOW  *fake/long/n:2 .* +10.0%' '$work/log' && grep -q '^  *code: long_kernel: SASS changed' '$work/log'"
+# shellcheck disable=SC2016  # $c5, $c1 are jq's
+check "the JSON names the commit, its subject, the benchmark, the change and the steps" jq -e --arg c5 "$c5" --arg c1 "$c1" '
+  .outcome == "found" and .first_bad_commit == $c5 and .subject == "c5" and .benchmark == "fake/long/n:2"
+  and .good_commit == $c1 and (.change_pct | . > 9.9 and . < 10.1) and (.ab_line | startswith("SLOW"))
+  and .code[0] == "code: long_kernel: SASS changed"
+  and ([.steps[] | select(.commit == $c5)][0] | .verdict == "SLOW" and .result == "bad")
+  and ([.steps[].subject] | index("c8") == 0) and all(.steps[]; .result == "bad" or .result == "good")' "$work/result.json"
+check "only the benchmark's family is built" grep -q -- "-DGPUPERF_ONLY_FAMILIES=fake" "$FAKE_LOG"
+check "through ccache" grep -q -- "-DCMAKE_CXX_COMPILER_LAUNCHER=ccache" "$FAKE_LOG"
+check "the caller's checkout is left as it was" bash -c \
+  "test \"\$(git -C '$repo' rev-parse HEAD)\" = $c8 && test \"\$(git -C '$repo' worktree list | wc -l)\" = 1 && test -z \"\$(git -C '$repo' status --porcelain)\""
+builds=$(grep -c -- "--build" "$FAKE_LOG")
+expect 0 "^first bad commit: $c5" "a second bisection of the range finds it again" \
+  --repo "$repo" --good "$c1" --bad "$c8" --benchmark "$bench" --work "$work/w"
+check "and builds nothing again ($builds builds the first time)" test "$(grep -c -- "--build" "$FAKE_LOG")" = "$builds"
+
+# The issue body (scripts/ci/bisect_issue.sh): a subject that tries to close the code block stays inside
+# a longer fence; a benchmark name outside the rule is not printed.
+# shellcheck disable=SC2016  # the backticks are the subject's
+jq '.subject = "```\n@org/team <img src=x> [link](http://x)" | .benchmark = "x/`@y`"' "$work/result.json" >"$work/poisoned.json"
+bash "$here/../ci/bisect_issue.sh" "$work/poisoned.json" h200 https://github.invalid/run >"$work/body.md" 2>&1
+check "a poisoned subject stays inside a fence longer than its backticks" bash -c \
+  "test \"\$(grep -c '^\`\`\`\`\$' '$work/body.md')\" = 2 && ! grep -q '@y' '$work/body.md' &&
+   awk '/^\`\`\`\`\$/ { inside = !inside; next } !inside && /@org|<img/ { bad = 1 } END { exit bad }' '$work/body.md'"
+
+# A commit that does not build is skipped; the answer stands where its neighbours decide it.
+make_repo "$work/broken6" c6
+expect 0 "^first bad commit: $(sha "$work/broken6" c5) c5\$" "a commit whose build fails is skipped" \
+  --repo "$work/broken6" --good "$(sha "$work/broken6" c1)" --bad "$(sha "$work/broken6" c8)" --benchmark "$bench" \
+  --work "$work/w6" --json "$work/broken6.json"
+check "the JSON lists it as skipped" jq -e '[.steps[] | select(.subject == "c6")][0] | .verdict == "BUILD_FAILED" and .result == "skip"' \
+  "$work/broken6.json"
+make_repo "$work/broken5" c5
+expect 2 "no single first bad commit" "the first bad commit next to an unbuildable one is not guessed" \
+  --repo "$work/broken5" --good "$(sha "$work/broken5" c1)" --bad "$(sha "$work/broken5" c8)" --benchmark "$bench" --work "$work/w5"
+check "both candidates are named" bash -c "grep -q '^  [0-9a-f]\{12\} c5$' '$work/log' && grep -q '^  [0-9a-f]\{12\} c6$' '$work/log'"
+
+# Nothing to bisect: the bad end is as fast as the good end.
+expect 1 "nothing to bisect: the bad end ${c4:0:12} is not slower" "a range without a slowdown is said so" \
+  --repo "$repo" --good "$c1" --bad "$c4" --benchmark "$bench" --work "$work/w" --json "$work/same.json"
+check "its JSON says so" jq -e '.outcome == "not_slower" and .first_bad_commit == null and .steps[0].verdict == "SAME"' "$work/same.json"
+
+# The GPU: none at the start (77); gone in the middle (the bisection stops, 2).
+FAKE_GPU=none expect 77 "SKIPPED: no CUDA device" "no GPU: nothing judged" \
+  --repo "$repo" --good "$c1" --bad "$c8" --benchmark "$bench" --work "$work/w"
+FAKE_GPU_GONE="$work/gpu-gone" FAKE_GPU_GONE_AT=c4 expect 2 "the bisection stopped, the GPU is failing: the GPU is gone" \
+  "a GPU lost during the bisection stops it" --repo "$repo" --good "$c1" --bad "$c8" --benchmark "$bench" --work "$work/wg"
+
+# Bad usage.
+expect 2 "--good, --bad and --benchmark are required" "no benchmark" --repo "$repo" --good "$c1" --bad "$c8"
+expect 2 "--good 'nosuch' is not a commit" "an unknown commit" --repo "$repo" --good nosuch --bad "$c8" --benchmark "$bench"
+expect 2 "is not an ancestor of --bad" "the ends swapped" --repo "$repo" --good "$c8" --bad "$c1" --benchmark "$bench"
+# shellcheck disable=SC2016  # the backticks are the name's
+expect 2 "is not a benchmark name" "a benchmark name outside the rule" --repo "$repo" --good "$c1" --bad "$c8" --benchmark 'x/`y`'
+expect 2 "unknown argument '--fast'" "an unknown option" --fast
+expect 2 "is not a git repository" "not a repository" --repo "$work/bin" --good "$c1" --bad "$c8" --benchmark "$bench"
+
+((failed == 0)) && echo "bisect.sh: all checks passed"
+exit "$failed"
