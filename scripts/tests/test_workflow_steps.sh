@@ -265,6 +265,61 @@ job pr-comment.yml comment 0 "created a comment on #7" "a run that found a regre
   expr:github.event.workflow_run.conclusion=failure
 job pr-comment.yml comment 0 "workflow not triggered" "pr-comment starts only on workflow_run"
 
+# dashboard: store (hosted) downloads the history store's release asset, site builds perf_gate alone and
+# writes the site from each GPU model's export (fake_history_gate.sh: the real gate plus the history
+# commands, on the fixtures of unit.dashboard), deploy publishes it; only deploy may write to Pages.
+git clean -fdxq
+rm -rf "$artifacts/perf-history-store" "$artifacts/github-pages"
+extra='{}'
+history_dir="$work/history-exports"
+mkdir -p "$history_dir"
+cp "$here/fixtures/dashboard/history-nvidia-h100-step-rerecord-code-change-hostile-name.json" "$history_dir/nvidia-h100-80gb-hbm3.json"
+cp "$here/fixtures/dashboard/history-nvidia-h200-flat.json" "$history_dir/nvidia-h200.json"
+echo "a store" >"$work/perf-history.sqlite"
+history_gate=(FAKE_PERF_GATE="$here/fake_history_gate.sh" REAL_PERF_GATE="$gate" FAKE_HISTORY_DIR="$history_dir")
+site_data() { sed -n 's/^window.GPUPERF_HISTORY = \(.*\);$/\1/p' "$artifacts/github-pages/data.js"; }
+job dashboard.yml store 0 "No history yet" "before the first stored run there is no store: said, nothing published" \
+  expr:github.event_name=schedule expr:github.event.workflow_run.head_branch=  # (the runner evaluates every operand of ||)
+check "and the site job is told so" jq -e '.found == "false"' "$work/runner-temp/job-outputs.json"
+job dashboard.yml site 0 "job site skipped: its if: is false" "no store, no site" expr:github.event_name=schedule \
+  expr:needs.store.outputs.found=false
+: >"$FAKE_LOG"
+job dashboard.yml store 0 "job store: passed" "a perf run of a push to main downloads the store" \
+  expr:github.event_name=workflow_run expr:github.event.workflow_run.head_branch=main FAKE_GH_RELEASE_ASSET="$work/perf-history.sqlite"
+check "the release asset perf-history.sqlite of perf-history, as an artifact" bash -c \
+  "grep -q 'gh release download perf-history --pattern perf-history.sqlite' '$FAKE_LOG' && cmp '$work/perf-history.sqlite' '$artifacts/perf-history-store/perf-history.sqlite'"
+extra=$(needs_of store)
+job dashboard.yml store 0 "job store skipped: its if: is false" "a perf run of another branch publishes nothing" \
+  expr:github.event_name=workflow_run expr:github.event.workflow_run.head_branch=feature
+job dashboard.yml store 0 "job store skipped: its if: is false" "nor a dispatched perf run" \
+  expr:github.event_name=workflow_run expr:github.event.workflow_run.head_branch=main expr:github.event.workflow_run.event=workflow_dispatch
+git clean -fdxq
+: >"$FAKE_LOG"
+job dashboard.yml site 0 "upload-pages-artifact: github-pages" "the site is written from each GPU model's export" \
+  expr:github.event_name=workflow_dispatch "${history_gate[@]}"
+check "perf_gate alone is built, with no demo kernel or test" bash -c \
+  "grep -q 'cmake -S . -B build/dashboard .*-DGPUPERF_BUILD_DEMO_FAMILIES=OFF -DGPUPERF_BUILD_TESTS=OFF' '$FAKE_LOG' && grep -qx 'cmake --build build/dashboard --target perf_gate' '$FAKE_LOG'"
+check "each GPU model of baselines/ is exported from the downloaded store" bash -c \
+  "grep -q 'perf_gate history export --store sqlite:$work/runner-temp/store/perf-history.sqlite --gpu nvidia-h100-80gb-hbm3' '$FAKE_LOG' &&
+   grep -q 'perf_gate history export --store sqlite:.* --gpu nvidia-h200' '$FAKE_LOG'"
+site_data >"$work/site-data.json"
+check "a gate without history changes: said, the series drawn without change points" bash -c \
+  "grep -q \"has no 'history changes'\" '$work/log' && jq -e '[.exports[].gpu_slug] == [\"nvidia-h100-80gb-hbm3\", \"nvidia-h200\"] and ([.exports[].series[].change_points[]] | length) == 0' '$work/site-data.json'"
+check "the Pages artifact is the whole site" test -f "$artifacts/github-pages/index.html" -a -f "$artifacts/github-pages/vendor/uplot-1.6.32/uPlot.iife.min.js"
+git clean -fdxq
+rm -rf "$artifacts/github-pages" "$history_dir/nvidia-h200.json"
+job dashboard.yml site 0 "nvidia-h200: no run stored yet, left out" "with history changes: change points drawn; a GPU with no run left out" \
+  expr:github.event_name=workflow_dispatch "${history_gate[@]}" FAKE_HISTORY_CHANGES=1
+site_data >"$work/site-data.json"
+check "the change point of the export is in the site, the empty GPU is not" jq -e \
+  '[.exports[].gpu_slug] == ["nvidia-h100-80gb-hbm3"] and ([.exports[].series[].change_points[]] | length) == 1' "$work/site-data.json"
+job dashboard.yml deploy 0 "deploy-pages: published github-pages" "deploy publishes the site" expr:github.event_name=workflow_dispatch
+# shellcheck disable=SC2016  # jq's
+check "only deploy may write to Pages; no job writes contents" bash -c "bash scripts/ci/workflow_json.sh .github/workflows/dashboard.yml | jq -e '
+  .permissions == {} and (.jobs.deploy.permissions == {pages: \"write\", \"id-token\": \"write\"})
+  and ([.jobs | to_entries[] | select(.key != \"deploy\") | .value.permissions] == [{contents: \"read\"}, {contents: \"read\"}])'"
+extra='{}'
+
 # update-baseline: target (hosted) validates the inputs; record (read-only) uploads the file;
 # pull-request commits it and opens the PR.
 git clean -fdxq

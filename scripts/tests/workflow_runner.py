@@ -489,6 +489,21 @@ def simulate(uses, with_, artifacts, store, post_steps, table, log):
             one = "name" in with_ or str(with_.get("merge-multiple", "false")).lower() == "true"
             shutil.copytree(src, dest if one else os.path.join(dest, name), dirs_exist_ok=True)
         return 0
+    if action == "actions/upload-pages-artifact":  # the site folder, as the artifact github-pages
+        name = with_.get("name", "github-pages")
+        if not os.path.isfile(os.path.join(with_["path"], "index.html")):
+            log(f"upload-pages-artifact: no index.html in {with_['path']}")
+            return 1
+        shutil.copytree(with_["path"], os.path.join(artifacts, name), dirs_exist_ok=True)
+        log(f"upload-pages-artifact: {name}")
+        return 0
+    if action == "actions/deploy-pages":  # publishes what upload-pages-artifact left
+        name = with_.get("artifact_name", "github-pages")
+        if not os.path.isdir(os.path.join(artifacts, name)):
+            log(f"deploy-pages: no artifact {name}")
+            return 1
+        log(f"deploy-pages: published {name}")
+        return 0
     log(f"no simulation for the action {action}")
     return 1
 

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Writes the history dashboard of a store: one series export per GPU model that has a baseline in
+# BASELINE_DIR (baselines/<slug>.json), with its change points and drift where this perf_gate has
+# `history changes` (else `history export`, which leaves them empty), then scripts/dashboard.sh.
+# A GPU model whose export holds no series (onboarded, no run stored yet) is left out with a note.
+#
+#   dashboard_from_store.sh PERF_GATE STORE BASELINE_DIR SITE_DIR
+# STORE: as perf_gate names it (a path or sqlite:PATH, or postgresql://...).
+# Exit: 0 written; 2 a bad argument, a failed export, or nothing to draw.
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+(($# == 4)) || die "$EXIT_INVALID" "usage: $0 PERF_GATE STORE BASELINE_DIR SITE_DIR"
+gate=$1 store=$2 baselines=$3 site=$4
+[[ -x $gate ]] || die "$EXIT_INVALID" "no perf_gate at $gate: build it first"
+[[ -d $baselines ]] || die "$EXIT_INVALID" "no baseline folder $baselines"
+need_tool jq
+
+analysis="export"
+if "$gate" --help 2>&1 | grep -q '^ *perf_gate history changes '; then
+  analysis=changes
+else
+  note "this perf_gate has no 'history changes': the series are drawn without change points or drift"
+fi
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+exports=()
+shopt -s nullglob
+for baseline in "$baselines"/*.json; do
+  slug=$(basename "$baseline" .json)
+  [[ $slug == *.* ]] && continue  # baselines/<slug>.ncu.json and the like: not a GPU model's baseline
+  file="$work/$slug.json"
+  "$gate" history "$analysis" --store "$store" --gpu "$slug" --json "$file" ||
+    die "$EXIT_INVALID" "perf_gate history $analysis --gpu $slug failed (exit $?): see its message above"
+  if [[ $(jq '.series | length' "$file") == 0 ]]; then
+    note "$slug: no run stored yet, left out"
+    continue
+  fi
+  exports+=("$file")
+done
+((${#exports[@]})) || die "$EXIT_INVALID" "no GPU model of $baselines has a run in the store: nothing to draw"
+bash "$here/dashboard.sh" --out "$site" "${exports[@]}"
