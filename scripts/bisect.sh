@@ -4,7 +4,7 @@
 # folder per commit under --work, reused) and judged on this GPU against the good commit's build with the
 # A/B mode (scripts/ab_compare.sh on the one benchmark, interleaved processes: no stored baseline, so
 # the answer holds whatever the baselines said at the time). A change point of the history (perf_gate
-# history changes) names the two ends; this names the commit between them.
+# history-changes) names the two ends; this names the commit between them.
 #
 #   bisect.sh --good SHA --bad SHA --benchmark NAME [--repo DIR] [--work DIR] [--tolerance-pct X]
 #             [--source-dir DIR] [--preset P] [--cmake-args "..."] [--json FILE]

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Writes the history dashboard, a static site, from series exports (perf_gate history export or history
+# Writes the history dashboard, a static site, from series exports (perf_gate history-export or history
 # changes --json, schema_version 1, one file per GPU model): dashboard/'s page, script, style and vendored
 # charting library (uPlot), and data.js beside them, which assigns the exports to one global so that the
 # page works opened from disk (file://) as well as from any web server (GitHub Pages).
@@ -28,7 +28,7 @@ while (($#)); do
   esac
 done
 [[ -n $out ]] || die "$EXIT_INVALID" "--out SITE_DIR is required ($USAGE)"
-((${#exports[@]})) || die "$EXIT_INVALID" "no export file given ($USAGE); write one with: perf_gate history export --store STORE --gpu SLUG --json OUT.json"
+((${#exports[@]})) || die "$EXIT_INVALID" "no export file given ($USAGE); write one with: perf_gate history-export --store STORE --gpu SLUG --json OUT.json"
 need_tool jq
 
 # What is wrong with one export, as one line, or nothing. Only what the page reads is checked; a newer
@@ -68,7 +68,7 @@ for file in "${exports[@]}"; do
   [[ -f $file && -r $file ]] || die "$EXIT_INVALID" "$file: no such readable file"
   jq -e . "$file" >/dev/null 2>&1 || die "$EXIT_INVALID" "$file: not valid JSON"
   problem=$(jq -r --argjson v "$SCHEMA_VERSION" "$CHECK" "$file")
-  [[ -z $problem ]] || die "$EXIT_INVALID" "$file is not a series export (perf_gate history export --json, schema_version $SCHEMA_VERSION): $problem"
+  [[ -z $problem ]] || die "$EXIT_INVALID" "$file is not a series export (perf_gate history-export --json, schema_version $SCHEMA_VERSION): $problem"
   slug=$(jq -r .gpu_slug "$file")
   [[ -z ${seen_gpu[$slug]:-} ]] || die "$EXIT_INVALID" "$file and ${seen_gpu[$slug]} both hold GPU '$slug': give one export per GPU model"
   seen_gpu[$slug]=$file

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Writes the history dashboard of a store: one series export per GPU model that has a baseline in
 # BASELINE_DIR (baselines/<slug>.json), with its change points and drift where this perf_gate has
-# `history changes` (else `history export`, which leaves them empty), then scripts/dashboard.sh.
+# `history-changes` (else `history-export`, which leaves them empty), then scripts/dashboard.sh.
 # A GPU model whose export holds no series (onboarded, no run stored yet) is left out with a note.
 #
 #   dashboard_from_store.sh PERF_GATE STORE BASELINE_DIR SITE_DIR
@@ -17,10 +17,10 @@ gate=$1 store=$2 baselines=$3 site=$4
 need_tool jq
 
 analysis="export"
-if "$gate" --help 2>&1 | grep -q '^ *perf_gate history changes '; then
+if "$gate" --help 2>&1 | grep -q '^ *perf_gate history-changes '; then
   analysis=changes
 else
-  note "this perf_gate has no 'history changes': the series are drawn without change points or drift"
+  note "this perf_gate has no 'history-changes': the series are drawn without change points or drift"
 fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

@@ -5,7 +5,7 @@
 # --ramp-start .. --ramp-start+4 plant a ramp in reduce7 (kernels/reduction/planted_ramp.patch): a spin
 # inside its timed region, raised by 1% of reduce7's time at 2^28 with each commit, so that no single
 # commit moves it by more than the per-PR tolerance. Then: the change points of the history
-# (perf_gate history changes), the one found in reduce7 bisected to its commit (scripts/bisect.sh, A/B
+# (perf_gate history-changes), the one found in reduce7 bisected to its commit (scripts/bisect.sh, A/B
 # verdicts), and the export the dashboard draws (scripts/dashboard.sh).
 #
 #   history_check.sh OUTDIR [--commits N] [--ramp-start R] [--benchmark NAME] [--bisect-tolerance-pct X]
@@ -77,7 +77,7 @@ for ((i = 1; i <= commits; i++)); do
     --out "$runs" --no-diagnosis >"$runs.log" 2>&1 || rc=$?
   ((rc == 0 || rc == EXIT_REGRESSION)) || die "$EXIT_INVALID" "the perf test of commit $i failed (exit $rc): $runs.log"
   sha=$(git -C "$repo" rev-parse --short=12 HEAD)
-  "$gate" history append --store "$store" --verdict "$runs/reduction.verdict.json" \
+  "$gate" history-append --store "$store" --verdict "$runs/reduction.verdict.json" \
     --results "$runs"/reduction.run*.json "$runs/reduction.fingerprints.json" --commit "$sha" \
     --date "$(date -u +%Y-%m-%dT%H:%M:%SZ)" --run-key "history-check/$i/$uuid" --runner "$(hostname)" >>"$out/append.log" 2>&1 ||
     die "$EXIT_INVALID" "appending run $i failed: $out/append.log"
@@ -95,8 +95,9 @@ for ((i = 1; i <= commits; i++)); do
   fi
 done
 
-"$gate" history changes --store "$store" --gpu "$(jq -r .slug <<<"$(gpu_info "$bench")")" --json "$out/changes.json" \
-  >"$out/changes.log" 2>&1 || die "$EXIT_INVALID" "perf_gate history changes failed: $out/changes.log"
+slug=$(jq -r .slug <<<"$(gpu_info "$bench")")
+"$gate" history-changes --store "$store" --gpu "$slug" --baseline "$repo/baselines/$slug.json" --json "$out/changes.json" \
+  --markdown "$out/changes.md" >"$out/changes.log" 2>&1 || die "$EXIT_INVALID" "perf_gate history-changes failed: $out/changes.log"
 cat "$out/changes.log"
 read -r good bad < <(jq -r --arg b "$benchmark" \
   '.series[] | select(.benchmark == $b) | .change_points[-1] // empty | "\(.good_commit) \(.bad_commit)"' "$out/changes.json")
@@ -110,7 +111,7 @@ note "change point in $benchmark between $good and $bad (ramp: $ramp_first..$ram
 rc=0
 bash "$root/scripts/bisect.sh" --repo "$repo" --good "$good" --bad "$bad" --benchmark "$benchmark" \
   --work "$out/bisect" --json "$out/bisect.json" --tolerance-pct "$bisect_tolerance" \
-  --cmake-args "-DGPUPERF_ONLY_FAMILIES=reduction -DGPUPERF_BUILD_TESTS=OFF" >"$out/bisect.log" 2>&1 || rc=$?
+  --cmake-args "-G Ninja -DGPUPERF_ONLY_FAMILIES=reduction -DGPUPERF_BUILD_TESTS=OFF" >"$out/bisect.log" 2>&1 || rc=$?
 tail -n 5 "$out/bisect.log"
 ((rc == 0)) || die "$EXIT_INVALID" "scripts/bisect.sh failed (exit $rc): $out/bisect.log"
 first_bad=$(jq -r .first_bad_commit "$out/bisect.json")

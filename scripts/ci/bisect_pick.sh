@@ -3,7 +3,7 @@
 # (found=true|false, good, bad, benchmark, title):
 #   bisect_pick.sh changes CHANGES_JSON BISECTED_TITLES GPU_SLUG
 #     the newest change point (by the date of its first slower point) of a slowdown (change_pct > 0) in
-#     `perf_gate history changes --json` (the series export, schema_version 1), whose title is not a line
+#     `perf_gate history-changes --json` (the series export, schema_version 1), whose title is not a line
 #     of BISECTED_TITLES (the titles of the issues this workflow opened: how it remembers what it bisected);
 #     found=false when every change point has been bisected.
 #   bisect_pick.sh given GOOD BAD BENCHMARK GPU_SLUG
@@ -28,7 +28,7 @@ case "${1:-}" in
     printf 'found=true\ngood=%s\nbad=%s\nbenchmark=%s\ntitle=%s\n' "$2" "$3" "$4" "$(title "$2" "$3" "$4" "$5")" ;;
   changes)
     (($# == 4)) || die "$EXIT_INVALID" "$usage"
-    [[ -f $2 ]] || die "$EXIT_INVALID" "no change file $2 (perf_gate history changes --json)"
+    [[ -f $2 ]] || die "$EXIT_INVALID" "no change file $2 (perf_gate history-changes --json)"
     [[ -f $3 ]] || die "$EXIT_INVALID" "no list of bisected titles $3"
     [[ $4 =~ $SLUG_RULE ]] || die "$EXIT_INVALID" "GPU slug '$4' is not a GPU slug"
     jq -e '.schema_version == 1 and (.series | type == "array")' "$2" >/dev/null 2>&1 ||

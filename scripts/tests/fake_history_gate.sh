@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
-# Stands in for a perf_gate with the history commands in the dashboard workflow's test: `history export`
-# and `history changes` (listed in --help only with FAKE_HISTORY_CHANGES=1) write FAKE_HISTORY_DIR/<slug>.json
+# Stands in for a perf_gate with the history commands in the dashboard workflow's test: `history-export`
+# and `history-changes` (listed in --help only with FAKE_HISTORY_CHANGES=1) write FAKE_HISTORY_DIR/<slug>.json
 # (export: without its change points and drift, as the contract says), or an export of no series for a
 # GPU model with no file there; the store (sqlite:PATH) must exist. Every other call is the real gate's
 # (REAL_PERF_GATE). Each history call is logged to FAKE_LOG.
 set -euo pipefail
 if [[ ${1:-} == --help ]]; then
   "$REAL_PERF_GATE" --help
-  [[ -z ${FAKE_HISTORY_CHANGES:-} ]] || echo "  perf_gate history changes --store STORE --gpu SLUG --json OUT"
+  [[ -z ${FAKE_HISTORY_CHANGES:-} ]] || echo "  perf_gate history-changes --store STORE --gpu SLUG --json OUT"
   exit 0
 fi
 [[ ${1:-} == history ]] || exec "$REAL_PERF_GATE" "$@"

@@ -275,6 +275,25 @@ const std::vector<Command>& commands() {
       hash, baseline); --ledger: the same-code ledger's file (perf_gate ledger) added as "ledger".
 )",
        {{"--store", kValue}, {"--gpu", kValue}, {"--json", kValue}, {"--ledger", kValue}}},
+      {"history-changes",
+       cli::run_history_changes,
+       R"(  perf_gate history-changes --store S --gpu SLUG --json OUT [--markdown OUT] [--baseline FILE]
+                            [--ledger FILE] [--min-effect-pct X]
+      The export of history-export with, per benchmark, its change points (E-Divisive means with a
+      permutation test, alpha 0.01, at least 5 runs a side, in the values with each runner's offset
+      taken out; a change smaller than --min-effect-pct, default 1%, is not reported) and, with
+      --baseline (the GPU's baselines/<gpu>.json), its drift: the latest level against the baseline's,
+      beyond the tolerance of another machine of the model. Prints one line per change point and per drift
+      beyond tolerance, each with the scripts/bisect.sh command that finds its commit; --markdown: the same
+      as a report section. Exit 0 whatever moved: the history warns, the per-pull-request gate fails.
+)",
+       {{"--store", kValue},
+        {"--gpu", kValue},
+        {"--json", kValue},
+        {"--markdown", kValue},
+        {"--baseline", kValue},
+        {"--ledger", kValue},
+        {"--min-effect-pct", kValue}}},
   };
   return table;
 }

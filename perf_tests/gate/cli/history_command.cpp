@@ -1,5 +1,7 @@
-// history-append, history-export: every perf run on main kept per GPU model (gate/history/store.h).
+// history-append, history-export, history-changes: every perf run on main kept per GPU model
+// (gate/history/store.h), exported, and judged for change points and drift (gate/history/changes.h).
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -9,9 +11,11 @@
 #include "formats/json_input.h"
 #include "formats/names.h"
 #include "gate/cli/commands.h"
+#include "gate/history/changes.h"
 #include "gate/history/series_json.h"
 #include "gate/history/store.h"
 #include "gate/history/store_input.h"
+#include "gate/inputs/baseline.h"
 #include "gate/inputs/results.h"
 
 namespace gpuperf::gate::cli {
@@ -59,6 +63,33 @@ int run_history_export(const Arguments& args, std::ostream& out, std::ostream& /
   out << "exported " << document.series.size() << " series of " << slug << " (" << store->run_count(slug)
       << " runs) to " << json_path << "\n";
   return formats::kExitPass;
+}
+
+int run_history_changes(const Arguments& args, std::ostream& out, std::ostream& /*err*/) {
+  const std::string slug = args.required("--gpu");
+  if (const std::string error = formats::name_error(formats::NameKind::kGpuSlug, slug); !error.empty()) {
+    throw formats::InputError("--gpu: " + error);
+  }
+  const std::string json_path = args.required("--json");
+  checked_outputs(args, {"--json", "--markdown"});
+  history::ChangePointOptions options;
+  options.min_effect_pct = args.number("--min-effect-pct", 0.0, 100.0).value_or(options.min_effect_pct);
+  std::optional<Baseline> baseline;
+  if (args.has("--baseline")) baseline = load_baseline(args.value("--baseline"));
+  nlohmann::json ledger = nullptr;
+  if (args.has("--ledger")) {
+    const std::string path = args.value("--ledger");
+    ledger = formats::parse_json_document(formats::read_text_file(path, "give the file perf_gate ledger keeps"), path);
+  }
+  const std::unique_ptr<history::Store> store =
+      history::open_store(args.required("--store"), history::StoreAccess::kReadOnly);
+  history::SeriesExport document = history::export_of(slug, store->series(slug));
+  document.ledger = ledger;
+  history::add_changes(document, baseline, options);
+  formats::write_file_atomically(json_path, history::series_json(document));
+  if (args.has("--markdown")) formats::write_file_atomically(args.value("--markdown"), history::changes_markdown(document));
+  out << history::changes_console(document);
+  return formats::kExitPass;  // a move is a warning: the per-pull-request gate is what fails
 }
 
 }  // namespace gpuperf::gate::cli

@@ -1,5 +1,5 @@
 #pragma once
-// One perf run kept in the history (perf_gate history append): what was measured on which GPU at which
+// One perf run kept in the history (perf_gate history-append): what was measured on which GPU at which
 // commit, small enough to keep every run on main for years (no raw samples: per-process medians only).
 //
 // A run is keyed by run_key, which the caller makes unique per CI job and stable across its retries

@@ -41,7 +41,9 @@ ordered drift_json(const std::optional<ExportedDrift>& drift) {
                  {"latest_value", drift->latest_value},
                  {"change_pct", drift->change_pct},
                  {"tolerance_pct", drift->tolerance_pct},
-                 {"beyond_tolerance", drift->beyond_tolerance}};
+                 {"beyond_tolerance", drift->beyond_tolerance},
+                 {"good_commit", drift->good_commit},
+                 {"bad_commit", drift->bad_commit}};
 }
 
 void check_name(const formats::ObjectReader& object, const char* key, formats::NameKind kind, const std::string& name) {
@@ -91,6 +93,8 @@ ExportedDrift read_drift(const formats::ObjectReader& object) {
   const nlohmann::json& beyond = object.require("beyond_tolerance");
   if (!beyond.is_boolean()) object.fail("beyond_tolerance", "is " + formats::describe_json_type(beyond) + ", expected true or false");
   drift.beyond_tolerance = beyond.get<bool>();
+  drift.good_commit = object.string("good_commit");
+  drift.bad_commit = object.string("bad_commit");
   return drift;
 }
 

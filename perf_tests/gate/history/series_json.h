@@ -11,7 +11,7 @@
 //                "change_points": [{"index", "good_commit", "bad_commit", "before", "after", "change_pct",
 //                                   "p_value"}, ...],
 //                "drift": null | {"since", "baseline_value", "latest_value", "change_pct", "tolerance_pct",
-//                                 "beyond_tolerance"}}, ...],
+//                                 "beyond_tolerance", "good_commit", "bad_commit"}}, ...],
 //    "ledger": null | <the same-code ledger file's JSON (perf_gate ledger)>}
 
 #include <cstddef>
@@ -29,8 +29,8 @@ inline constexpr int kSeriesExportSchemaVersion = 1;
 // A change of level found in a series: `index` is its first point after the change.
 struct ExportedChangePoint {
   std::size_t index = 0;
-  std::string good_commit;  // points[index - 1].commit
-  std::string bad_commit;   // points[index].commit
+  std::string good_commit;  // the last commit at the level before (a step: points[index - 1]'s; a ramp: earlier)
+  std::string bad_commit;   // the first commit at the level after (a step: points[index]'s; a ramp: later)
   double before = 0.0;      // the level before [the series' unit]
   double after = 0.0;       // the level after [the series' unit]
   double change_pct = 0.0;  // (after / before - 1) [percent]
@@ -45,6 +45,8 @@ struct ExportedDrift {
   double change_pct = 0.0;      // [percent]
   double tolerance_pct = 0.0;   // [percent]
   bool beyond_tolerance = false;
+  std::string good_commit;  // where it built up: from this commit (drift.h)
+  std::string bad_commit;   // to this one
 };
 
 struct ExportedSeries {

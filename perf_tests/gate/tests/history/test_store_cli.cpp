@@ -135,7 +135,7 @@ TEST(SeriesJson, TheReaderRefusesWhatTheWriterNeverWrites) {
                                                "", ""});
   history::SeriesExport document = history::export_of("nvidia-h200", {series});
   document.series[0].change_points.push_back({1, "1111111", "2222222", 2.0, 4.0, 100.0, 0.001});
-  document.series[0].drift = history::ExportedDrift{"2026-11-23T00:00:00Z", 2.0, 4.0, 100.0, 2.0, true};
+  document.series[0].drift = history::ExportedDrift{"2026-11-23T00:00:00Z", 2.0, 4.0, 100.0, 2.0, true, "c1", "c2"};
   const std::string text = history::series_json(document);
   EXPECT_EQ(history::series_json(history::read_series_json(text, "e.json")), text) << "change points and drift too";
   const auto refused = [&](const std::string& from, const std::string& to, std::initializer_list<const char*> words) {
