@@ -34,7 +34,7 @@ done
 [[ $commits =~ ^[0-9]+$ && $ramp_start =~ ^[0-9]+$ ]] || die "$EXIT_INVALID" "--commits and --ramp-start take whole numbers"
 ((ramp_start >= 2 && ramp_start + 4 <= commits)) ||
   die "$EXIT_INVALID" "the ramp (commits $ramp_start..$((ramp_start + 4))) must lie inside 2..$commits"
-need_tool jq git patch cmake
+for tool in jq git patch cmake; do need_tool "$tool"; done
 nvidia-smi >/dev/null 2>&1 || { echo "SKIPPED: no GPU (nvidia-smi failed)"; exit "$EXIT_NOT_JUDGED"; }
 
 repo="$out/repo" build="$out/build" store="$out/history.sqlite" log="$out/history_check.log"
@@ -54,7 +54,7 @@ cmake -S "$repo" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_AR
   -DGPUPERF_ONLY_FAMILIES=reduction -DGPUPERF_BUILD_TESTS=OFF >"$out/configure.log" 2>&1 ||
   die "$EXIT_INVALID" "configuring the scratch repository failed: $out/configure.log"
 bench="$build/perf_tests/gpuperf_bench" gate="$build/perf_tests/gate/perf_gate"
-uuid=$(jq -r .uuid <<<"$(gpu_info "$bench" 2>/dev/null || true)" 2>/dev/null || true)
+uuid=""
 
 cycles_per_pct=0
 for ((i = 1; i <= commits; i++)); do
