@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Writes the history dashboard of a store: one series export per GPU model that has a baseline in
-# BASELINE_DIR (baselines/<slug>.json), with its change points and drift where this perf_gate has
-# `history-changes` (else `history-export`, which leaves them empty), then scripts/dashboard.sh.
+# BASELINE_DIR (baselines/<slug>.json), with its change points and its drift from that baseline
+# (perf_gate history-changes), then scripts/dashboard.sh.
 # A GPU model whose export holds no series (onboarded, no run stored yet) is left out with a note.
 #
 #   dashboard_from_store.sh PERF_GATE STORE BASELINE_DIR SITE_DIR
@@ -16,12 +16,6 @@ gate=$1 store=$2 baselines=$3 site=$4
 [[ -d $baselines ]] || die "$EXIT_INVALID" "no baseline folder $baselines"
 need_tool jq
 
-analysis="export"
-if "$gate" --help 2>&1 | grep -q '^ *perf_gate history-changes '; then
-  analysis=changes
-else
-  note "this perf_gate has no 'history-changes': the series are drawn without change points or drift"
-fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 exports=()
@@ -30,8 +24,8 @@ for baseline in "$baselines"/*.json; do
   slug=$(basename "$baseline" .json)
   [[ $slug == *.* ]] && continue  # baselines/<slug>.ncu.json and the like: not a GPU model's baseline
   file="$work/$slug.json"
-  "$gate" history "$analysis" --store "$store" --gpu "$slug" --json "$file" ||
-    die "$EXIT_INVALID" "perf_gate history $analysis --gpu $slug failed (exit $?): see its message above"
+  "$gate" history-changes --store "$store" --gpu "$slug" --baseline "$baseline" --json "$file" ||
+    die "$EXIT_INVALID" "perf_gate history-changes --gpu $slug failed (exit $?): see its message above"
   if [[ $(jq '.series | length' "$file") == 0 ]]; then
     note "$slug: no run stored yet, left out"
     continue

@@ -12,8 +12,8 @@ passed=0 failed=0
 
 for script in "$scripts"/*.sh; do
   options=$(grep -oE '^ +--[a-z0-9-]+\).*shift 2' "$script" | grep -oE -- '--[a-z0-9-]+' | sort -u || true)
-  leading=()  # gpu_check.sh takes its OUTDIR before the options
-  [[ $(basename "$script") == gpu_check.sh ]] && leading=("$work/gpu_check")
+  leading=()  # gpu_check.sh and history_check.sh take their OUTDIR before the options (their usage line says so)
+  grep -qE "^#   $(basename "$script") OUTDIR" "$script" && leading=("$work/outdir")
   for option in $options; do
     for form in missing next-option; do
       args=("${leading[@]}" "$option")
