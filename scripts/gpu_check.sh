@@ -86,9 +86,10 @@ step configure cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release 
   "${family_args[@]}" || { tail -n 30 "$logs/configure.log"; exit "$status"; }
 step build cmake --build "$build" -j "$(nproc)" || { grep -E 'error|FAILED' "$logs/build.log" | head -n 30; exit "$status"; }
 
-# Where the correctness and perf steps' time went: a phase file per test (scripts/lib/phases.sh).
-rm -rf "$build/perf-results/phases"
-export GPUPERF_PHASES_DIR="$build/perf-results/phases"
+# Where the correctness and perf steps' time went: each GPU test writes a phase file there (CTest gives
+# it GPUPERF_PHASES_DIR; scripts/lib/phases.sh).
+phases_dir="$build/perf-results/phases"
+rm -rf "$phases_dir"
 step unit ctest --test-dir "$build" -L unit --output-on-failure --output-junit "$out/unit-junit.xml"
 if [[ -z $skip_correctness ]]; then
   step correctness ctest --test-dir "$build" -L correctness --output-on-failure \
@@ -136,10 +137,9 @@ if [[ -z $skip_perf ]]; then
   step perf ctest --test-dir "$build" -L perf --output-on-failure --output-junit "$out/perf-junit.xml"
   grep -hE "^(SLOW|FAST|AMBIGUOUS|MISSING|NEW|ERROR|NOT_JUDGED)|SKIPPED" "$logs/perf.log" | head -n 40
   grep -E "Test +#" "$logs/perf.log"  # each family's wall time
-  "$build/perf_tests/gate/perf_gate" phases --dir "$GPUPERF_PHASES_DIR" --markdown "$out/time-spent.md" \
+  "$build/perf_tests/gate/perf_gate" phases --dir "$phases_dir" --markdown "$out/time-spent.md" \
     --json "$out/time-spent.json" >>"$logs/perf.log" 2>&1 && cat "$out/time-spent.md"
 fi
-unset GPUPERF_PHASES_DIR
 
 # shellcheck disable=SC2317  # reached through step()
 clean_run() {  # clean_run <run>: perf_test.sh of each clean family; the first failing exit, else 0

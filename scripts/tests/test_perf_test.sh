@@ -7,6 +7,7 @@ gate=$1
 here="$(cd "$(dirname "$0")" && pwd)"
 perf_test="$here/../perf_test.sh"
 work=$(mktemp -d)
+unset GPUPERF_PHASES_DIR  # the phases go to --out/phases unless a case sets it (an inherited one would hide them)
 trap 'rm -rf "$work"' EXIT
 export TMPDIR=$work  # the lock files too
 mkdir -p "$work/baselines"
