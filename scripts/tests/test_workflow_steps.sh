@@ -242,6 +242,62 @@ check "it holds the stored-baseline and A/B reports, and no build tree" bash -c 
   "cd '$artifacts/perf-verdicts' && test \"\$(find . -name '*.verdict.json' | wc -l)\" -eq 2 && test -z \"\$(find . -type f ! -name '*.verdict.json' ! -name reports.txt)\""
 job perf.yml perf/verdicts 0 "job verdicts skipped" "no verdicts when the GPU jobs did not run" expr:needs.baseline.result=skipped
 
+# perf: a push to main keeps each GPU job's run in the history store (the release asset, through the fake
+# gh; the store is read back with the real gate); nothing else ever writes it.
+git clean -fdxq
+release="$work/history-release"
+export FAKE_GH_UPLOADED="$release/perf-history.sqlite"
+on_main=(expr:github.ref=refs/heads/main expr:github.ref_name=main expr:github.run_id=42 FAKE_GH_RELEASE="$release"
+  expr:needs.perf.outputs.sha="$head_sha" expr:needs.perf.outputs.scope=trusted expr:needs.perf.result=success)
+history_points() {  # the points of fake/long/n:2 in the uploaded store, as "run_key commit" lines
+  "$gate" history-export --store "$FAKE_GH_UPLOADED" --gpu fake-gpu --json "$work/history-export.json" >/dev/null &&
+    jq -r '.series[] | select(.benchmark == "fake/long/n:2") | .points[] | "\(.run_key) \(.commit)"' "$work/history-export.json"
+}
+: >"$FAKE_LOG"
+job perf.yml history/history 0 "::notice title=New history store::the release perf-history does not exist yet" \
+  "the first run on main creates the release and starts the store" "${on_main[@]}"
+check "the release is created, then the store uploaded" bash -c \
+  "grep -q '^gh release create perf-history ' '$FAKE_LOG' && grep -q '^gh release upload perf-history .*perf-history.sqlite --clobber' '$FAKE_LOG'"
+check "the uploaded store holds the run, keyed by repository, run id and GPU UUID, at the measured commit" \
+  test "$(history_points)" = "owner/repo/42/GPU-fake $head_sha"
+# shellcheck disable=SC2016  # backquotes of Markdown
+check "the job summary holds the history section of the GPU" grep -q '^### History of `fake-gpu`' "$work/runner-temp/github_step_summary"
+: >"$FAKE_LOG"
+job perf.yml history/history 0 "job history: passed" "a re-run of the job adds nothing" "${on_main[@]}"
+check "the store is downloaded, no release created" bash -c \
+  "grep -q '^gh release download perf-history --pattern perf-history.sqlite' '$FAKE_LOG' && ! grep -q 'release create' '$FAKE_LOG'"
+check "the run is still stored once" test "$(history_points)" = "owner/repo/42/GPU-fake $head_sha"
+job perf.yml history/history 0 "job history: passed" "the next run on main is appended" "${on_main[@]}" expr:github.run_id=43
+check "the store holds both runs, oldest first" test "$(history_points | cut -d' ' -f1 | tr '\n' ' ')" = "owner/repo/42/GPU-fake owner/repo/43/GPU-fake "
+rm -f "$FAKE_GH_UPLOADED"
+job perf.yml history/history 0 "::notice title=New history store::the release perf-history has no asset" \
+  "a release without the store starts a new one" "${on_main[@]}"
+check "and uploads it" test "$(history_points)" = "owner/repo/42/GPU-fake $head_sha"
+cp "$FAKE_GH_UPLOADED" "$work/store-before"
+job perf.yml history/history 1 "downloading the history store failed; nothing appended" \
+  "a failed download never starts a new store over the history" "${on_main[@]}" FAKE_GH_RELEASE_ASSET="$work/no-such-file"
+check "the store is unchanged" cmp "$work/store-before" "$FAKE_GH_UPLOADED"
+: >"$FAKE_LOG"
+job perf.yml history/history 0 "job history skipped: its if: is false" "a dispatched (untrusted) commit never writes the store" \
+  "${on_main[@]}" expr:github.event_name=workflow_dispatch expr:needs.perf.outputs.scope=untrusted
+job perf.yml history/history 0 "job history skipped: its if: is false" "nor a push to another branch" \
+  expr:github.run_id=42 FAKE_GH_RELEASE="$release" expr:needs.perf.outputs.sha="$head_sha" expr:needs.perf.outputs.scope=trusted \
+  expr:needs.perf.result=success
+job perf.yml history/history 0 "job history skipped: its if: is false" "nor a run whose GPU jobs did not run" \
+  "${on_main[@]}" expr:needs.perf.result=skipped
+check "nothing was downloaded or uploaded for them" test ! -s "$FAKE_LOG"
+check "the store is unchanged by them" cmp "$work/store-before" "$FAKE_GH_UPLOADED"
+# shellcheck disable=SC2016  # jq's
+check "only the history job may write (contents, for the release asset), in one append group per repository; perf-call.yml reads" bash -c "
+  bash scripts/ci/workflow_json.sh .github/workflows/history-call.yml | jq -e '
+  .permissions == {} and .jobs.history.permissions == {contents: \"write\"}
+  and .jobs.history.concurrency == {group: \"perf-history-\${{ github.repository }}\", \"cancel-in-progress\": false}' &&
+  bash scripts/ci/workflow_json.sh .github/workflows/perf-call.yml |
+  jq -e '([.jobs[].permissions | select(.contents == \"write\")] | length) == 0' &&
+  bash scripts/ci/workflow_json.sh .github/workflows/perf.yml |
+  jq -e '.jobs.perf.permissions == {contents: \"read\"} and .jobs.history.permissions == {contents: \"write\"}'"
+unset FAKE_GH_UPLOADED
+
 # pr-comment: only a push run of this repository, one artifact by name; creates, then updates, one comment.
 comment_run=(expr:github.event_name=workflow_run expr:github.ref=refs/heads/main)
 job pr-comment.yml comment 0 "created a comment on #7" "the verdicts are posted as a comment" "${comment_run[@]}"
@@ -467,7 +523,7 @@ jobs:
   perf:
     uses: owner/gpu-perf-harness/.github/workflows/perf-call.yml@$head_sha
     permissions:
-      contents: read
+      contents: write
     with:
       harness-repository: owner/gpu-perf-harness
       harness-ref: $head_sha
