@@ -43,13 +43,19 @@ int run_history_append(const Arguments& args, std::ostream& out, std::ostream& /
   return formats::kExitPass;
 }
 
-int run_history_export(const Arguments& args, std::ostream& out, std::ostream& /*err*/) {
+namespace {
+
+// --gpu SLUG, checked against the slugs' rule (formats/names.h).
+std::string gpu_slug_argument(const Arguments& args) {
   const std::string slug = args.required("--gpu");
   if (const std::string error = formats::name_error(formats::NameKind::kGpuSlug, slug); !error.empty()) {
     throw formats::InputError("--gpu: " + error);
   }
-  const std::string json_path = args.required("--json");
-  checked_outputs(args, {"--json"});
+  return slug;
+}
+
+// The export of GPU `slug`'s history in --store, with --ledger's file (null without it).
+history::SeriesExport stored_history(const Arguments& args, const std::string& slug, std::size_t* runs) {
   nlohmann::json ledger = nullptr;
   if (args.has("--ledger")) {
     const std::string path = args.value("--ledger");
@@ -59,32 +65,33 @@ int run_history_export(const Arguments& args, std::ostream& out, std::ostream& /
       history::open_store(args.required("--store"), history::StoreAccess::kReadOnly);
   history::SeriesExport document = history::export_of(slug, store->series(slug));
   document.ledger = ledger;
+  if (runs != nullptr) *runs = store->run_count(slug);
+  return document;
+}
+
+}  // namespace
+
+int run_history_export(const Arguments& args, std::ostream& out, std::ostream& /*err*/) {
+  const std::string slug = gpu_slug_argument(args);
+  const std::string json_path = args.required("--json");
+  checked_outputs(args, {"--json"});
+  std::size_t runs = 0;
+  const history::SeriesExport document = stored_history(args, slug, &runs);
   formats::write_file_atomically(json_path, history::series_json(document));
-  out << "exported " << document.series.size() << " series of " << slug << " (" << store->run_count(slug)
-      << " runs) to " << json_path << "\n";
+  out << "exported " << document.series.size() << " series of " << slug << " (" << runs << " runs) to " << json_path
+      << "\n";
   return formats::kExitPass;
 }
 
 int run_history_changes(const Arguments& args, std::ostream& out, std::ostream& /*err*/) {
-  const std::string slug = args.required("--gpu");
-  if (const std::string error = formats::name_error(formats::NameKind::kGpuSlug, slug); !error.empty()) {
-    throw formats::InputError("--gpu: " + error);
-  }
+  const std::string slug = gpu_slug_argument(args);
   const std::string json_path = args.required("--json");
   checked_outputs(args, {"--json", "--markdown"});
   history::ChangePointOptions options;
   options.min_effect_pct = args.number("--min-effect-pct", 0.0, 100.0).value_or(options.min_effect_pct);
   std::optional<Baseline> baseline;
   if (args.has("--baseline")) baseline = load_baseline(args.value("--baseline"));
-  nlohmann::json ledger = nullptr;
-  if (args.has("--ledger")) {
-    const std::string path = args.value("--ledger");
-    ledger = formats::parse_json_document(formats::read_text_file(path, "give the file perf_gate ledger keeps"), path);
-  }
-  const std::unique_ptr<history::Store> store =
-      history::open_store(args.required("--store"), history::StoreAccess::kReadOnly);
-  history::SeriesExport document = history::export_of(slug, store->series(slug));
-  document.ledger = ledger;
+  history::SeriesExport document = stored_history(args, slug, nullptr);
   history::add_changes(document, baseline, options);
   formats::write_file_atomically(json_path, history::series_json(document));
   if (args.has("--markdown")) formats::write_file_atomically(args.value("--markdown"), history::changes_markdown(document));
