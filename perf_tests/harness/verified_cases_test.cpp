@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "formats/tests/launch_fixture.h"
+
 namespace gpuperf {
 namespace {
 
@@ -17,13 +19,8 @@ constexpr const char* kSlug = "nvidia-h100-80gb-hbm3";
 constexpr const char* kCase = "fusion/axpb_fused/n:1000";
 
 formats::Fingerprint captured_fingerprint() {
-  formats::KernelLaunch launch;
-  launch.name = "void axpb(float*, const float*, int)";
-  launch.mangled_name = "_Z4axpbPfPKfi";
-  launch.grid = {4, 1, 1};
-  launch.block = {256, 1, 1};
-  launch.registers_per_thread = 10;
-  launch.sass_hash = "86d1a29afca82517";
+  formats::KernelLaunch launch = formats::testing::launch_of("void axpb(float*, const float*, int)", "_Z4axpbPfPKfi",
+                                                             {4, 1, 1}, {256, 1, 1}, 10, "86d1a29afca82517");
   launch.launches = 2;
   formats::Fingerprint fingerprint;
   fingerprint.kernels = {launch};

@@ -5,34 +5,28 @@
 
 #include "formats/fingerprint.h"
 #include "formats/input_error.h"
+#include "formats/tests/launch_fixture.h"
 
 namespace gpuperf::formats {
 namespace {
 
 using nlohmann::json;
 
+using testing::launch_of;
+
 KernelLaunch tile_launch() {
-  KernelLaunch k;
-  k.name = "reverse_tile(float*, float const*)";
-  k.mangled_name = "_Z12reverse_tilePfPKf";
-  k.grid = {256, 1, 1};
-  k.block = {128, 1, 1};
-  k.registers_per_thread = 14;
+  KernelLaunch k = launch_of("reverse_tile(float*, float const*)", "_Z12reverse_tilePfPKf", {256, 1, 1}, {128, 1, 1},
+                             14, "eaf26df3791a04e4");
   k.static_shared_memory_bytes = 512;
-  k.sass_hash = "eaf26df3791a04e4";
   return k;
 }
 
 KernelLaunch gemm_launch() {
-  KernelLaunch k;
-  k.name = "sm90_xmma_gemm_f32f32_tf32f32_f32_nn_n_tilesize128x128x32";
-  k.mangled_name = "sm90_xmma_gemm_f32f32_tf32f32_f32_nn_n_tilesize128x128x32";
-  k.grid = {8, 8, 2};
-  k.block = {256, 1, 1};
+  const char* const gemm = "sm90_xmma_gemm_f32f32_tf32f32_f32_nn_n_tilesize128x128x32";
+  KernelLaunch k = launch_of(gemm, gemm, {8, 8, 2}, {256, 1, 1}, 168, "");  // sass_hash unknown
   k.dynamic_shared_memory_bytes = 98304;
-  k.registers_per_thread = 168;
   k.local_memory_per_thread_bytes = 16;
-  return k;  // sass_hash unknown
+  return k;
 }
 
 Fingerprint sample() {

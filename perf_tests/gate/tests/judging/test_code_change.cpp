@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "formats/tests/launch_fixture.h"
 #include "gate/judging/code_change.h"
 
 namespace gpuperf::gate {
@@ -21,26 +22,16 @@ const char* const kGemm64 = "sm90_xmma_gemm_f32f32_tf32f32_f32_nn_n_tilesize64x1
                             "segment_k_off_kernel__5x_cublas";
 
 formats::KernelLaunch reduce_launch() {
-  formats::KernelLaunch k;
-  k.name = "reduce_sum(float*, float const*, int)";
-  k.mangled_name = "_Z10reduce_sumPfPKfi";
-  k.grid = {128, 1, 1};
-  k.block = {512, 1, 1};
+  formats::KernelLaunch k = formats::testing::launch_of("reduce_sum(float*, float const*, int)", "_Z10reduce_sumPfPKfi",
+                                                        {128, 1, 1}, {512, 1, 1}, 32, "0123456789abcdef");
   k.dynamic_shared_memory_bytes = 2048;
-  k.registers_per_thread = 32;
-  k.sass_hash = "0123456789abcdef";
   return k;
 }
 
 formats::KernelLaunch tiled_launch() {
-  formats::KernelLaunch k;
-  k.name = "void tiled<256>(float*, float const*)";
-  k.mangled_name = "_Z5tiledILi256EEvPfPKf";
-  k.grid = {528, 1, 1};
-  k.block = {256, 1, 1};
-  k.registers_per_thread = 64;
+  formats::KernelLaunch k = formats::testing::launch_of("void tiled<256>(float*, float const*)", "_Z5tiledILi256EEvPfPKf",
+                                                        {528, 1, 1}, {256, 1, 1}, 64, "86d1a29afca82517");
   k.static_shared_memory_bytes = 1024;
-  k.sass_hash = "86d1a29afca82517";
   k.launches = 2;
   return k;
 }
