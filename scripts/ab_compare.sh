@@ -52,24 +52,25 @@ lock_gpu "$(jq -r .uuid <<<"$gpu")" "$lock_wait"
 mkdir -p "$out"
 rm -f "$out"/a.round*.json "$out"/b.round*.json
 
-run_arm() {  # run_arm <a|b> <bench> <round> <filter>
-  local json="$out/$1.round$3.json" rc=0 check=()
+run_arm() {  # run_arm <a|b> <bench> <round> <filter> [time filter]
+  local json="$out/$1.round$3.json" rc=0 check=() timed=()
   # Round 1 checks every case of both builds against its reference; later rounds only time.
   (($3 > 1)) || [[ -z $check_first ]] && check=(--no-reference-check)
-  "$2" "${check[@]}" --benchmark_filter="$4" --benchmark_repetitions="$repetitions" \
+  [[ -n ${5:-} ]] && timed=(--time-filter="$5")
+  "$2" "${check[@]}" --benchmark_filter="$4" "${timed[@]}" --benchmark_repetitions="$repetitions" \
     --benchmark_out="$json" --benchmark_out_format=json >"$out/$1.round$3.log" 2>&1 || rc=$?
   ((rc == 0)) || { tail -n 20 "$out/$1.round$3.log" >&2; die "$EXIT_INVALID" "build $1 failed in round $3 (exit $rc)"; }
 }
 
 a_runs=() b_runs=() round=0
-measure() {  # measure <rounds> <filter>
+measure() {  # measure <rounds> <filter> [time filter]
   local last=$((round + $1))
   while ((round < last)); do
     round=$((round + 1))
     note "round $round"
     # Alternate which build goes first, so neither always runs on a GPU the other just warmed.
-    if ((round % 2)); then run_arm a "$bench_a" "$round" "$2"; run_arm b "$bench_b" "$round" "$2"
-    else run_arm b "$bench_b" "$round" "$2"; run_arm a "$bench_a" "$round" "$2"; fi
+    if ((round % 2)); then run_arm a "$bench_a" "$round" "$2" "${3:-}"; run_arm b "$bench_b" "$round" "$2" "${3:-}"
+    else run_arm b "$bench_b" "$round" "$2" "${3:-}"; run_arm a "$bench_a" "$round" "$2" "${3:-}"; fi
     a_runs+=("$out/a.round$round.json") b_runs+=("$out/b.round$round.json")
   done
 }
@@ -85,10 +86,28 @@ judge() {  # judge: every round so far; sets verdict
 still_ambiguous() {  # the gate judged, and listed benchmarks to re-measure
   ((verdict != EXIT_INVALID)) && [[ -s $out/ab.remeasure.txt ]]
 }
+# Re-measurement rounds time the ambiguous benchmarks and set up the first rounds' other cases in their
+# turn (gpuperf_bench --time-filter; scripts/perf_test.sh says why). A build from before that flag (an
+# older commit under scripts/bisect.sh) times them alone, and then so does the other build: both arms
+# alike.
+time_filter_support=""
+# shellcheck disable=SC2317  # reached through remeasure_loop
+supports_time_filter() {  # supports_time_filter <bench>: lists nothing, or refuses the unknown flag
+  "$1" --no-reference-check --time-filter='^$' --benchmark_list_tests=true >/dev/null 2>&1
+}
 # shellcheck disable=SC2317  # reached through remeasure_loop
 measure_ambiguous() {  # measure_ambiguous <attempt>
+  local ambiguous
+  ambiguous=$(exact_filter <"$out/ab.remeasure.txt")
   note "re-measuring $(wc -l <"$out/ab.remeasure.txt") ambiguous benchmark(s) in $rounds more rounds, attempt $1 of $max_remeasure"
-  measure "$rounds" "$(exact_filter <"$out/ab.remeasure.txt")"
+  if [[ -z $time_filter_support ]]; then
+    time_filter_support=yes
+    if ! supports_time_filter "$bench_a" || ! supports_time_filter "$bench_b"; then
+      time_filter_support=no
+      note "a build has no --time-filter (older than the harness's): both time the ambiguous benchmarks alone"
+    fi
+  fi
+  if [[ $time_filter_support == yes ]]; then measure "$rounds" "$filter" "$ambiguous"; else measure "$rounds" "$ambiguous"; fi
 }
 measure "$rounds" "$filter"
 remeasure_loop "$max_remeasure" judge still_ambiguous measure_ambiguous

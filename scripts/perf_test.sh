@@ -12,8 +12,10 @@
 # The memory canary: the first look's processes also time the ceiling family (copy, read, memset of
 # 1 GiB each), so that the reports can say when this machine streams memory slower or faster than the
 # baseline's, beside the memory-bound verdicts (perf_tests/gate/judging/memory_canary.h). The ceilings
-# are judged in perf.ceiling, not here (the gate keeps --family NAME), and re-measurements time only the
-# ambiguous benchmarks. It costs under 1 s a process, as no timed process checks (set-up, 10 samples;
+# are judged in perf.ceiling, not here (the gate keeps --family NAME). Re-measurements time only the
+# ambiguous benchmarks, in processes that still set up the first look's other cases in their turn
+# (gpuperf_bench --time-filter): a case's time can depend on what ran before it in its process, by 1.5%
+# for cub::DeviceReduce::Sum at 2^25 on an H100 (perf_tests/harness/timed_cases.h). It costs under 1 s a process, as no timed process checks (set-up, 10 samples;
 # an H100, 2026-11-23: 0.4 s unchecked); over 17 unchecked whole-suite runs on H100s, 1-2 s a family,
 # 11 s of a 59 s run. It does not pull the family's medians away from the baseline's, which were
 # recorded in whole-suite processes that time the ceilings too: it brought three of them closer, by
@@ -110,10 +112,11 @@ phase_end lock_wait
 rm -f "$out/$family".run*.json "$out/$family.fingerprints.json"
 
 commit=${GPUPERF_GIT_COMMIT:-$(git -C "$baselines" rev-parse --short HEAD 2>/dev/null || true)}
-measure() {  # measure <run number> <filter>: one timed process, which neither checks nor captures
-  local json="$out/$family.run$1.json" log="$out/$family.run$1.log" rc=0
+measure() {  # measure <run number> <filter> [time filter]: one timed process, which neither checks nor captures
+  local json="$out/$family.run$1.json" log="$out/$family.run$1.log" rc=0 timed=()
+  [[ -n ${3:-} ]] && timed=(--time-filter="$3")
   GPUPERF_GIT_COMMIT=$commit \
-    "$bench" --no-reference-check --benchmark_filter="$2" --benchmark_repetitions="$repetitions" \
+    "$bench" --no-reference-check --benchmark_filter="$2" "${timed[@]}" --benchmark_repetitions="$repetitions" \
     --benchmark_out="$json" --benchmark_out_format=json >"$log" 2>&1 || rc=$?
   if ((rc != 0)); then
     tail -n 20 "$log" >&2
@@ -123,11 +126,11 @@ measure() {  # measure <run number> <filter>: one timed process, which neither c
 }
 
 run=0
-measure_look() {  # measure_look <filter>: --processes fresh processes, each a results file
+measure_look() {  # measure_look <filter> [time filter]: --processes fresh processes, each a results file
   local p
   for ((p = 1; p <= processes; p++)); do
     run=$((run + 1))
-    measure "$run" "$1"
+    measure "$run" "$1" "${2:-}"
   done
 }
 
@@ -182,7 +185,7 @@ still_ambiguous() {  # the gate judged, and listed benchmarks to re-measure
 measure_ambiguous() {  # measure_ambiguous <attempt>
   note "re-measuring $(wc -l <"$out/$family.remeasure.txt") ambiguous benchmark(s) in $processes more processes, attempt $1 of $max_remeasure"
   phase_begin
-  measure_look "$(exact_filter <"$out/$family.remeasure.txt")"
+  measure_look "$first_look" "$(exact_filter <"$out/$family.remeasure.txt")"
   phase_end remeasure
 }
 if [[ -n $first_look ]]; then

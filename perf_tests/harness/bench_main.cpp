@@ -3,7 +3,7 @@
 // sample with the GPU's clocks beside it, and its context names the GPU, for the gate.
 //
 //   gpuperf_bench [--gpu-info] [--no-reference-check] [--no-fingerprint] [--fingerprint-only] [--reverse-order]
-//                 [Google Benchmark flags, e.g. --benchmark_filter=^reduction/]
+//                 [--time-filter=REGEX] [Google Benchmark flags, e.g. --benchmark_filter=^reduction/]
 //   gpuperf_bench --profiler-window [--profiler-window-order=FILE] [--reverse-order] [--benchmark_filter=REGEX]
 //   gpuperf_bench --list-cases
 //   gpuperf_bench --version
@@ -23,6 +23,12 @@
 // formats::kCaseListingSchemaVersion (formats/case_listing.h, the reader).
 // --reverse-order: run the cases last to first, to check that a benchmark's time does not depend on
 // the cases that ran before it (docs/results.md, "Timings that depended on history").
+// --time-filter=REGEX: of the cases --benchmark_filter selects, time only those whose name REGEX matches
+// too (std::regex_search); the others are still set up in their turn (inputs, one run, the pause after
+// freed memory, warm-up) and released, never timed or reported, so that each timed case follows the
+// history it has in a process that times them all. A re-measurement uses it: its first look's filter, and
+// the ambiguous benchmarks to time (harness/timed_cases.h says why). Not with --fingerprint-only or
+// --profiler-window.
 // --no-reference-check: time without comparing each case with its reference first; for the processes
 // after the first of a perf test, a recording or an A/B round, as the check is most of the setup. They
 // time as checking processes do (on an H100, 46 benchmarks in 3 rounds: medians within 0.6%) since the
@@ -87,6 +93,7 @@
 #include "harness/gpu_info.h"
 #include "harness/library_versions.h"
 #include "harness/sampler.cuh"
+#include "harness/timed_cases.h"
 #include "harness/verified_cases.h"
 
 namespace gpuperf {
@@ -237,11 +244,24 @@ class CaseBenchmarks {
   const Fingerprints& fingerprints() const { return fingerprints_; }
   const ReferenceCheckCounts& reference_checks() const { return reference_checks_; }
 
-  void run(benchmark::State& state, const Case& c) {
+  // set_up_before: the cases of the process's history to set up before c (--time-filter), not timed.
+  void run(benchmark::State& state, const Case& c, const std::vector<const Case*>& set_up_before = {}) {
     const auto failed = failures_.find(&c);
     if (failed != failures_.end()) return state.SkipWithError(failed->second.c_str());
     try {
       const bool first_sample = !sampler_.is_current(c);
+      if (first_sample) {
+        for (const Case* earlier : set_up_before) {
+          const auto start = std::chrono::steady_clock::now();
+          const CheckResult set_up = sampler_.prepare(*earlier);
+          if (!set_up.ok) {
+            return fail(state, c, "could not set up " + earlier->name() + ", which runs before it: " + set_up.message);
+          }
+          const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
+          std::fprintf(stderr, "setup %.3f s  %s  [not timed: runs before %s]\n", took.count(), earlier->name().c_str(),
+                       c.name().c_str());
+        }
+      }
       const auto setup_start = std::chrono::steady_clock::now();
       const CheckResult prepared = sampler_.prepare(c);
       if (!prepared.ok) return fail(state, c, prepared.message);
@@ -422,6 +442,12 @@ int main(int argc, char** argv) {
   const bool reverse_order = take_flag("--reverse-order");
   const bool fingerprint_only = take_flag("--fingerprint-only");
   const bool no_fingerprint = take_flag("--no-fingerprint") || profiler_window;
+  const std::string time_filter = take_value("--time-filter");
+  if (!time_filter.empty() && (fingerprint_only || profiler_window)) {
+    std::fprintf(stderr, "error: --time-filter chooses what a timing process times: --fingerprint-only and "
+                         "--profiler-window time nothing, leave it out\n");
+    return formats::kExitInvalidInput;
+  }
   if (profiler_window && fingerprint_only) {
     std::fprintf(stderr, "error: --profiler-window and --fingerprint-only exclude each other: run them as two processes\n");
     return formats::kExitInvalidInput;
@@ -487,9 +513,16 @@ int main(int argc, char** argv) {
         continue;
       }
       perf_cases.push_back(&c);
-      benchmark::RegisterBenchmark(c.name().c_str(), [&benchmarks, &c](benchmark::State& state) {
-        benchmarks.run(state, c);
+    }
+    const auto register_benchmark = [&benchmarks](const Case& c, std::vector<const Case*> set_up_before) {
+      benchmark::RegisterBenchmark(c.name().c_str(), [&benchmarks, &c, set_up_before](benchmark::State& state) {
+        benchmarks.run(state, c, set_up_before);
       })->UseManualTime()->Iterations(1)->Unit(benchmark::kMicrosecond);
+    };
+    if (time_filter.empty()) {
+      for (const Case* c : perf_cases) register_benchmark(*c, {});
+    } else {
+      for (TimedCase& t : timed_cases(perf_cases, filter, time_filter)) register_benchmark(*t.timed, std::move(t.set_up_before));
     }
     // Only a process that checks and captures can tell a verified case's code from another's.
     std::optional<VerifiedCasesIndex> verified;

@@ -17,6 +17,9 @@
 #   FAKE_WINDOW_SKIP=NAME  --profiler-window: NAME cannot be set up (no window, exit 1)
 #   FAKE_CEILING=1       also write ceiling/device_copy/n:1 (the memory canary) where the filter matches it;
 #                        off by default, so that the other scripts' tests see the two benchmarks alone
+#   --time-filter=REGEX  writes only the benchmarks both filters match, as the real one times only those
+#   FAKE_NO_TIME_FILTER=1  refuses --time-filter as an unknown flag (exit 2), as a build from before it
+#   --benchmark_list_tests=true  lists the benchmarks it would write, one a line, and writes nothing
 set -euo pipefail
 [[ -n ${FAKE_ARGS_LOG:-} ]] && echo "$*" >>"$FAKE_ARGS_LOG"
 if [[ ${1:-} == --gpu-info ]]; then
@@ -32,9 +35,13 @@ if [[ ${1:-} == --list-cases ]]; then  # needs no GPU, as the real one
      roles: ["correctness", "perf"], compared_with: null, speedup_over: null, min_compute_capability: 0}]}'
   exit 0
 fi
-out="" filter="." repetitions=30 checking=1 fingerprint_only=0 window=0 order=""
+out="" filter="." time_filter="." repetitions=30 checking=1 fingerprint_only=0 window=0 order="" list=0
 for arg in "$@"; do
   case "$arg" in
+    --time-filter=*)
+      [[ -n ${FAKE_NO_TIME_FILTER:-} ]] && { echo "error: unrecognized command-line flag: $arg" >&2; exit 2; }
+      time_filter=${arg#*=} ;;
+    --benchmark_list_tests=true) list=1 ;;
     --profiler-window) window=1 ;;
     --profiler-window-order=*) order=${arg#*=} ;;
     --no-reference-check) checking=0 ;;
@@ -56,13 +63,19 @@ if ((window)); then
   done
   exit "$rc"
 fi
+if ((list)); then
+  for name in fake/short/n:1 fake/long/n:2; do
+    [[ $name =~ $filter && $name =~ $time_filter ]] && echo "$name"
+  done
+  exit 0
+fi
 slow=${FAKE_SLOWDOWN_PCT:-0}
 [[ -n ${GPUPERF_INJECT_SLOWDOWN:-} ]] && slow=${GPUPERF_INJECT_SLOWDOWN##*=}
 sleep "${FAKE_SLEEP:-0}"
 [[ -n ${FAKE_CRASH:-} ]] && kill -SEGV $$
 fingerprints=0
 [[ -n ${FAKE_FINGERPRINTS:-} ]] && ((checking || fingerprint_only)) && fingerprints=1
-jq -n --arg filter "$filter" --argjson reps "$repetitions" --argjson slow "$slow" \
+jq -n --arg filter "$filter" --arg time_filter "$time_filter" --argjson reps "$repetitions" --argjson slow "$slow" \
   --argjson throttled "${FAKE_THROTTLED:-0}" --argjson ceiling "${FAKE_CEILING:-0}" \
   --argjson fingerprints "$fingerprints" --argjson only "$fingerprint_only" \
   --arg long_sass "$([[ -n ${FAKE_CODE_CHANGE:-} ]] && echo 00000000000000ff || echo 00000000000000aa)" '
@@ -82,7 +95,7 @@ jq -n --arg filter "$filter" --argjson reps "$repetitions" --argjson slow "$slow
    benchmarks: (if $only == 1 then [] else
                 [samples("fake/short/n:1"; 20), samples("fake/long/n:2"; 2000),
                  (if $ceiling == 1 then samples("ceiling/device_copy/n:1"; 500) else empty end)
-                 | select(.run_name | test($filter))] end)}
+                 | select(.run_name | test($filter) and test($time_filter))] end)}
   + (if $fingerprints == 1 then
        {fingerprints: ({"fake/short/n:1": fingerprint("short_kernel"; "00000000000000bb"),
                         "fake/long/n:2": fingerprint("long_kernel"; $long_sass)}

@@ -68,6 +68,23 @@ if ! grep -q "^#### Nsight Compute: fake/long/n:2" "$work/out/ab.md" ||
   echo "FAIL: ab.md has no ncu table for the SLOW benchmark, or not from one ncu process per build:"
   sed 's/^/    /' "$work/out/ab.md"
 fi
+# Re-measurement rounds time the ambiguous benchmarks (--time-filter) after the first rounds' other cases
+# (their --benchmark_filter); where one build predates --time-filter, both arms time them alone.
+mkdir -p "$work/close/perf_tests" "$work/old/perf_tests"
+printf '#!/usr/bin/env bash\nFAKE_SLOWDOWN_PCT=0.5 exec bash %q "$@"\n' "$here/fake_bench.sh" >"$work/close/perf_tests/gpuperf_bench"
+printf '#!/usr/bin/env bash\nFAKE_NO_TIME_FILTER=1 exec bash %q "$@"\n' "$here/fake_bench.sh" >"$work/old/perf_tests/gpuperf_bench"
+chmod +x "$work/close/perf_tests/gpuperf_bench" "$work/old/perf_tests/gpuperf_bench"
+mkdir -p "$work/close/perf_tests/gate" && ln -s "$gate" "$work/close/perf_tests/gate/perf_gate"
+rm -f "$work/args.log"
+FAKE_ARGS_LOG="$work/args.log" expect 0 "re-measuring 2 ambiguous" "a 0.5% difference is re-measured" \
+  --a "$a" --b "$work/close/perf_tests/gpuperf_bench" --max-remeasure 1 --filter '^fake/'
+remeasured=$(grep -cF -- "--benchmark_filter=^fake/ --time-filter=^(fake/long/n:2|fake/short/n:1)(/|\$) --benchmark_repetitions" "$work/args.log")
+((remeasured == 4)) || { failed=1; echo "FAIL: the 4 re-measurement processes keep the first rounds' filter and time the ambiguous ones:"; sed 's/^/    /' "$work/args.log"; }
+rm -f "$work/args.log"
+FAKE_ARGS_LOG="$work/args.log" expect 0 "a build has no --time-filter" "a build from before --time-filter is re-measured as before" \
+  --a "$work/old/perf_tests/gpuperf_bench" --b "$work/close/perf_tests/gpuperf_bench" --max-remeasure 1 --filter '^fake/'
+alone=$(grep -cF -- "--benchmark_filter=^(fake/long/n:2|fake/short/n:1)(/|\$) --benchmark_repetitions" "$work/args.log")
+((alone == 4)) || { failed=1; echo "FAIL: with an older build, both arms time the ambiguous ones alone (4 processes):"; sed 's/^/    /' "$work/args.log"; }
 expect 2 "no perf_gate next to" "a build without its gate is refused" --a "$a" --b "$work/nowhere/gpuperf_bench"
 ((failed == 0)) && echo "ab_compare.sh: all checks passed"
 exit "$failed"
