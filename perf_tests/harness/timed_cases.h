@@ -4,12 +4,12 @@
 // Why set up cases that are not timed: a case's time can depend on what the process allocated and freed
 // before it. Where a small buffer that every thread of a kernel hits lands in device memory (an atomic
 // counter, a library's per-block partial sums) decides which L2 slice serves it; on an H100 that moved
-// count_equal's per-element atomics at 2^25 by 1.4% and cub::DeviceReduce::Sum at 2^25 by up to 1.2%, the
+// count_equal's per-element atomics at 2^25 by 1.5% and cub::DeviceReduce::Sum at 2^25 by up to 1.3%, the
 // same placement giving the same time in every process (docs/results.md, "Where a buffer lands"). A
 // re-measurement that timed only the ambiguous benchmarks, in a process with nothing before them, therefore
-// timed cub 2^25 1.5% slower than the first look it was pooled with. With --time-filter it times the
-// ambiguous ones and sets up the first look's other cases in their turn, so that each timed case follows
-// the history it had in the first look.
+// timed cub 2^25 0.8% (an H100) and 1.4% (an H200) slower than the first look it was pooled with; with
+// --time-filter, which times the ambiguous ones and sets up the first look's other cases in their turn,
+// within 0.1%: each timed case follows the history it had in the first look.
 #pragma once
 
 #include <string>
