@@ -12,14 +12,17 @@
 # The memory canary: the first look's processes also time the ceiling family (copy, read, memset of
 # 1 GiB each), so that the reports can say when this machine streams memory slower or faster than the
 # baseline's, beside the memory-bound verdicts (perf_tests/gate/judging/memory_canary.h). The ceilings
-# are judged in perf.ceiling, not here (the gate keeps --family NAME). Re-measurements time only the
-# ambiguous benchmarks, in processes that still set up the first look's other cases in their turn
-# (gpuperf_bench --time-filter): a case's time can depend on what ran before it in its process, by 1.5%
-# for cub::DeviceReduce::Sum at 2^25 on an H100 (perf_tests/harness/timed_cases.h). It costs under 1 s a process, as no timed process checks (set-up, 10 samples;
-# an H100, 2026-11-23: 0.4 s unchecked); over 17 unchecked whole-suite runs on H100s, 1-2 s a family,
-# 11 s of a 59 s run. It does not pull the family's medians away from the baseline's, which were
-# recorded in whole-suite processes that time the ceilings too: it brought three of them closer, by
-# 0.9-1.4% (docs/results.md, "The gate judged by processes"). --no-canary leaves it out.
+# are judged in perf.ceiling, not here (the gate keeps --family NAME). It costs under 1 s a process, as
+# no timed process checks (set-up, 10 samples; an H100, 2026-11-23: 0.4 s unchecked); over 17 unchecked
+# whole-suite runs on H100s, 1-2 s a family, 11 s of a 59 s run. It does not pull the family's medians
+# away from the baseline's, which were recorded in whole-suite processes that time the ceilings too: it
+# brought three of them closer, by 0.9-1.4% (docs/results.md, "The gate judged by processes").
+# --no-canary leaves it out.
+#
+# Re-measurements time only the ambiguous benchmarks, in processes that still set up the first look's
+# other cases, the canary's too, in their turn (gpuperf_bench --time-filter): a case's time can depend on
+# what ran before it in its process. Re-measured alone, cub::DeviceReduce::Sum at 2^25 timed 0.8% (an
+# H100) and 1.4% (an H200) above its first look; this way, within 0.1% (perf_tests/harness/timed_cases.h).
 #
 # A first process checks every case against its reference and captures its fingerprint without timing
 # anything (gpuperf_bench --fingerprint-only); the timed processes only time. Capturing in a timed process
