@@ -99,6 +99,11 @@ long long ObjectReader::integer(const char* key, long long minimum, long long ma
   return integer_at(require(key), field(key), minimum, maximum);
 }
 
+void ObjectReader::schema_version(long long reads) const {
+  const long long version = integer("schema_version");
+  if (version != reads) fail("schema_version", "is " + std::to_string(version) + ", this perf_gate reads " + std::to_string(reads));
+}
+
 std::optional<long long> ObjectReader::optional_integer(const char* key, long long minimum, long long maximum) const {
   if (find(key) == nullptr) return std::nullopt;
   return integer(key, minimum, maximum);

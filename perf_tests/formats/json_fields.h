@@ -48,6 +48,9 @@ class ObjectReader {
   // A JSON integer (1.0 is not one) in [minimum, maximum].
   long long integer(const char* key, long long minimum = std::numeric_limits<long long>::min(),
                     long long maximum = std::numeric_limits<long long>::max()) const;
+  // The document's "schema_version", which must be the one `reads`: InputError "schema_version is N, this
+  // perf_gate reads M" otherwise. (One wording for every format the gate reads.)
+  void schema_version(long long reads) const;
   std::optional<long long> optional_integer(const char* key,
                                             long long minimum = std::numeric_limits<long long>::min(),
                                             long long maximum = std::numeric_limits<long long>::max()) const;

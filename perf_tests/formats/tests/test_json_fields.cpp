@@ -124,5 +124,18 @@ TEST(JsonFields, NestedReadersExtendThePath) {
             "doc.json: gpu.list[2] is a string, expected an integer >= 1 - write it again");
 }
 
+TEST(JsonFields, SchemaVersionIsTheOneTheReaderReads) {
+  // The reader refers to the document: each is read while it lives.
+  const auto read_version = [](const char* text) {
+    const json doc = parse_json_document(text, "v.json");
+    return error_of([&] { ObjectReader(doc, "v.json", "", kHint).schema_version(1); });
+  };
+  EXPECT_EQ(read_version(R"({"schema_version": 1})"), "accepted");
+  EXPECT_EQ(read_version(R"({"schema_version": 2})"), "v.json: schema_version is 2, this perf_gate reads 1 - write it again");
+  EXPECT_EQ(read_version(R"({"schema_version": "1"})"),
+            "v.json: schema_version is a string, expected an integer - write it again");
+  EXPECT_EQ(read_version("{}"), "v.json: schema_version is missing - write it again");
+}
+
 }  // namespace
 }  // namespace gpuperf::formats

@@ -132,11 +132,7 @@ std::string series_json(const SeriesExport& document) {
 SeriesExport read_series_json(const std::string& text, const std::string& source) {
   const nlohmann::json json = formats::parse_json_document(text, source);
   const formats::ObjectReader top(json, source, "", kHint);
-  const long long version = top.integer("schema_version");
-  if (version != kSeriesExportSchemaVersion) {
-    top.fail("schema_version", "is " + std::to_string(version) + ", expected " +
-                                   std::to_string(kSeriesExportSchemaVersion) + " (this perf_gate's series export)");
-  }
+  top.schema_version(kSeriesExportSchemaVersion);
   SeriesExport document;
   document.gpu_slug = top.non_empty_string("gpu_slug");
   check_name(top, "gpu_slug", formats::NameKind::kGpuSlug, document.gpu_slug);

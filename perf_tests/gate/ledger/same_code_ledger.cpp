@@ -208,10 +208,7 @@ SameCodeLedger ledger_from_text(const std::string& text, const std::string& sour
     throw formats::InputError(std::string(e.what()) + "; " + kStartOver);
   }
   const ObjectReader top(doc, source + " (the same-code ledger)", "", kStartOver);
-  const long long version = top.integer("schema_version");
-  if (version != kLedgerSchemaVersion) {
-    top.fail("schema_version", "is " + std::to_string(version) + ", this gate reads " + std::to_string(kLedgerSchemaVersion));
-  }
+  top.schema_version(kLedgerSchemaVersion);
   SameCodeLedger ledger;
   const ObjectReader gpus = top.object("gpus");
   for (const auto& [slug, value] : gpus.raw().items()) {

@@ -24,11 +24,7 @@ NcuBaseline ncu_baseline_from_text(const std::string& text, const std::string& s
   // Refuses a repeated key, as every reader does.
   const nlohmann::json doc = formats::parse_json_document(text, source);
   const formats::ObjectReader top(doc, source, "", kRecordAgainHint);
-  const long long version = top.integer("schema_version");
-  if (version != kNcuBaselineSchemaVersion) {
-    top.fail("schema_version", "is " + std::to_string(version) + ", this perf_gate reads " +
-                                   std::to_string(kNcuBaselineSchemaVersion));
-  }
+  top.schema_version(kNcuBaselineSchemaVersion);
   NcuBaseline stored;
   stored.gpu_slug = top.non_empty_string("gpu_slug");
   if (const std::string error = formats::name_error(formats::NameKind::kGpuSlug, stored.gpu_slug); !error.empty()) {

@@ -78,11 +78,7 @@ const std::vector<std::string>& phase_names(PhaseFileKind kind) {
 PhaseFile parse_phase_file(const std::string& text, const std::string& source) {
   const nlohmann::json json = formats::parse_json_document(text, source);
   const formats::ObjectReader doc(json, source, "", kHint);
-  const long long version = doc.integer("schema_version");
-  if (version != kPhaseFileSchemaVersion) {
-    doc.fail("schema_version", "is " + std::to_string(version) + ", expected " +
-                                   std::to_string(kPhaseFileSchemaVersion) + " (this perf_gate's phase files)");
-  }
+  doc.schema_version(kPhaseFileSchemaVersion);
   PhaseFile file;
   file.source = source;
   file.kind = parse_kind(doc);

@@ -119,7 +119,7 @@ TEST(SameCodeLedger, RefusesACorruptOrInconsistentFileSayingHowToStartOver) {
   };
   nlohmann::json doc = good;
   doc["schema_version"] = 2;
-  EXPECT_NE(refused(doc).find("schema_version is 2, this gate reads 1"), std::string::npos) << refused(doc);
+  EXPECT_NE(refused(doc).find("schema_version is 2, this perf_gate reads 1"), std::string::npos) << refused(doc);
   doc = good;
   doc["gpus"]["nvidia-h100-80gb-hbm3"]["compare"]["verdicts"]["SAME"] = -1;
   EXPECT_NE(refused(doc).find("verdicts.SAME is -1, expected an integer from 0 to 100000000"), std::string::npos) << refused(doc);

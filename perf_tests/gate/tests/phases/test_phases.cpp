@@ -72,7 +72,7 @@ TEST(PhaseFile, ABadFileIsAnInputErrorNamingWhatIsWrong) {
   expect_words(error(R"({"what": "build", "start_epoch_s": 1, "end_epoch_s": 2})"),
                {"p.json: schema_version is missing", "run its step again"});
   expect_words(error(R"({"schema_version": 2, "what": "build", "start_epoch_s": 1, "end_epoch_s": 2})"),
-               {"schema_version is 2, expected 1"});
+               {"schema_version is 2, this perf_gate reads 1"});
   expect_words(error(R"({"schema_version": 1, "what": "lunch", "start_epoch_s": 1, "end_epoch_s": 2})"),
                {"what is 'lunch', expected one of build, correctness_test, perf_test, perf_phases, profiles"});
   expect_words(error(R"({"schema_version": 1, "what": "build", "end_epoch_s": 2})"), {"start_epoch_s is missing"});
