@@ -17,10 +17,9 @@ namespace {
 
 using testing::append;
 using testing::flat;
+using testing::kNoiseSd;
 using testing::series_of;
 using testing::SeriesMaker;
-
-constexpr double kNoiseSd = 0.003;  // of a point: the median of 3 processes at process sd 0.44%
 
 TEST(ChangePoints, AFlatNoisySeriesHasNone) {
   SeriesMaker maker(1);

@@ -11,6 +11,9 @@
 
 namespace gpuperf::gate::history::testing {
 
+// The relative noise of one point: the median of 3 processes at a process sd of 0.44%.
+inline constexpr double kNoiseSd = 0.003;
+
 class SeriesMaker {
  public:
   explicit SeriesMaker(std::uint64_t seed) : rng_(seed) {}

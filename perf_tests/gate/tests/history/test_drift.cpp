@@ -17,10 +17,9 @@ namespace {
 
 using testing::append;
 using testing::flat;
+using testing::kNoiseSd;
 using testing::series_of;
 using testing::SeriesMaker;
-
-constexpr double kNoiseSd = 0.003;
 
 Drift drift_of(const Series& series, double baseline_value, double tolerance_pct) {
   std::vector<double> values;
