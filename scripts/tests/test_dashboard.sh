@@ -113,6 +113,20 @@ check "the other GPU model is written, the refused one is in the index with why"
 dashboard --out "$work/partial-missing" "$h200" "$work/no-such-export.json"
 check "a missing export is refused alone too" bash -c "(($? == 2)) && grep -q 'no-such-export.json: no such readable file' '$work/out.log' && test -f '$work/partial-missing/data.js'"
 
+# dashboard_from_store.sh: a GPU model whose history-changes fails is left out, with perf_gate's words.
+mkdir -p "$work/baselines" && echo '{}' >"$work/baselines/nvidia-h100-80gb-hbm3.json" && echo '{}' >"$work/baselines/nvidia-h200.json"
+cat >"$work/fake_gate.sh" <<FAKE
+#!/usr/bin/env bash
+# history-changes --store S --gpu SLUG --baseline B --json OUT: the H200 fixture, or a failure for the H100.
+[[ \$4 == nvidia-h200 ]] || { echo "perf_gate: the store cannot be read" >&2; exit 2; }
+cp '$h200' "\$8"
+FAKE
+chmod +x "$work/fake_gate.sh"
+bash "$root/scripts/dashboard_from_store.sh" "$work/fake_gate.sh" store "$work/baselines" "$work/from-store" >"$work/out.log" 2>&1
+check "a GPU model whose export fails is left out of the store's site, exit 2" bash -c "(($? == 2)) &&
+  site_index '$work/from-store' | jq -e '[.gpus[].gpu_slug] == [\"nvidia-h200\"] and .refused[0].gpu_slug == \"nvidia-h100-80gb-hbm3\"
+    and .refused[0].message == \"perf_gate history-changes failed (exit 2): perf_gate: the store cannot be read\"'"
+
 # A ledger that is not one (a null tally) is left out of its GPU model's page, the rest written.
 jq '.ledger.gpus["nvidia-h100-80gb-hbm3"].compare = null' "$h100" >"$work/null-tally.json"
 dashboard --out "$work/ledger-site" "$work/null-tally.json" "$h200"

@@ -368,11 +368,30 @@ job dashboard.yml site 0 "nvidia-h200: no run stored yet, left out" "change poin
 site_data >"$work/site-data.json"
 check "the change point of the export is in the site, the empty GPU is not" jq -e \
   '[.gpus[].gpu_slug] == ["nvidia-h100-80gb-hbm3"] and ([.gpus[].change_points] | add) == 1' "$work/site-data.json"
+check "the site job says nothing was refused" jq -e '.refused == "false"' "$work/runner-temp/job-outputs.json"
+site_needs=$(needs_of site) store_needs=$extra
 job dashboard.yml deploy 0 "deploy-pages: published github-pages" "deploy publishes the site" expr:github.event_name=workflow_dispatch
+extra=$site_needs
+job dashboard.yml refused 0 "job refused skipped: its if: is false" "a site with every GPU model fails nothing" \
+  expr:github.event_name=workflow_dispatch
+git clean -fdxq
+rm -rf "$artifacts/github-pages"
+cp "$here/fixtures/dashboard/history-nvidia-h200-absurd-medians-infinite-change.json" "$history_dir/nvidia-h200.json"
+extra=$store_needs
+job dashboard.yml site 0 "Dashboard: a GPU model left out" "a GPU model whose export is refused is left out, the others published" \
+  expr:github.event_name=workflow_dispatch "${history_gate[@]}"
+check "the site job says so to the jobs after it" jq -e '.refused == "true"' "$work/runner-temp/job-outputs.json"
+site_data >"$work/site-data.json"
+check "the site is published with the other GPU, and names the one refused" jq -e \
+  '[.gpus[].gpu_slug] == ["nvidia-h100-80gb-hbm3"] and [.refused[].gpu_slug] == ["nvidia-h200"]' "$work/site-data.json"
+extra=$(needs_of site)
+job dashboard.yml refused 1 "Dashboard published without a GPU model" "and the run fails after the deploy" \
+  expr:github.event_name=workflow_dispatch
+rm "$history_dir/nvidia-h200.json"
 # shellcheck disable=SC2016  # jq's
 check "only deploy may write to Pages; no job writes contents" bash -c "bash scripts/ci/workflow_json.sh .github/workflows/dashboard.yml | jq -e '
   .permissions == {} and (.jobs.deploy.permissions == {pages: \"write\", \"id-token\": \"write\"})
-  and ([.jobs | to_entries[] | select(.key != \"deploy\") | .value.permissions] == [{contents: \"read\"}, {contents: \"read\"}])'"
+  and ([.jobs | to_entries[] | select(.key != \"deploy\") | .value.permissions] == [{contents: \"read\"}, {contents: \"read\"}, {}])'"
 extra='{}'
 
 # update-baseline: target (hosted) validates the inputs; record (read-only) uploads the file;
