@@ -1,20 +1,24 @@
-// The history dashboard: reads window.GPUPERF_HISTORY (data.js, written by scripts/dashboard.sh from
-// series exports, one per GPU model) and draws, per GPU, per family and per benchmark, each run's value
-// with the spread of its process medians, and where the series changed: change points, baseline
-// re-recordings, code changes. Every name from the data is untrusted: it reaches the page only as text
-// (textContent, text nodes) or as an attribute value (setAttribute), never as HTML.
+// The history dashboard: reads window.GPUPERF_HISTORY_INDEX (data.js, written by scripts/dashboard.sh
+// from series exports, one per GPU model: each GPU model with its families and their counts, and the
+// exports it refused) and, when a view needs them, the parts of data/ it names: a GPU model's change
+// points, drift and ledger, or one family's series. It draws, per GPU, per family and per benchmark, each
+// run's value with the spread of its process medians, and where the series changed: change points,
+// baseline re-recordings, code changes. Every name from the data is untrusted: it reaches the page only as
+// text (textContent, text nodes) or as an attribute value (setAttribute), never as HTML.
 //
 // Routes (the URL's fragment, so that the page works from file://):
-//   #                                   every GPU model
+//   #                                   every GPU model, and the exports refused
 //   #gpu=SLUG                           one GPU: its families, change points, drift, same-code ledger
 //   #gpu=SLUG&family=F                  the charts of one family
 //   #gpu=SLUG&benchmark=NAME            one benchmark: its chart and its points
-// A benchmark's family is its name up to the first "/".
+// A benchmark's family is its name up to the first "/" (dashboard.sh splits the data so).
 //
 // For tests and readers of the DOM: <html data-errors> counts the script errors seen, <html data-ready>
-// is "1" once a view is drawn, and each chart is a <section class="series"> with data-gpu,
-// data-benchmark and the counts data-points, data-change-points, data-baseline-changes,
-// data-code-changes, followed by its markers as a list (li[data-kind]).
+// is "1" once a view is drawn, <html data-parts> lists the data files loaded, and each chart is a
+// <section class="series"> with data-gpu, data-benchmark and the counts data-points, data-change-points,
+// data-baseline-changes, data-code-changes, followed by its markers as a list (li[data-kind]). A refused
+// export is a <tr data-refused-gpu> of the overview's table "Refused", and a <p class="refused"> on its
+// GPU's page.
 (function () {
   "use strict";
 
@@ -33,9 +37,32 @@
   const COLORS = {value: "#1f4e9c", spread: "#1f4e9c", "change-point": "#c0392b", baseline: "#7d3c98",
                   code: "#1e8449", baselineValue: "#888888"};
 
-  const data = window.GPUPERF_HISTORY || {exports: []};
-  const exportsBySlug = new Map(data.exports.map((e) => [e.gpu_slug, e]));
+  const index = window.GPUPERF_HISTORY_INDEX || {gpus: [], refused: []};
+  const gpusBySlug = new Map(index.gpus.map((g) => [g.gpu_slug, g]));
   let charts = [];
+
+  // A part of data/ is a script that pushes {gpu_slug, family (null: the GPU page's part), ...} onto
+  // window.GPUPERF_HISTORY_PARTS: a script element loads from file:// where fetch() may not. Loaded once.
+  window.GPUPERF_HISTORY_PARTS = window.GPUPERF_HISTORY_PARTS || [];
+  const parts = new Map();  // file -> Promise of its part
+  function loadPart(file, slug, family) {
+    if (!parts.has(file)) {
+      parts.set(file, new Promise((resolve, reject) => {
+        const script = document.createElement("script");
+        script.src = file;
+        script.onload = () => {
+          const list = window.GPUPERF_HISTORY_PARTS;
+          const i = list.findIndex((p) => p && p.gpu_slug === slug && p.family === family);
+          if (i < 0) { reject(new Error(`${file} does not hold the data it should`)); return; }
+          root.setAttribute("data-parts", ((root.getAttribute("data-parts") || "") + " " + file).trim());
+          resolve(list.splice(i, 1)[0]);
+        };
+        script.onerror = () => reject(new Error(`${file} could not be loaded`));
+        document.head.appendChild(script);
+      }));
+    }
+    return parts.get(file);
+  }
 
   // el("p", {class: "x"}, "text", child...): attributes by setAttribute, strings as text nodes.
   function el(tag, attrs, ...children) {
@@ -66,21 +93,16 @@
   function shortCommit(c) {
     return typeof c === "string" ? c.slice(0, 10) : "?";
   }
-  function families(exp) {
-    const byFamily = new Map();
-    for (const s of exp.series) {
-      const f = familyOf(s.benchmark);
-      if (!byFamily.has(f)) byFamily.set(f, []);
-      byFamily.get(f).push(s);
-    }
-    return [...byFamily.entries()].sort((a, b) => a[0].localeCompare(b[0]));
+  function isObject(x) {
+    return typeof x === "object" && x !== null && !Array.isArray(x);
   }
 
-  // Where a series changed, each as {kind, index (the first point after it), text}.
+  // Where a series changed, each as {kind, index (the first point after it), text}. A series of a GPU
+  // page's part has no points: its change points only (dashboard.sh gives them their commits).
   function markersOf(s) {
     const markers = [];
     for (const cp of s.change_points || []) {
-      const p = s.points;
+      const p = s.points || [];
       const good = cp.good_commit || (p[cp.index - 1] || {}).commit;
       const bad = cp.bad_commit || (p[cp.index] || {}).commit;
       markers.push({kind: "change-point", index: cp.index,
@@ -88,7 +110,7 @@
               `(${fmt(cp.before)} -> ${fmt(cp.after)} ${s.unit}` +
               (typeof cp.p_value === "number" ? `, p = ${cp.p_value.toPrecision(2)})` : ")")});
     }
-    for (let i = 1; i < s.points.length; i++) {
+    for (let i = 1; i < (s.points || []).length; i++) {
       const before = s.points[i - 1], after = s.points[i];
       if ((before.baseline_recorded || "") !== (after.baseline_recorded || "")) {
         markers.push({kind: "baseline", index: i,
@@ -119,7 +141,7 @@
     return xs;
   }
 
-  function drawChart(container, s, exp, height) {
+  function drawChart(container, s, gpu, height) {
     const zeroBased = document.getElementById("zero-based").checked;
     const xs = xsOf(s.points);
     const values = s.points.map((p) => p.value);
@@ -132,12 +154,12 @@
     const yRange = zeroBased ? [Math.min(0, lo), hi + span * Y_PADDING] : [lo - span * Y_PADDING, hi + span * Y_PADDING];
 
     const section = el("section", {
-      class: "series", "data-gpu": exp.gpu_slug, "data-benchmark": s.benchmark,
+      class: "series", "data-gpu": gpu.gpu_slug, "data-benchmark": s.benchmark,
       "data-points": s.points.length,
       "data-change-points": markers.filter((m) => m.kind === "change-point").length,
       "data-baseline-changes": markers.filter((m) => m.kind === "baseline").length,
       "data-code-changes": markers.filter((m) => m.kind === "code").length});
-    section.appendChild(el("h3", null, link({gpu: exp.gpu_slug, benchmark: s.benchmark}, s.benchmark)));
+    section.appendChild(el("h3", null, link({gpu: gpu.gpu_slug, benchmark: s.benchmark}, s.benchmark)));
     section.appendChild(el("p", {class: "axis-note"},
       `y: ${s.unit}, ` + (zeroBased ? "from zero" : "not from zero: the range of the runs' process medians" +
         (baselineValue !== null ? " and the baseline" : "") + ", padded") +
@@ -229,30 +251,59 @@
     return t;
   }
 
+  function refusedNote(r) {
+    return el("p", {class: "refused", "data-refused-gpu": r.gpu_slug}, `Refused, left out of this site: ${r.message}`);
+  }
+
+  // "matmul (12), reduction (14)": each family of a GPU model with its benchmarks, a link to its charts.
+  function familyLinks(gpu) {
+    const span = el("span", {class: "families"});
+    gpu.families.forEach((f, i) => {
+      if (i) span.appendChild(document.createTextNode(", "));
+      span.appendChild(link({gpu: gpu.gpu_slug, family: f.family}, `${f.family} (${f.benchmarks})`));
+    });
+    return span;
+  }
+
   function overview(view) {
     crumbs([]);
     view.appendChild(el("h2", null, "GPU models"));
-    if (!data.exports.length) view.appendChild(el("p", null, "No history in this site's data."));
-    const rows = data.exports.map((e) => {
-      const cps = e.series.reduce((n, s) => n + (s.change_points || []).length, 0);
-      const drifting = e.series.filter((s) => s.drift && s.drift.beyond_tolerance).length;
-      const runs = Math.max(0, ...e.series.map((s) => s.points.length));
-      return [link({gpu: e.gpu_slug}, e.gpu_slug), e.series.length, families(e).length, runs, cps, drifting];
-    });
-    view.appendChild(table(["GPU", "benchmarks", "families", "runs (most of a benchmark)", "change points",
-      "drifting beyond tolerance"], rows));
+    if (!index.gpus.length) view.appendChild(el("p", null, "No history in this site's data."));
+    view.appendChild(table(["GPU", "benchmarks", "families (benchmarks)", "runs (most of a benchmark)", "change points",
+      "drifting beyond tolerance"], index.gpus.map((g) => [link({gpu: g.gpu_slug}, g.gpu_slug), g.benchmarks,
+      familyLinks(g), g.runs, g.change_points, g.drifting])));
+    if (index.refused.length) {
+      view.appendChild(el("h3", {class: "refused"}, `Refused (${index.refused.length}): left out of this site`));
+      const t = table(["GPU", "what is wrong"], []);
+      for (const r of index.refused) {
+        t.tBodies[0].appendChild(el("tr", {"data-refused-gpu": r.gpu_slug || ""},
+          el("td", null, r.gpu_slug || "?"), el("td", {class: "refused"}, r.message)));
+      }
+      view.appendChild(t);
+    }
   }
 
-  function ledgerTables(view, exp) {
-    const ledger = exp.ledger;
-    if (!ledger || typeof ledger !== "object" || !ledger.gpus) return;
+  // The same-code ledger of a GPU page's part; a GPU model without a tally (or with one that is not an
+  // object: dashboard.sh refuses such a ledger, but a page must not break on one) says "no tally".
+  function ledgerTables(view, part) {
+    if (typeof part.ledger_refused === "string") {
+      view.appendChild(el("h3", null, "Same-code ledger"));
+      view.appendChild(el("p", {class: "refused"}, `Left out: ${part.ledger_refused}`));
+      return;
+    }
+    const ledger = part.ledger;
+    if (!isObject(ledger) || !isObject(ledger.gpus)) return;
     view.appendChild(el("h3", null, "Same-code ledger (verdicts on unchanged code: SLOW and FAST are false alarms)"));
     const rows = [];
+    const cell = (c) => c === undefined || c === null ? "" : String(c);
     for (const [slug, modes] of Object.entries(ledger.gpus)) {
-      for (const [mode, t] of Object.entries(modes || {})) {
-        const v = t.verdicts || {};
-        rows.push([slug, mode, t.since || "", t.last || "", t.reports, t.reports_with_false_alarms,
-                   v.SAME, v.AMBIGUOUS, v.SLOW, v.FAST].map((c) => c === undefined ? "" : String(c)));
+      const tallies = isObject(modes) ? Object.entries(modes) : [];
+      if (!tallies.length) rows.push([slug, "", "no tally", "", "", "", "", "", "", ""]);
+      for (const [mode, t] of tallies) {
+        if (!isObject(t)) { rows.push([slug, mode, "no tally", "", "", "", "", "", "", ""]); continue; }
+        const v = isObject(t.verdicts) ? t.verdicts : {};
+        rows.push([slug, mode, t.since, t.last, t.reports, t.reports_with_false_alarms,
+                   v.SAME, v.AMBIGUOUS, v.SLOW, v.FAST].map(cell));
       }
     }
     const t = table(["GPU", "mode", "since", "last", "reports", "with false alarms", "SAME", "AMBIGUOUS",
@@ -261,44 +312,51 @@
     view.appendChild(t);
   }
 
-  function gpuView(view, exp) {
-    crumbs([[null, exp.gpu_slug]]);
-    view.appendChild(el("h2", null, exp.gpu_slug));
-    view.appendChild(table(["family", "benchmarks", "change points"], families(exp).map(([f, list]) => [
-      link({gpu: exp.gpu_slug, family: f}, f), list.length,
-      list.reduce((n, s) => n + (s.change_points || []).length, 0)])));
+  // The GPU page: its families (from the index), and from its part its change points, drift and ledger.
+  function gpuView(view, gpu, part) {
+    crumbs([[null, gpu.gpu_slug]]);
+    view.appendChild(el("h2", null, gpu.gpu_slug));
+    for (const r of index.refused.filter((x) => x.gpu_slug === gpu.gpu_slug)) view.appendChild(refusedNote(r));
+    view.appendChild(table(["family", "benchmarks", "runs (most of a benchmark)", "change points",
+      "drifting beyond tolerance"], gpu.families.map((f) => [
+      link({gpu: gpu.gpu_slug, family: f.family}, f.family), f.benchmarks, f.runs, f.change_points, f.drifting])));
     const changes = [];
-    for (const s of exp.series) {
+    for (const s of part.series) {
       for (const m of markersOf(s).filter((x) => x.kind === "change-point")) {
-        changes.push([link({gpu: exp.gpu_slug, benchmark: s.benchmark}, s.benchmark), m.text]);
+        changes.push([link({gpu: gpu.gpu_slug, benchmark: s.benchmark}, s.benchmark), m.text]);
       }
     }
     view.appendChild(el("h3", null, `Change points (${changes.length})`));
     if (changes.length) view.appendChild(table(["benchmark", "change"], changes));
-    const drifting = exp.series.filter((s) => s.drift && s.drift.beyond_tolerance);
+    const drifting = part.series.filter((s) => s.drift && s.drift.beyond_tolerance);
     view.appendChild(el("h3", null, `Drifting beyond tolerance since the baseline (${drifting.length})`));
     if (drifting.length) {
       view.appendChild(table(["benchmark", "baseline", "latest", "change", "tolerance"], drifting.map((s) => [
-        link({gpu: exp.gpu_slug, benchmark: s.benchmark}, s.benchmark), `${fmt(s.drift.baseline_value)} ${s.unit}`,
+        link({gpu: gpu.gpu_slug, benchmark: s.benchmark}, s.benchmark), `${fmt(s.drift.baseline_value)} ${s.unit}`,
         `${fmt(s.drift.latest_value)} ${s.unit}`, pct(s.drift.change_pct), `${fmt(s.drift.tolerance_pct, 1)}%`])));
     }
-    ledgerTables(view, exp);
+    ledgerTables(view, part);
   }
 
-  function familyView(view, exp, family) {
-    crumbs([[{gpu: exp.gpu_slug}, exp.gpu_slug], [null, family]]);
-    view.appendChild(el("h2", null, `${family} on ${exp.gpu_slug}`));
-    const list = exp.series.filter((s) => familyOf(s.benchmark) === family);
+  // One family's series, from its part; [] when the GPU has no such family.
+  async function familySeries(gpu, family) {
+    const entry = gpu.families.find((f) => f.family === family);
+    return entry ? (await loadPart(entry.file, gpu.gpu_slug, family)).series : [];
+  }
+
+  function familyView(view, gpu, family, list) {
+    crumbs([[{gpu: gpu.gpu_slug}, gpu.gpu_slug], [null, family]]);
+    view.appendChild(el("h2", null, `${family} on ${gpu.gpu_slug}`));
     if (!list.length) view.appendChild(el("p", null, "No benchmark of this family in the data."));
-    for (const s of list) drawChart(view, s, exp, 220);
+    for (const s of list) drawChart(view, s, gpu, 220);
   }
 
-  function benchmarkView(view, exp, benchmark) {
-    const s = exp.series.find((x) => x.benchmark === benchmark);
-    crumbs([[{gpu: exp.gpu_slug}, exp.gpu_slug], [{gpu: exp.gpu_slug, family: familyOf(benchmark)}, familyOf(benchmark)],
+  function benchmarkView(view, gpu, benchmark, list) {
+    crumbs([[{gpu: gpu.gpu_slug}, gpu.gpu_slug], [{gpu: gpu.gpu_slug, family: familyOf(benchmark)}, familyOf(benchmark)],
             [null, benchmark]]);
+    const s = list.find((x) => x.benchmark === benchmark);
     if (!s) { view.appendChild(el("p", null, "No such benchmark in the data.")); return; }
-    drawChart(view, s, exp, 360);
+    drawChart(view, s, gpu, 360);
     view.appendChild(el("h3", null, "Runs"));
     view.appendChild(table(["date", "commit", `value (${s.unit})`, "process medians", "verdict", "code", "baseline"],
       s.points.map((p) => [p.date, shortCommit(p.commit), fmt(p.value),
@@ -306,25 +364,43 @@
         p.baseline_recorded || ""])));
   }
 
-  function render() {
+  // The data a view needs is loaded first, then the view is drawn at once; a view whose fragment
+  // changed while its data loaded is not drawn (a later render draws the new one).
+  let rendering = 0;
+  async function render() {
+    const mine = ++rendering;
+    const params = new URLSearchParams(location.hash.replace(/^#/, ""));
+    const gpu = params.has("gpu") ? gpusBySlug.get(params.get("gpu")) : null;
+    const family = params.has("benchmark") ? familyOf(params.get("benchmark")) : params.get("family");
+    let loaded = null, failure = null;
+    try {
+      if (gpu && family !== null) loaded = await familySeries(gpu, family);
+      else if (gpu) loaded = await loadPart(gpu.summary, gpu.gpu_slug, null);
+    } catch (e) {
+      failure = e;
+    }
+    if (mine !== rendering) return;
     for (const c of charts) c.destroy();
     charts = [];
-    root.removeAttribute("data-ready");
     const view = document.getElementById("view");
     view.replaceChildren();
-    const params = new URLSearchParams(location.hash.replace(/^#/, ""));
-    const exp = params.has("gpu") ? exportsBySlug.get(params.get("gpu")) : null;
-    if (params.has("gpu") && !exp) {
+    if (failure) {
       crumbs([]);
-      view.appendChild(el("p", null, "No GPU model of that name in the data."));
-    } else if (!exp) {
+      view.appendChild(el("p", {class: "refused"}, `This view could not be drawn: ${failure.message}`));
+      console.error(failure.message);
+    } else if (params.has("gpu") && !gpu) {
+      crumbs([[null, params.get("gpu")]]);
+      const refused = index.refused.filter((r) => r.gpu_slug === params.get("gpu"));
+      if (!refused.length) view.appendChild(el("p", null, "No GPU model of that name in the data."));
+      for (const r of refused) view.appendChild(refusedNote(r));
+    } else if (!gpu) {
       overview(view);
     } else if (params.has("benchmark")) {
-      benchmarkView(view, exp, params.get("benchmark"));
+      benchmarkView(view, gpu, params.get("benchmark"), loaded);
     } else if (params.has("family")) {
-      familyView(view, exp, params.get("family"));
+      familyView(view, gpu, params.get("family"), loaded);
     } else {
-      gpuView(view, exp);
+      gpuView(view, gpu, loaded);
     }
     root.setAttribute("data-ready", "1");
   }

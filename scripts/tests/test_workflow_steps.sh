@@ -333,7 +333,7 @@ cp "$here/fixtures/dashboard/history-nvidia-h100-step-rerecord-code-change-hosti
 cp "$here/fixtures/dashboard/history-nvidia-h200-flat.json" "$history_dir/nvidia-h200.json"
 echo "a store" >"$work/perf-history.sqlite"
 history_gate=(FAKE_PERF_GATE="$here/fake_history_gate.sh" REAL_PERF_GATE="$gate" FAKE_HISTORY_DIR="$history_dir")
-site_data() { sed -n 's/^window.GPUPERF_HISTORY = \(.*\);$/\1/p' "$artifacts/github-pages/data.js"; }
+site_data() { sed -n 's/^window.GPUPERF_HISTORY_INDEX = \(.*\);$/\1/p' "$artifacts/github-pages/data.js"; }
 job dashboard.yml store 0 "No history yet" "before the first stored run there is no store: said, nothing published" \
   expr:github.event_name=schedule expr:github.event.workflow_run.head_branch=  # (the runner evaluates every operand of ||)
 check "and the site job is told so" jq -e '.found == "false"' "$work/runner-temp/job-outputs.json"
@@ -359,7 +359,7 @@ check "each GPU model of baselines/ is analysed from the downloaded store, again
   "grep -q 'perf_gate history-changes --store sqlite:$work/runner-temp/store/perf-history.sqlite --gpu nvidia-h100-80gb-hbm3 --baseline .*baselines/nvidia-h100-80gb-hbm3.json' '$FAKE_LOG' &&
    grep -q 'perf_gate history-changes --store sqlite:.* --gpu nvidia-h200' '$FAKE_LOG'"
 site_data >"$work/site-data.json"
-check "both GPUs are drawn" jq -e '[.exports[].gpu_slug] == ["nvidia-h100-80gb-hbm3", "nvidia-h200"]' "$work/site-data.json"
+check "both GPUs are drawn" jq -e '[.gpus[].gpu_slug] == ["nvidia-h100-80gb-hbm3", "nvidia-h200"]' "$work/site-data.json"
 check "the Pages artifact is the whole site" test -f "$artifacts/github-pages/index.html" -a -f "$artifacts/github-pages/vendor/uplot-1.6.32/uPlot.iife.min.js"
 git clean -fdxq
 rm -rf "$artifacts/github-pages" "$history_dir/nvidia-h200.json"
@@ -367,12 +367,31 @@ job dashboard.yml site 0 "nvidia-h200: no run stored yet, left out" "change poin
   expr:github.event_name=workflow_dispatch "${history_gate[@]}"
 site_data >"$work/site-data.json"
 check "the change point of the export is in the site, the empty GPU is not" jq -e \
-  '[.exports[].gpu_slug] == ["nvidia-h100-80gb-hbm3"] and ([.exports[].series[].change_points[]] | length) == 1' "$work/site-data.json"
+  '[.gpus[].gpu_slug] == ["nvidia-h100-80gb-hbm3"] and ([.gpus[].change_points] | add) == 1' "$work/site-data.json"
+check "the site job says nothing was refused" jq -e '.refused == "false"' "$work/runner-temp/job-outputs.json"
+site_needs=$(needs_of site) store_needs=$extra
 job dashboard.yml deploy 0 "deploy-pages: published github-pages" "deploy publishes the site" expr:github.event_name=workflow_dispatch
+extra=$site_needs
+job dashboard.yml refused 0 "job refused skipped: its if: is false" "a site with every GPU model fails nothing" \
+  expr:github.event_name=workflow_dispatch
+git clean -fdxq
+rm -rf "$artifacts/github-pages"
+cp "$here/fixtures/dashboard/history-nvidia-h200-absurd-medians-infinite-change.json" "$history_dir/nvidia-h200.json"
+extra=$store_needs
+job dashboard.yml site 0 "Dashboard: a GPU model left out" "a GPU model whose export is refused is left out, the others published" \
+  expr:github.event_name=workflow_dispatch "${history_gate[@]}"
+check "the site job says so to the jobs after it" jq -e '.refused == "true"' "$work/runner-temp/job-outputs.json"
+site_data >"$work/site-data.json"
+check "the site is published with the other GPU, and names the one refused" jq -e \
+  '[.gpus[].gpu_slug] == ["nvidia-h100-80gb-hbm3"] and [.refused[].gpu_slug] == ["nvidia-h200"]' "$work/site-data.json"
+extra=$(needs_of site)
+job dashboard.yml refused 1 "Dashboard published without a GPU model" "and the run fails after the deploy" \
+  expr:github.event_name=workflow_dispatch
+rm "$history_dir/nvidia-h200.json"
 # shellcheck disable=SC2016  # jq's
 check "only deploy may write to Pages; no job writes contents" bash -c "bash scripts/ci/workflow_json.sh .github/workflows/dashboard.yml | jq -e '
   .permissions == {} and (.jobs.deploy.permissions == {pages: \"write\", \"id-token\": \"write\"})
-  and ([.jobs | to_entries[] | select(.key != \"deploy\") | .value.permissions] == [{contents: \"read\"}, {contents: \"read\"}])'"
+  and ([.jobs | to_entries[] | select(.key != \"deploy\") | .value.permissions] == [{contents: \"read\"}, {contents: \"read\"}, {}])'"
 extra='{}'
 
 # update-baseline: target (hosted) validates the inputs; record (read-only) uploads the file;
