@@ -249,6 +249,16 @@ const std::vector<Command>& commands() {
       without --markdown and --json.
 )",
        {{"--dir", kValue}, {"--markdown", kValue}, {"--json", kValue}}},
+      {"metrics",
+       cli::run_metrics,
+       R"(  perf_gate metrics --verdict V.json [V2.json ...] [--bmf OUT.json] [--github-benchmark OUT.json]
+      Write each benchmark's median of this run (the reports of perf_gate compare or ab --json, one GPU's;
+      a benchmark in several: the last given) for the dashboards a team keeps: --bmf as Bencher Metric
+      Format (microseconds as the measure latency in ns, cycles as the measure cycles), --github-benchmark
+      as github-action-benchmark's customSmallerIsBetter (the verdict line as its extra). A benchmark with
+      no median of this run (MISSING, ERROR) is left out and counted. Exit 0; 2 on bad input.
+)",
+       {{"--verdict", kValues}, {"--bmf", kValue}, {"--github-benchmark", kValue}}},
       {"history-append",
        cli::run_history_append,
        R"(  perf_gate history-append --store S --verdict V.json [V2.json ...] --results R1.json [R2.json ...]

@@ -1,0 +1,36 @@
+#pragma once
+// A verdict report read back: the --json report of perf_gate compare or ab (reports/json.cpp,
+// schema_version kReportSchemaVersion), as the history store and the metrics export take it in. Names
+// are checked against formats/names.h where they enter, verdicts against the gate's own.
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gpuperf::gate {
+
+struct VerdictRow {
+  std::string name;       // family/variant/shape (formats/names.h)
+  std::string verdict;    // SAME, SLOW, ... (judging/verdict.h)
+  std::string unit;       // "us", "cycles", ...; "" where the report names none
+  std::optional<double> current_median;  // the run's median of process medians [unit]; none: not measured
+  std::optional<double> baseline_median; // [unit]; none: NEW, or A/B
+  std::optional<double> change_pct;      // 100 * (current / baseline - 1) [%]
+  std::optional<double> ci_low_pct;      // the interval of change_pct [%]
+  std::optional<double> ci_high_pct;
+  std::optional<double> tolerance_pct;   // [%]
+};
+
+struct VerdictReport {
+  std::string mode;               // "compare" (against a stored baseline) or "ab"
+  std::string gpu_slug;           // formats/names.h's GPU slug rule
+  std::string baseline_recorded;  // the stored baseline's date (compare); "" where the report names none
+  std::string harness_version;    // "" where the report names none
+  std::vector<VerdictRow> rows;   // in the report's order
+};
+
+// The report in `text`; `source` names it in messages. InputError (formats/json_fields.h's form) for a
+// document that is not such a report, another schema_version, a name outside the rules, an unknown verdict.
+VerdictReport read_verdict_report(const std::string& text, const std::string& source);
+
+}  // namespace gpuperf::gate
