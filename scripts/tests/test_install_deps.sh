@@ -3,8 +3,9 @@
 # (fake_host/) and the real basic programs the scripts need, so this machine's cmake, ninja, apt-get, dpkg,
 # ccache and sudo are out of sight. Hosts: a GPU host as measured (pip's cmake and ninja, no ccache, no
 # reachable registry, not root, no sudo), the same without ninja, root with a working apt-get, sudo, no
-# apt-get at all; --check reports asserted byte for byte (fixtures/install_deps/); build.sh with and
-# without ccache. The real find_package probe runs once, with the real cmake.
+# apt-get at all; --check reports asserted byte for byte (fixtures/install_deps/); the optional PostgreSQL
+# server found, missing, installed or not installable; build.sh with and without ccache. The real
+# find_package probe runs once, with the real cmake.
 #   test_install_deps.sh
 set -uo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -20,7 +21,7 @@ for program in bash env cat cp ln mktemp rm mkdir sed grep sort head tail dirnam
   ln -s "$(command -v "$program")" "$work/system/$program" || exit 2
 done
 # What the fake apt-get installs: each package's programs.
-for entry in ninja-build/ninja jq/jq g++/c++ clang/clang++ cmake/cmake; do
+for entry in ninja-build/ninja jq/jq g++/c++ clang/clang++ cmake/cmake postgresql/pg_ctl postgresql/initdb; do
   mkdir -p "$work/repo/${entry%/*}"
   stand_in="$fakes/tool"
   [[ ${entry#*/} == cmake ]] && stand_in="$fakes/cmake"
@@ -152,7 +153,25 @@ expect 0 "the library probe skipped" on_host GPUPERF_LIBRARY_PROBE=skip bash "$i
 check "says so" says "  skipped  GoogleTest               not probed (GPUPERF_LIBRARY_PROBE=skip)"
 expect 2 "the library probe hook misspelt" on_host GPUPERF_LIBRARY_PROBE=off bash "$install_deps" --check
 
-# (e) build.sh uses ccache where it is installed, and builds without it where it is not.
+# (e) --with-database: PostgreSQL's server programs are optional; the tests' own folder of them
+# (GPUPERF_POSTGRES_BIN, here the host's bin) is where they are looked for.
+host no-database "${gpu_host[@]}"
+expect 0 "--with-database, no server programs" \
+  on_host GPUPERF_POSTGRES_BIN="$dir/bin" FAKE_APT=fail GPUPERF_ASSUME_UID=1000 bash "$install_deps" --check --with-database
+check "a note with the command, not a failure" says "  optional postgresql               no initdb and pg_ctl: the PostgreSQL store tests report skipped; install: sudo apt-get install postgresql"
+check "apt-get is never called" not_called apt-get
+expect 0 "--with-database as root, no registry" \
+  on_host GPUPERF_POSTGRES_BIN="$dir/bin" FAKE_APT=fail GPUPERF_ASSUME_UID=0 bash "$install_deps" --with-database
+check "apt-get was tried" called "apt-get update -qq"
+check "says the tests report skipped" says "note: apt-get could not install postgresql (no package registry reachable, or no such package here): the PostgreSQL store tests report skipped"
+expect 0 "--with-database as root, apt-get works" \
+  on_host GPUPERF_POSTGRES_BIN="$dir/bin" GPUPERF_ASSUME_UID=0 bash "$install_deps" --with-database
+check "installs postgresql alone" installs "apt-get install -y -qq --no-install-recommends postgresql (DEBIAN_FRONTEND=noninteractive)"
+expect 0 "--with-database, then found" \
+  on_host GPUPERF_POSTGRES_BIN="$dir/bin" FAKE_APT=fail bash "$install_deps" --check --with-database
+check "names its version and folder" says "  found    postgresql               pg_ctl (PostgreSQL) 15.14 ($dir/bin)"
+
+# (f) build.sh uses ccache where it is installed, and builds without it where it is not.
 mkdir -p "$work/source"
 host gpu-build "${gpu_host[@]}"
 expect 0 "build.sh on the GPU host" on_host FAKE_APT=fail GPUPERF_ASSUME_UID=1000 bash "$build" "$work/source" "$work/build" dev -DX=1

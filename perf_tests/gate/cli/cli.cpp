@@ -304,6 +304,14 @@ const std::vector<Command>& commands() {
         {"--baseline", kValue},
         {"--ledger", kValue},
         {"--min-effect-pct", kValue}}},
+      {"history-remove",
+       cli::run_history_remove,
+       R"(  perf_gate history-remove --store S --run-key KEY
+      Take the run KEY (its points' run_key in history-export) out of the history store S, with its
+      results, in one transaction: a run whose values are wrong (a broken runner, a hand edit) is gone from
+      every export. Prints what it removed; exit 2 when S holds no run KEY.
+)",
+       {{"--store", kValue}, {"--run-key", kValue}}},
   };
   return table;
 }

@@ -1,5 +1,6 @@
-// history-append, history-export, history-changes: every perf run on main kept per GPU model
-// (gate/history/store.h), exported, and judged for change points and drift (gate/history/changes.h).
+// history-append, history-export, history-changes, history-remove: every perf run on main kept per GPU
+// model (gate/history/store.h), exported, judged for change points and drift (gate/history/changes.h), and
+// a run taken out again.
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -45,6 +46,14 @@ int run_history_append(const Arguments& args, std::ostream& out, std::ostream& /
 
 namespace {
 
+// The outputs `options` name (checked_outputs), none of them the store: `--json S` would overwrite it.
+void checked_outputs_beside_store(const Arguments& args, std::initializer_list<const char*> options) {
+  checked_outputs(args, options);
+  for (const char* option : options) {
+    if (args.has(option)) history::check_output_is_not_store(args.required("--store"), args.value(option), option);
+  }
+}
+
 // --gpu SLUG, checked against the slugs' rule (formats/names.h).
 std::string gpu_slug_argument(const Arguments& args) {
   const std::string slug = args.required("--gpu");
@@ -74,7 +83,7 @@ history::SeriesExport stored_history(const Arguments& args, const std::string& s
 int run_history_export(const Arguments& args, std::ostream& out, std::ostream& /*err*/) {
   const std::string slug = gpu_slug_argument(args);
   const std::string json_path = args.required("--json");
-  checked_outputs(args, {"--json"});
+  checked_outputs_beside_store(args, {"--json"});
   std::size_t runs = 0;
   const history::SeriesExport document = stored_history(args, slug, &runs);
   formats::write_file_atomically(json_path, history::series_json(document));
@@ -86,7 +95,7 @@ int run_history_export(const Arguments& args, std::ostream& out, std::ostream& /
 int run_history_changes(const Arguments& args, std::ostream& out, std::ostream& /*err*/) {
   const std::string slug = gpu_slug_argument(args);
   const std::string json_path = args.required("--json");
-  checked_outputs(args, {"--json", "--markdown"});
+  checked_outputs_beside_store(args, {"--json", "--markdown"});
   history::ChangePointOptions options;
   options.min_effect_pct = args.number("--min-effect-pct", 0.0, 100.0).value_or(options.min_effect_pct);
   std::optional<Baseline> baseline;
@@ -97,6 +106,21 @@ int run_history_changes(const Arguments& args, std::ostream& out, std::ostream& 
   if (args.has("--markdown")) formats::write_file_atomically(args.value("--markdown"), history::changes_markdown(document));
   out << history::changes_console(document);
   return formats::kExitPass;  // a move is a warning: the per-pull-request gate is what fails
+}
+
+int run_history_remove(const Arguments& args, std::ostream& out, std::ostream& /*err*/) {
+  const std::string run_key = args.required("--run-key");
+  history::check_run_key(run_key);
+  const std::unique_ptr<history::Store> store =
+      history::open_store(args.required("--store"), history::StoreAccess::kModify);
+  const std::optional<history::RemovedRun> removed = store->remove(run_key);
+  if (!removed) {
+    throw formats::InputError("history store " + store->name() + " holds no run " + run_key +
+                              ": nothing removed - a run's key is its points' run_key in perf_gate history-export");
+  }
+  out << "removed run " << removed->run_key << " of " << removed->gpu_slug << " (commit " << removed->commit << ", "
+      << removed->date << "): " << removed->results << " benchmarks\n";
+  return formats::kExitPass;
 }
 
 }  // namespace gpuperf::gate::cli

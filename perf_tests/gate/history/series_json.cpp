@@ -3,6 +3,7 @@
 #include <cmath>
 #include <utility>
 
+#include "formats/input_error.h"
 #include "formats/json_fields.h"
 #include "formats/json_input.h"
 #include "formats/names.h"
@@ -44,6 +45,40 @@ ordered drift_json(const std::optional<ExportedDrift>& drift) {
                  {"beyond_tolerance", drift->beyond_tolerance},
                  {"good_commit", drift->good_commit},
                  {"bad_commit", drift->bad_commit}};
+}
+
+// JSON has no infinity or NaN (nlohmann writes them as null, which every reader of the export then
+// refuses, the dashboard for every GPU): a number that is not finite stops the export, saying where.
+void check_finite(const SeriesExport& document) {
+  for (const ExportedSeries& entry : document.series) {
+    const auto check = [&](const std::string& field, double value) {
+      if (std::isfinite(value)) return;
+      throw formats::InputError("the export of " + document.gpu_slug + ": series " + entry.series.benchmark + ": " +
+                                field + " is " + std::to_string(value) +
+                                ", not a finite number: nothing was written - a stored median out of the range of a "
+                                "time makes one; remove its run (perf_gate history-remove)");
+    };
+    for (std::size_t p = 0; p < entry.series.points.size(); ++p) {
+      const SeriesPoint& point = entry.series.points[p];
+      const std::string where = "points[" + std::to_string(p) + "] (run " + point.run_key + ").";
+      check(where + "value", point.value);
+      for (const double median : point.process_medians) check(where + "process_medians", median);
+    }
+    for (std::size_t c = 0; c < entry.change_points.size(); ++c) {
+      const ExportedChangePoint& change = entry.change_points[c];
+      const std::string where = "change_points[" + std::to_string(c) + "].";
+      check(where + "before", change.before);
+      check(where + "after", change.after);
+      check(where + "change_pct", change.change_pct);
+      check(where + "p_value", change.p_value);
+    }
+    if (entry.drift) {
+      check("drift.baseline_value", entry.drift->baseline_value);
+      check("drift.latest_value", entry.drift->latest_value);
+      check("drift.change_pct", entry.drift->change_pct);
+      check("drift.tolerance_pct", entry.drift->tolerance_pct);
+    }
+  }
 }
 
 void check_name(const formats::ObjectReader& object, const char* key, formats::NameKind kind, const std::string& name) {
@@ -109,6 +144,7 @@ SeriesExport export_of(const std::string& gpu_slug, const std::vector<Series>& s
 }
 
 std::string series_json(const SeriesExport& document) {
+  check_finite(document);
   ordered series = ordered::array();
   for (const ExportedSeries& entry : document.series) {
     ordered points = ordered::array();

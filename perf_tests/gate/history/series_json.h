@@ -64,7 +64,8 @@ struct SeriesExport {
 // The export of `series` (every series of one GPU model), without change points or drift.
 SeriesExport export_of(const std::string& gpu_slug, const std::vector<Series>& series);
 
-// The JSON text (2-space indent, keys in the order above, a newline at the end).
+// The JSON text (2-space indent, keys in the order above, a newline at the end). InputError, naming the
+// series and field, for a number that is not finite (JSON has none; it would be written as null).
 std::string series_json(const SeriesExport& document);
 
 // Reads an export; `source` names it in messages. InputError for anything malformed: another

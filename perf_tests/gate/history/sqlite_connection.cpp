@@ -3,6 +3,7 @@
 // but not its headers, and perf_gate must build there without them.
 
 #include <dlfcn.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <string>
@@ -53,6 +54,36 @@ constexpr const char* kInstall =
     "install SQLite's library (Debian/Ubuntu: apt-get install libsqlite3-0; Fedora/RHEL: dnf install sqlite-libs), "
     "or name a PostgreSQL store (postgresql://...)";
 
+// The path as sqlite3_open_v2 gets it: never read as a URI. SQLITE_OPEN_URI is not passed, but a library
+// built with SQLITE_USE_URI (Debian's is) reads a name that begins with "file:" as one all the same, and
+// "./" in front of a relative path keeps it a file's name. store.cpp refuses such names before this.
+std::string plain_file_name(const std::string& path) { return path.front() == '/' ? path : "./" + path; }
+
+std::string folder_of(const std::string& path) {
+  const std::string folder = std::filesystem::path(path).parent_path().string();
+  return folder.empty() ? "." : folder;
+}
+
+bool writable(const std::string& path) { return ::access(path.c_str(), W_OK) == 0; }
+
+// Why an append or a removal cannot write the store at `path`, or "": SQLite writes its journal
+// (PATH-journal) beside the file, so the folder must be writable as well as the file, or every write fails
+// with SQLite's "attempt to write a readonly database".
+std::string why_not_writable(const std::string& path) {
+  const std::string folder = folder_of(path);
+  if (!writable(folder)) {
+    return "its folder " + folder + " is not writable by this user, and SQLite writes its journal (" + path +
+           "-journal) there while it changes the store - make the folder writable, or copy the store to a "
+           "writable folder, change it there and copy it back";
+  }
+  std::error_code error;
+  if (std::filesystem::exists(path, error) && !writable(path)) {
+    return "its file " + path + " is not writable by this user - make it writable (chmod u+w), or copy the store "
+           "to a writable file, change it there and copy it back";
+  }
+  return "";
+}
+
 // $1, $2, ... as SQLite's numbered parameters ?1, ?2, ... (the store's SQL holds no '$' otherwise).
 std::string sqlite_parameters(std::string sql) {
   for (char& c : sql) c = c == '$' ? '?' : c;
@@ -61,8 +92,9 @@ std::string sqlite_parameters(std::string sql) {
 
 class SqliteConnection final : public StoreConnection {
  public:
-  SqliteConnection(const std::string& name, const std::string& path, StoreAccess access, const std::string& library)
+  SqliteConnection(const std::string& name, const std::string& path, StoreAccess access, const StoreOptions& options)
       : name_(name) {
+    const std::string& library = options.libraries.sqlite;
     library_ = dlopen(library.c_str(), RTLD_NOW | RTLD_LOCAL);
     if (library_ == nullptr) throw formats::InputError(missing_library_message(library, dlerror(), kInstall));
     const bool bound = bind(library_, "sqlite3_libversion_number", api_.libversion_number) &&
@@ -89,20 +121,41 @@ class SqliteConnection final : public StoreConnection {
                                 "; the history store needs 3024000 (3.24) or newer: upgrade it");
     }
     std::error_code error;
-    if (access == StoreAccess::kReadOnly && !std::filesystem::is_regular_file(path, error)) {
+    if (access != StoreAccess::kAppend && !std::filesystem::is_regular_file(path, error)) {
       dlclose(library_);
       throw formats::InputError("history store " + name_ + ": no file " + path +
                                 " - append a run first (perf_gate history-append), or name the right store");
     }
-    const int flags = access == StoreAccess::kReadOnly ? kOpenReadOnly : (kOpenReadWrite | kOpenCreate);
-    const int status = api_.open_v2(path.c_str(), &db_, flags, nullptr);
+    if (access != StoreAccess::kReadOnly) {
+      if (const std::string why = why_not_writable(path); !why.empty()) {
+        dlclose(library_);
+        throw formats::InputError("history store " + name_ + " cannot be written: " + why);
+      }
+    }
+    int flags = kOpenReadWrite | (access == StoreAccess::kAppend ? kOpenCreate : 0);
+    if (access == StoreAccess::kReadOnly) {
+      // A writer that died mid-append (killed, out of power) leaves its journal "hot": the next connection
+      // must roll it back before it reads, which a read-only one cannot ("attempt to write a readonly
+      // database" until the next append). Where a journal is there and this user may write, a reader opens
+      // read-write (never creating) and SQLite rolls it back; it writes nothing else.
+      const std::string journal = path + "-journal";
+      const bool journal_there = std::filesystem::exists(journal, error);
+      if (!journal_there || !why_not_writable(path).empty()) flags = kOpenReadOnly;
+      if (journal_there && flags == kOpenReadOnly) {
+        readonly_hint_ = " - a writer stopped mid-append and left its journal " + journal +
+                         ", which only a process that may write the store can roll back: run this command, or the "
+                         "next history-append, as a user who may write " + path + " and its folder";
+      }
+    }
+    const int status = api_.open_v2(plain_file_name(path).c_str(), &db_, flags, nullptr);
     if (status != kOk) {
       const std::string why = db_ != nullptr ? api_.errmsg(db_) : "out of memory";
       close();
       throw formats::InputError("history store " + name_ + ": cannot open " + path + ": " + why);
     }
     // Another writer holds the file only for one append (milliseconds): wait for it rather than fail.
-    api_.busy_timeout(db_, kBusyTimeoutMs);
+    api_.busy_timeout(db_, options.timeout_ms);
+    timeout_ms_ = options.timeout_ms;
   }
 
   ~SqliteConnection() override { close(); }
@@ -147,8 +200,17 @@ class SqliteConnection final : public StoreConnection {
 
  private:
   [[noreturn]] void fail(const std::string& sql) const {
-    throw formats::InputError("history store " + name_ + ": SQLite failed (" + api_.errmsg(db_) + ") on: " +
-                              sql.substr(0, sql.find('\n')));
+    const std::string why = api_.errmsg(db_);
+    std::string hint;
+    if (why.find("readonly") != std::string::npos) hint = readonly_hint_;
+    if (why.find("locked") != std::string::npos) {
+      const std::string waited = timeout_ms_ % 1000 == 0 ? std::to_string(timeout_ms_ / 1000) + " s"
+                                                         : std::to_string(timeout_ms_) + " ms";
+      hint = " - another writer held the store for more than " + waited +
+             "; nothing of this one was kept - run it again once that one is done";
+    }
+    throw formats::InputError("history store " + name_ + ": SQLite failed (" + why + ") on: " +
+                              sql.substr(0, sql.find('\n')) + hint);
   }
 
   void close() {
@@ -159,6 +221,8 @@ class SqliteConnection final : public StoreConnection {
   }
 
   std::string name_;
+  std::string readonly_hint_;  // what to do where a read-only open meets a journal it cannot roll back
+  int timeout_ms_ = 0;
   void* library_ = nullptr;
   void* db_ = nullptr;
   Api api_{};
@@ -167,8 +231,8 @@ class SqliteConnection final : public StoreConnection {
 }  // namespace
 
 std::unique_ptr<StoreConnection> connect_sqlite(const std::string& name, const std::string& path, StoreAccess access,
-                                                const std::string& library) {
-  return std::make_unique<SqliteConnection>(name, path, access, library);
+                                                const StoreOptions& options) {
+  return std::make_unique<SqliteConnection>(name, path, access, options);
 }
 
 std::string missing_library_message(const std::string& library, const std::string& why, const std::string& install) {

@@ -3,10 +3,17 @@
 
 #include "gate/history/store.h"
 
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <set>
+#include <thread>
 #include <utility>
 
 #include "formats/input_error.h"
@@ -19,6 +26,8 @@ namespace {
 // Significant digits a process median is kept with: a part in 10^9, far below the ~0.05% a median varies
 // between processes, in about 10 characters instead of the 17 of an exact double.
 constexpr int kMedianDigits = 9;
+// How often an append the database cancelled for another (a deadlock) is tried before it fails.
+constexpr int kAppendAttempts = 3;
 
 // The schema (version kStoreSchemaVersion). A run is one row of runs; each of its benchmarks one row of
 // results, which holds only numbers and small ids: a benchmark's name and unit (benchmarks) and its code
@@ -77,6 +86,22 @@ const std::string& text(const SqlValue& value) {
   return value ? *value : empty;
 }
 
+std::string number_text(double value) {
+  char number[32];
+  std::snprintf(number, sizeof number, "%g", value);
+  return number;
+}
+
+bool storable_median(double value) {
+  return std::isfinite(value) && value >= kMinStoredMedian && value <= kMaxStoredMedian;
+}
+
+const std::string& median_range_text() {
+  static const std::string range =
+      number_text(kMinStoredMedian) + " to " + number_text(kMaxStoredMedian) + " in the benchmark's unit";
+  return range;
+}
+
 // Rolls back the transaction it guards unless it was committed: an append that fails adds nothing.
 class Transaction {
  public:
@@ -114,40 +139,45 @@ class SqlStore final : public Store {
 
   bool append(const RunRecord& run) override {
     for (const auto& [name, benchmark] : run.benchmarks) {
-      bool positive = !benchmark.process_medians.empty();
-      for (const double value : benchmark.process_medians) positive = positive && std::isfinite(value) && value > 0.0;
-      if (!positive) {
+      bool storable = !benchmark.process_medians.empty();
+      for (const double value : benchmark.process_medians) storable = storable && storable_median(value);
+      if (!storable) {
         throw formats::InputError("history store " + name_ + ": run " + run.run_key + ": " + name +
-                                  " has no process median, or one that is not a positive finite number");
+                                  " has no process median, or one that is not a time (a finite number from " +
+                                  median_range_text() + "): nothing was added - check the run's results files");
       }
     }
+    for (int attempt = 1;; ++attempt) {
+      try {
+        return append_once(run);
+      } catch (const StoreConflict& conflict) {
+        if (attempt == kAppendAttempts) {
+          throw formats::InputError(std::string(conflict.what()) + " - cancelled for another append " +
+                                    std::to_string(kAppendAttempts) +
+                                    " times; nothing of this one was kept: run it again");
+        }
+        // The other transaction goes on; this one, rolled back, starts again a little later.
+        std::this_thread::sleep_for(std::chrono::milliseconds(50 * attempt + getpid() % 50));
+      }
+    }
+  }
+
+  std::optional<RemovedRun> remove(const std::string& run_key) override {
     StoreConnection& db = *connection_;
     Transaction transaction(db);
-    long long inserted = 0;
-    db.run("INSERT INTO runs (run_key, commit_sha, date, runner, gpu_slug, gpu_uuid, driver, cuda_runtime,"
-           " baseline_recorded, harness_version) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)"
-           " ON CONFLICT (run_key) DO NOTHING",
-           {run.run_key, run.commit, run.date, run.runner, run.gpu_slug, run.gpu_uuid, run.driver, run.cuda_runtime,
-            run.baseline_recorded, run.harness_version},
-           &inserted);
-    if (inserted == 0) return false;  // stored already (the transaction rolls back: nothing added)
-    const std::string run_id = id_of("SELECT id FROM runs WHERE run_key = $1", {run.run_key});
-    for (const auto& [name, benchmark] : run.benchmarks) {
-      db.run("INSERT INTO benchmarks (name, unit) VALUES ($1, $2) ON CONFLICT (name, unit) DO NOTHING",
-             {name, benchmark.unit});
-      const std::string benchmark_id =
-          id_of("SELECT id FROM benchmarks WHERE name = $1 AND unit = $2", {name, benchmark.unit});
-      SqlValue code_hash_id;
-      if (!benchmark.code_hash.empty()) {
-        db.run("INSERT INTO code_hashes (hash) VALUES ($1) ON CONFLICT (hash) DO NOTHING", {benchmark.code_hash});
-        code_hash_id = id_of("SELECT id FROM code_hashes WHERE hash = $1", {benchmark.code_hash});
-      }
-      db.run("INSERT INTO results (run_id, benchmark_id, verdict, code_hash_id, process_medians)"
-             " VALUES ($1, $2, $3, $4, $5)",
-             {run_id, benchmark_id, benchmark.verdict, code_hash_id, medians_text(benchmark.process_medians)});
-    }
+    const std::string lock = db.dialect() == SqlDialect::kPostgresql ? " FOR UPDATE" : "";
+    const std::vector<SqlRow> rows =
+        db.run("SELECT id, gpu_slug, commit_sha, date FROM runs WHERE run_key = $1" + lock, {run_key});
+    if (rows.empty()) return std::nullopt;  // the transaction rolls back: nothing changed
+    RemovedRun removed{run_key, text(rows[0][1]), text(rows[0][2]), text(rows[0][3]), 0};
+    long long results = 0;
+    db.run("DELETE FROM results WHERE run_id = $1", {rows[0][0]}, &results);
+    long long runs = 0;
+    db.run("DELETE FROM runs WHERE id = $1", {rows[0][0]}, &runs);
+    if (runs != 1) return std::nullopt;
     transaction.commit();
-    return true;
+    removed.results = static_cast<std::size_t>(results);
+    return removed;
   }
 
   std::vector<Series> series(const std::string& gpu_slug) override {
@@ -171,6 +201,7 @@ class SqlStore final : public Store {
       point.date = text(row[4]);
       point.gpu_uuid = text(row[5]);
       point.process_medians = medians_from_text(text(row[6]), name_);
+      check_stored_medians(point, series);
       point.value = median(point.process_medians);
       point.verdict = text(row[7]);
       point.code_hash = text(row[8]);
@@ -188,7 +219,67 @@ class SqlStore final : public Store {
     return rows.empty() ? 0 : std::stoull(text(rows[0][0]));
   }
 
+  const std::string& name() const override { return name_; }
+
  private:
+  // One append, in one transaction. Rows that another append may be inserting too (a benchmark's name,
+  // a code hash) are inserted by every append in one order: all benchmarks by name (and unit), then all
+  // code hashes sorted. An append then waits only for rows another inserted before any it waits for
+  // itself: no cycle, no deadlock. (Inserted in each benchmark's turn, two runs adding new code hashes in
+  // opposite name order deadlocked on PostgreSQL: one exited 2 and its run was lost.)
+  bool append_once(const RunRecord& run) {
+    StoreConnection& db = *connection_;
+    Transaction transaction(db);
+    long long inserted = 0;
+    db.run("INSERT INTO runs (run_key, commit_sha, date, runner, gpu_slug, gpu_uuid, driver, cuda_runtime,"
+           " baseline_recorded, harness_version) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)"
+           " ON CONFLICT (run_key) DO NOTHING",
+           {run.run_key, run.commit, run.date, run.runner, run.gpu_slug, run.gpu_uuid, run.driver, run.cuda_runtime,
+            run.baseline_recorded, run.harness_version},
+           &inserted);
+    if (inserted == 0) return false;  // stored already (the transaction rolls back: nothing added)
+    const std::string run_id = id_of("SELECT id FROM runs WHERE run_key = $1", {run.run_key});
+    std::map<std::string, std::string> benchmark_ids;  // by name: run.benchmarks' order, by name
+    for (const auto& [name, benchmark] : run.benchmarks) {
+      db.run("INSERT INTO benchmarks (name, unit) VALUES ($1, $2) ON CONFLICT (name, unit) DO NOTHING",
+             {name, benchmark.unit});
+      benchmark_ids[name] = id_of("SELECT id FROM benchmarks WHERE name = $1 AND unit = $2", {name, benchmark.unit});
+    }
+    std::set<std::string> hashes;
+    for (const auto& entry : run.benchmarks) {
+      if (!entry.second.code_hash.empty()) hashes.insert(entry.second.code_hash);
+    }
+    std::map<std::string, std::string> hash_ids;
+    for (const std::string& hash : hashes) {  // sorted
+      db.run("INSERT INTO code_hashes (hash) VALUES ($1) ON CONFLICT (hash) DO NOTHING", {hash});
+      hash_ids[hash] = id_of("SELECT id FROM code_hashes WHERE hash = $1", {hash});
+    }
+    for (const auto& [name, benchmark] : run.benchmarks) {
+      SqlValue code_hash_id;
+      if (!benchmark.code_hash.empty()) code_hash_id = hash_ids.at(benchmark.code_hash);
+      db.run("INSERT INTO results (run_id, benchmark_id, verdict, code_hash_id, process_medians)"
+             " VALUES ($1, $2, $3, $4, $5)",
+             {run_id, benchmark_ids.at(name), benchmark.verdict, code_hash_id,
+              medians_text(benchmark.process_medians)});
+    }
+    transaction.commit();
+    return true;
+  }
+
+  // A stored median that no perf run can have measured (0, -5, 1e300: a hand edit or damage) is refused
+  // where it is read, naming its run: exported, it would make infinite changes or draw nothing.
+  void check_stored_medians(const SeriesPoint& point, const Series& series) const {
+    for (const double value : point.process_medians) {
+      if (storable_median(value)) continue;
+      throw formats::InputError("history store " + name_ + ": run " + point.run_key + ", benchmark " +
+                                series.benchmark + ": process median " + number_text(value) +
+                                " is not a time a perf run measures (a finite number from " + median_range_text() +
+                                "): the store was changed by hand or is damaged - remove the run (perf_gate "
+                                "history-remove --store STORE --run-key " + point.run_key +
+                                "), and append it again from its results if they are kept");
+    }
+  }
+
   std::string id_of(const std::string& sql, const std::vector<SqlValue>& parameters) {
     const std::vector<SqlRow> rows = connection_->run(sql, parameters);
     if (rows.empty() || !rows[0][0]) throw formats::InputError("history store " + name_ + ": no row for: " + sql);
@@ -197,6 +288,12 @@ class SqlStore final : public Store {
 
   void create_schema() {
     StoreConnection& db = *connection_;
+    // A store with its tables is only checked: CREATE INDEX IF NOT EXISTS still locks its table, so every
+    // append would wait for every other in flight before it starts (and time out behind a stuck one).
+    if (has_version_table()) {
+      check_version(db.run("SELECT version FROM schema_version"));
+      return;
+    }
     Transaction transaction(db);
     // Two first appends to one new PostgreSQL database create the tables in turn (SQLite: BEGIN IMMEDIATE).
     if (db.dialect() == SqlDialect::kPostgresql) db.run("SELECT pg_advisory_xact_lock(4711)");
@@ -210,13 +307,18 @@ class SqlStore final : public Store {
     transaction.commit();
   }
 
-  void check_schema() {
+  bool has_version_table() {
     StoreConnection& db = *connection_;
     const std::vector<SqlRow> table =
         db.dialect() == SqlDialect::kSqlite
             ? db.run("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'")
             : db.run("SELECT to_regclass('schema_version')::text");
-    if (table.empty() || !table[0][0]) {
+    return !table.empty() && table[0][0];
+  }
+
+  void check_schema() {
+    StoreConnection& db = *connection_;
+    if (!has_version_table()) {
       throw formats::InputError("history store " + name_ +
                                 " holds no history (no table schema_version): append a run first "
                                 "(perf_gate history-append), or name the right store");
@@ -225,8 +327,15 @@ class SqlStore final : public Store {
   }
 
   void check_version(const std::vector<SqlRow>& version) const {
-    const std::string found = version.empty() ? "none" : text(version[0][0]);
-    if (version.size() != 1 || found != std::to_string(kStoreSchemaVersion)) {
+    if (version.size() != 1 || !version[0][0]) {
+      throw formats::InputError("history store " + name_ +
+                                ": its version table (schema_version) is damaged: it holds " +
+                                std::to_string(version.size()) +
+                                " rows where one version is kept - the store was changed by other means than "
+                                "perf_gate; restore it from a copy");
+    }
+    const std::string found = text(version[0][0]);
+    if (found != std::to_string(kStoreSchemaVersion)) {
       throw formats::InputError("history store " + name_ + " has schema version " + found + "; this perf_gate reads " +
                                 std::to_string(kStoreSchemaVersion) + ": use the perf_gate that wrote it");
     }
@@ -238,37 +347,136 @@ class SqlStore final : public Store {
 
 bool starts_with(const std::string& text, const std::string& prefix) { return text.rfind(prefix, 0) == 0; }
 
-// The store's name as messages show it: a PostgreSQL URI's password (user:PASSWORD@, password=...) hidden.
+bool is_postgresql(const std::string& name) {
+  return starts_with(name, "postgresql://") || starts_with(name, "postgres://");
+}
+
+// The characters that end a part of a URI: a password holding one raw (not percent-encoded) is read in
+// pieces by libpq, which can then quote a piece as a host, port or database name in its messages.
+constexpr const char* kUriDelimiters = "@/:?#&,[]";
+
+// A PostgreSQL URI's password: the userinfo's, from the first ':' after the user to the last '@' of the URI
+// (a raw '@' in the password is then hidden whole; an '@' further on hides more than the password, never
+// less), and a password=... parameter's, to the end of the URI. Each as [begin, end) in `uri`.
+struct PasswordSpan {
+  std::size_t begin;
+  std::size_t end;
+  bool parameter;  // password=...; else the userinfo's
+};
+std::vector<PasswordSpan> password_spans(const std::string& uri) {
+  std::vector<PasswordSpan> spans;
+  const std::size_t scheme = uri.find("://");
+  if (scheme == std::string::npos) return spans;
+  const std::size_t start = scheme + 3;
+  const std::size_t at = uri.rfind('@');
+  if (at != std::string::npos && at > start) {
+    const std::size_t colon = uri.find(':', start);
+    if (colon < at) spans.push_back({colon + 1, at, false});
+  }
+  for (std::size_t key = uri.find("password=", start); key != std::string::npos; key = uri.find("password=", key + 1)) {
+    if (uri[key - 1] == '?' || uri[key - 1] == '&') spans.push_back({key + 9, uri.size(), true});
+  }
+  return spans;
+}
+
+// The store's name as messages show it: a PostgreSQL URI's passwords (password_spans) as ***.
 std::string shown_name(const std::string& name) {
-  std::string shown = name;
-  const std::size_t scheme = shown.find("://");
-  const std::size_t at = shown.find('@');
-  if (scheme != std::string::npos && at != std::string::npos) {
-    const std::size_t colon = shown.find(':', scheme + 3);
-    if (colon != std::string::npos && colon < at) shown.replace(colon + 1, at - colon - 1, "***");
+  if (!is_postgresql(name)) return name;
+  std::vector<PasswordSpan> spans = password_spans(name);
+  std::sort(spans.begin(), spans.end(), [](const PasswordSpan& a, const PasswordSpan& b) { return a.begin < b.begin; });
+  std::string shown;
+  std::size_t from = 0;
+  for (const auto& [begin, end, parameter] : spans) {
+    if (end <= from) continue;
+    shown += name.substr(from, std::max(begin, from) - from) + "***";
+    from = end;
   }
-  const std::size_t password = shown.find("password=");
-  if (password != std::string::npos) {
-    const std::size_t end = shown.find('&', password);
-    shown.replace(password + 9, end == std::string::npos ? std::string::npos : end - password - 9, "***");
+  return shown + name.substr(std::min(from, name.size()));
+}
+
+// Whether libpq reads the password spanning `password` in pieces: a raw delimiter in the userinfo's; in a
+// password=... parameter's (which spans the rest of the URI), one other than the & and = of the
+// parameters after it, or an & not followed by a parameter (key=value).
+bool read_in_pieces(const std::string& password, bool parameter) {
+  if (!parameter) return password.find_first_of(kUriDelimiters) != std::string::npos;
+  const std::size_t amp = password.find('&');
+  if (password.substr(0, amp).find_first_of(std::string(kUriDelimiters) + "=") != std::string::npos) return true;
+  for (std::size_t from = amp; from != std::string::npos; from = password.find('&', from + 1)) {
+    const std::size_t next = password.find('&', from + 1);
+    const std::string segment = password.substr(from + 1, next == std::string::npos ? next : next - from - 1);
+    const std::size_t equals = segment.find('=');
+    if (equals == std::string::npos || equals == 0 || segment.find_first_of("@/:?#,[]") < equals) return true;
   }
-  return shown;
+  return false;
+}
+
+// What to show instead of libpq's message where a password holds a raw delimiter ("" where none does).
+std::string malformed_password_message(const std::string& uri) {
+  for (const auto& [begin, end, parameter] : password_spans(uri)) {
+    if (read_in_pieces(uri.substr(begin, end - begin), parameter)) {
+      return "libpq's message is not shown, as it could quote part of the password, which holds a character that "
+             "ends a part of a URI (@ / : ? # & , [ ]) - percent-encode each (@ as %40, / as %2F, : as %3A)";
+    }
+  }
+  return "";
+}
+
+// The SQLite file a store name names, or why SQLite would read it as something else (`why`).
+std::string sqlite_path(const std::string& name, std::string* why) {
+  const std::string path = starts_with(name, "sqlite:") ? name.substr(7) : name;
+  if (path.empty() || name.find("://") != std::string::npos) {
+    *why = "";
+  } else if (starts_with(path, ":memory:")) {
+    *why = "it is SQLite's in-memory database, which keeps nothing";
+  } else if (starts_with(path, "file:")) {
+    *why = "SQLite reads it as a URI, whose parameters can keep nothing (mode=memory) or turn the write lock off "
+           "(nolock=1)";
+  } else if (path.find('?') != std::string::npos) {
+    *why = "it holds '?', which SQLite reads as the start of a URI's parameters";
+  } else {
+    return path;
+  }
+  return "";
 }
 
 }  // namespace
 
-std::unique_ptr<Store> open_store(const std::string& name, StoreAccess access, const StoreLibraries& libraries) {
+std::unique_ptr<Store> open_store(const std::string& name, StoreAccess access, const StoreOptions& options) {
   const std::string shown = shown_name(name);
-  if (starts_with(name, "postgresql://") || starts_with(name, "postgres://")) {
-    return std::make_unique<SqlStore>(connect_postgresql(shown, name, libraries.postgresql), shown, access);
+  if (is_postgresql(name)) {
+    return std::make_unique<SqlStore>(connect_postgresql(shown, name, options, malformed_password_message(name)),
+                                      shown, access);
   }
-  std::string path = starts_with(name, "sqlite:") ? name.substr(7) : name;
-  if (path.empty() || name.find("://") != std::string::npos) {
-    throw formats::InputError("history store '" + shown +
-                              "' is not a store name: give sqlite:PATH (or a bare PATH) for a SQLite file, or "
+  std::string why;
+  const std::string path = sqlite_path(name, &why);
+  if (path.empty()) {
+    throw formats::InputError("history store '" + shown + "' is not a store name" + (why.empty() ? "" : ": " + why) +
+                              " - give sqlite:PATH (or a bare PATH) for a SQLite file, or "
                               "postgresql://[user@]host[:port]/database for PostgreSQL");
   }
-  return std::make_unique<SqlStore>(connect_sqlite(shown, path, access, libraries.sqlite), shown, access);
+  return std::make_unique<SqlStore>(connect_sqlite(shown, path, access, options), shown, access);
+}
+
+void check_output_is_not_store(const std::string& name, const std::string& output, const std::string& option) {
+  if (is_postgresql(name)) return;
+  std::string why;
+  const std::string path = sqlite_path(name, &why);
+  if (path.empty()) return;  // not a store: open_store says why
+  namespace fs = std::filesystem;
+  std::error_code error;
+  const fs::path written = fs::weakly_canonical(output, error);
+  // The store, and the files SQLite keeps beside it: a file written there would be read as its journal.
+  for (const std::string suffix : {"", "-journal", "-wal", "-shm"}) {
+    const std::string file = path + suffix;
+    std::error_code ignored;
+    const bool same =
+        fs::equivalent(output, file, ignored) || (!error && written == fs::weakly_canonical(file, ignored));
+    if (same) {
+      throw formats::InputError(option + " '" + output + "' is the history store " + name +
+                                (suffix.empty() ? "" : "'s journal (" + file + ")") +
+                                ": writing it would destroy the store - name another file");
+    }
+  }
 }
 
 }  // namespace gpuperf::gate::history

@@ -89,9 +89,13 @@ void read_report(const std::string& text, const std::string& source, Reports& re
 
 }  // namespace
 
-void check_labels(const RunLabels& labels) {
-  check_label("--run-key", labels.run_key, std::regex(R"([A-Za-z0-9/_.:-]+)"), kMaxRunKeyLength,
+void check_run_key(const std::string& run_key) {
+  check_label("--run-key", run_key, std::regex(R"([A-Za-z0-9/_.:-]+)"), kMaxRunKeyLength,
               "a run key is letters, digits and / _ . : - (CI: <repository>/<workflow run id>/<GPU UUID>)");
+}
+
+void check_labels(const RunLabels& labels) {
+  check_run_key(labels.run_key);
   check_label("--commit", labels.commit, std::regex("[0-9a-f]{7,40}"), 40,
               "a commit is 7 to 40 lower-case hex digits (git rev-parse HEAD)");
   check_label("--date", labels.date, std::regex(R"(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ)"), 20,

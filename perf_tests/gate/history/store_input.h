@@ -29,6 +29,8 @@ inline constexpr std::size_t kMaxRunnerLength = 96;
 // run_key: letters, digits, / _ . : - (at most kMaxRunKeyLength); commit: 7-40 hex digits; date:
 // YYYY-MM-DDTHH:MM:SSZ; runner: letters, digits, space, _ . - (at most kMaxRunnerLength).
 void check_labels(const RunLabels& labels);
+// The same for a run key alone (history-remove --run-key).
+void check_run_key(const std::string& run_key);
 
 // A hash of a fingerprint (16 hex digits, FNV-1a over what judging/code_change.h compares: each kernel's
 // stable mangled name, grid, block, shared and local memory, registers, SASS hash and launch count, and the

@@ -1,5 +1,6 @@
 // The history store's contract, run against SQLite (unit.gate) and against a PostgreSQL server the tests
-// start (unit.gate_history_postgres): idempotent appends, writers at once, series order, what is kept.
+// start (unit.gate_history_postgres): idempotent appends, writers at once, series order, what is kept,
+// what is refused, a run removed.
 #include <dlfcn.h>
 #include <gtest/gtest.h>
 #include <sys/wait.h>
@@ -8,11 +9,14 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "formats/input_error.h"
 #include "gate/history/store.h"
+#include "gate/history/store_connection.h"
 #include "gate/tests/history/postgres_server.h"
 #include "gate/tests/support/gate_test_support.h"
 
@@ -64,6 +68,14 @@ class StoreContract : public ::testing::TestWithParam<Backend> {
   }
 
   std::unique_ptr<Store> open(StoreAccess access = StoreAccess::kAppend) const { return open_store(name_, access); }
+
+  // A connection of its own to the store's database, to change it as a hand or damage would.
+  std::unique_ptr<StoreConnection> raw() const {
+    if (GetParam() == Backend::kSqlite) {
+      return connect_sqlite(name_, (dir_ / "history.sqlite").string(), StoreAccess::kAppend, StoreOptions{});
+    }
+    return connect_postgresql(name_, name_, StoreOptions{});
+  }
 
   std::filesystem::path dir_;
   std::string name_;
@@ -126,6 +138,70 @@ TEST_P(StoreContract, MediansAreKeptToNineSignificantDigits) {
   EXPECT_EQ(kept, (std::vector<double>{360.319997, 0.000123456789, 1.5e7}));
 }
 
+TEST_P(StoreContract, AMedianThatIsNotATimeIsRefusedAndNothingIsAdded) {
+  const std::unique_ptr<Store> store = open();
+  for (const double bad : {0.0, -5.0, 1e300, 1e-280, 2e12, 5e-7, std::numeric_limits<double>::infinity(),
+                           std::numeric_limits<double>::quiet_NaN()}) {
+    RunRecord run = make_run("k", "2026-11-24T10:00:00Z");
+    run.benchmarks["reduction/reduce9/n:1024"].process_medians = {255.0, bad};
+    expect_words(input_error_of([&] { store->append(run); }),
+                 {"run k: reduction/reduce9/n:1024", "not a time", "1e-06 to 1e+12"});
+  }
+  EXPECT_EQ(store->run_count("nvidia-h200"), 0u);
+  RunRecord run = make_run("k", "2026-11-24T10:00:00Z");
+  run.benchmarks["reduction/reduce9/n:1024"].process_medians = {1e-6, 1e12};
+  EXPECT_TRUE(store->append(run)) << "the range's ends are times";
+}
+
+// 1e300 beside 1e-280 made an infinite change, written as null; 0 and -5 were exported without complaint.
+TEST_P(StoreContract, AStoredMedianThatIsNotATimeIsRefusedNamingItsRunAndBenchmark) {
+  open()->append(make_run("good", "2026-11-24T10:00:00Z"));
+  open()->append(make_run("o/r/7/GPU-1", "2026-11-25T10:00:00Z"));
+  for (const std::string bad : {"[1e300]", "[1e-280]", "[0]", "[-5]", "[255.1,0]"}) {
+    raw()->run("UPDATE results SET process_medians = $1 WHERE run_id = (SELECT id FROM runs WHERE run_key = $2)",
+               {bad, std::string("o/r/7/GPU-1")});
+    expect_words(input_error_of([&] { open(StoreAccess::kReadOnly)->series("nvidia-h200"); }),
+                 {"run o/r/7/GPU-1, benchmark reduction/reduce9/n:1024", "not a time",
+                  "history-remove --store STORE --run-key o/r/7/GPU-1"});
+  }
+  ASSERT_TRUE(open(StoreAccess::kModify)->remove("o/r/7/GPU-1"));
+  EXPECT_EQ(open(StoreAccess::kReadOnly)->series("nvidia-h200").at(0).points.size(), 1u) << "readable again";
+}
+
+TEST_P(StoreContract, RemovingARunTakesItAndItsResultsOutAndNothingElse) {
+  const std::unique_ptr<Store> store = open();
+  store->append(make_run("k1", "2026-11-24T10:00:00Z"));
+  store->append(make_run("k2", "2026-11-25T10:00:00Z"));
+  store->append(make_run("k3", "2026-11-26T10:00:00Z", "nvidia-h100-80gb-hbm3"));
+  const std::optional<RemovedRun> removed = open(StoreAccess::kModify)->remove("k2");
+  ASSERT_TRUE(removed);
+  EXPECT_EQ(removed->run_key, "k2");
+  EXPECT_EQ(removed->gpu_slug, "nvidia-h200");
+  EXPECT_EQ(removed->commit, "abc1234");
+  EXPECT_EQ(removed->date, "2026-11-25T10:00:00Z");
+  EXPECT_EQ(removed->results, 2u);
+  EXPECT_FALSE(store->remove("k2")) << "removed once";
+  EXPECT_FALSE(store->remove("no-such-run"));
+  EXPECT_EQ(store->run_count("nvidia-h200"), 1u);
+  EXPECT_EQ(store->run_count("nvidia-h100-80gb-hbm3"), 1u);
+  const std::vector<Series> series = store->series("nvidia-h200");
+  ASSERT_EQ(series.size(), 2u);
+  ASSERT_EQ(series[0].points.size(), 1u);
+  EXPECT_EQ(series[0].points[0].run_key, "k1");
+  EXPECT_EQ(raw()->run("SELECT COUNT(*) FROM results").at(0).at(0), "4") << "3 runs of 2 benchmarks, less k2's";
+  EXPECT_TRUE(store->append(make_run("k2", "2026-11-25T10:00:00Z"))) << "its key is free again";
+}
+
+TEST_P(StoreContract, TwoVersionRowsAreADamagedVersionTable) {
+  open();
+  raw()->run("INSERT INTO schema_version (version) VALUES (1)");
+  for (const StoreAccess access : {StoreAccess::kReadOnly, StoreAccess::kAppend}) {
+    const std::string message = input_error_of([&] { open(access); });
+    expect_words(message, {"version table (schema_version) is damaged", "2 rows", "restore it from a copy"});
+    EXPECT_EQ(message.find("reads 1"), std::string::npos) << message;
+  }
+}
+
 TEST_P(StoreContract, AFailedAppendAddsNothing) {
   const std::unique_ptr<Store> store = open();
   RunRecord run = make_run("k", "2026-11-24T10:00:00Z");
@@ -173,6 +249,7 @@ TEST_P(StoreContract, TwoWriterProcessesAtOnceLoseNothing) {
 TEST_P(StoreContract, ReadingAStoreWithoutHistoryIsAnInputError) {
   if (GetParam() == Backend::kSqlite) {
     expect_words(input_error_of([&] { open(StoreAccess::kReadOnly); }), {"no file", "history-append"});
+    expect_words(input_error_of([&] { open(StoreAccess::kModify); }), {"no file", "history-append"});
     EXPECT_FALSE(std::filesystem::exists(dir_ / "history.sqlite")) << "reading created nothing";
   } else {
     expect_words(input_error_of([&] { open(StoreAccess::kReadOnly); }), {"holds no history", "schema_version"});
@@ -188,13 +265,14 @@ class StoreErrors : public testing::ScratchFolderTest {};
 
 TEST_F(StoreErrors, AMissingClientLibraryNamesItAndHowToInstallIt) {
   const std::string sqlite = input_error_of([&] {
-    open_store(path("h.sqlite"), StoreAccess::kAppend, StoreLibraries{"/no/such/libsqlite3.so.0", "libpq.so.5"});
+    open_store(path("h.sqlite"), StoreAccess::kAppend,
+               StoreOptions{StoreLibraries{"/no/such/libsqlite3.so.0", "libpq.so.5"}});
   });
   expect_words(sqlite, {"/no/such/libsqlite3.so.0", "cannot be loaded", "apt-get install libsqlite3-0"});
   EXPECT_FALSE(std::filesystem::exists(path("h.sqlite")));
   const std::string postgres = input_error_of([&] {
     open_store("postgresql://localhost/history", StoreAccess::kAppend,
-               StoreLibraries{"libsqlite3.so.0", "/no/such/libpq.so.5"});
+               StoreOptions{StoreLibraries{"libsqlite3.so.0", "/no/such/libpq.so.5"}});
   });
   expect_words(postgres, {"/no/such/libpq.so.5", "cannot be loaded", "apt-get install libpq5"});
 }

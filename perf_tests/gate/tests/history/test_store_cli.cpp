@@ -1,8 +1,12 @@
-// perf_gate history-append and history-export end to end: the gate's own reports and results in, the
-// series export out (golden file), and the export's reader.
+// perf_gate history-append, history-export and history-remove end to end: the gate's own reports and
+// results in, the series export out (golden file), and the export's reader.
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <filesystem>
 #include <fstream>
+#include <memory>
+#include <utility>
 #include <regex>
 #include <sstream>
 #include <string>
@@ -10,6 +14,7 @@
 
 #include "formats/exit_codes.h"
 #include "gate/history/series_json.h"
+#include "gate/history/store_connection.h"
 #include "gate/tests/support/cli_run.h"
 #include "gate/tests/support/gate_test_support.h"
 #include "gate/tests/support/golden_file.h"
@@ -125,6 +130,102 @@ TEST_F(HistoryCli, ExportingAStoreThatIsNotThereIsExitTwo) {
   EXPECT_NE(run.err.find("no file"), std::string::npos) << run.err;
   EXPECT_FALSE(std::filesystem::exists(path("e.json")));
   EXPECT_FALSE(std::filesystem::exists(path("history.sqlite")));
+}
+
+// Two runs of kUnchanged kept in the scratch folder's store.
+class HistoryCliTwoRuns : public HistoryCli {
+ protected:
+  void SetUp() override {
+    HistoryCli::SetUp();
+    const std::string report = verdict("v.json", "baseline_h200.json", kUnchanged);
+    ASSERT_EQ(append(report, kUnchanged, "o/r/101/GPU-1234", "1111111", "2026-11-24T17:05:38Z").code, 0);
+    ASSERT_EQ(append(report, kUnchanged, "o/r/102/GPU-1234", "2222222", "2026-11-25T09:00:00Z").code, 0);
+  }
+};
+
+// `history-export --store S --json S` replaced the store with its export.
+TEST_F(HistoryCliTwoRuns, NoCommandWritesItsOutputOverTheStore) {
+  const std::string before = read(path("history.sqlite"));
+  const std::vector<std::vector<std::string>> commands = {
+      {"history-export", "--store", store(), "--gpu", "nvidia-h200", "--json", path("history.sqlite")},
+      {"history-export", "--store", path("history.sqlite"), "--gpu", "nvidia-h200", "--json",
+       path("sub/../history.sqlite")},
+      {"history-changes", "--store", store(), "--gpu", "nvidia-h200", "--json", path("c.json"), "--markdown",
+       path("history.sqlite")},
+      {"history-changes", "--store", store(), "--gpu", "nvidia-h200", "--json", path("history.sqlite-journal")},
+  };
+  std::filesystem::create_directories(path("sub"));
+  for (const std::vector<std::string>& command : commands) {
+    const CliRun run = cli(command);
+    EXPECT_EQ(run.code, formats::kExitInvalidInput) << command[0] << " " << command.back();
+    EXPECT_NE(run.err.find("is the history store"), std::string::npos) << run.err;
+  }
+  EXPECT_EQ(read(path("history.sqlite")), before) << "the store is as it was";
+  EXPECT_FALSE(std::filesystem::exists(path("c.json"))) << "no output of a refused call";
+  EXPECT_FALSE(std::filesystem::exists(path("history.sqlite-journal")));
+}
+
+TEST_F(HistoryCliTwoRuns, HistoryRemoveTakesOutOneRunAndSaysWhich) {
+  CliRun run = cli({"history-remove", "--store", store(), "--run-key", "o/r/101/GPU-1234"});
+  EXPECT_EQ(run.code, formats::kExitPass) << run.err;
+  EXPECT_EQ(run.out,
+            "removed run o/r/101/GPU-1234 of nvidia-h200 (commit 1111111, 2026-11-24T17:05:38Z): 3 benchmarks\n");
+  run = cli({"history-export", "--store", store(), "--gpu", "nvidia-h200", "--json", path("e.json")});
+  EXPECT_EQ(run.out, "exported 3 series of nvidia-h200 (1 runs) to " + path("e.json") + "\n");
+  EXPECT_EQ(read(path("e.json")).find("o/r/101/GPU-1234"), std::string::npos) << "gone from the export";
+
+  run = cli({"history-remove", "--store", store(), "--run-key", "o/r/101/GPU-1234"});
+  EXPECT_EQ(run.code, formats::kExitInvalidInput);
+  EXPECT_NE(run.err.find("holds no run o/r/101/GPU-1234: nothing removed"), std::string::npos) << run.err;
+  run = cli({"history-remove", "--store", store(), "--run-key", "k\n::error::x"});
+  EXPECT_EQ(run.code, formats::kExitInvalidInput);
+  EXPECT_NE(run.err.find("--run-key"), std::string::npos) << run.err;
+  run = cli({"history-remove", "--store", path("none.sqlite"), "--run-key", "o/r/102/GPU-1234"});
+  EXPECT_EQ(run.code, formats::kExitInvalidInput);
+  EXPECT_NE(run.err.find("no file"), std::string::npos) << run.err;
+  EXPECT_FALSE(std::filesystem::exists(path("none.sqlite"))) << "nothing created";
+}
+
+// Medians of 1e300 and 1e-280 (a ratio of 1e580) made an infinite change, written as null, which the
+// dashboard refused for every GPU; 0 and -5 were exported without complaint.
+TEST_F(HistoryCliTwoRuns, AStoredMedianThatIsNotATimeStopsTheExportNamingItsRun) {
+  const std::string file = path("history.sqlite");
+  const std::unique_ptr<history::StoreConnection> db =
+      history::connect_sqlite(file, file, history::StoreAccess::kAppend, history::StoreOptions{});
+  const std::string by_key =
+      "UPDATE results SET process_medians = $1 WHERE run_id = (SELECT id FROM runs WHERE run_key = $2)";
+  for (const auto& [first, second] : std::vector<std::pair<std::string, std::string>>{
+           {"[1e300,1e300,1e300]", "[1e-280,1e-280,1e-280]"}, {"[0]", "[255]"}, {"[255]", "[-5]"}}) {
+    db->run(by_key, {first, std::string("o/r/101/GPU-1234")});
+    db->run(by_key, {second, std::string("o/r/102/GPU-1234")});
+    for (const std::string command : {"history-export", "history-changes"}) {
+      const CliRun run = cli({command, "--store", store(), "--gpu", "nvidia-h200", "--json", path("out.json")});
+      EXPECT_EQ(run.code, formats::kExitInvalidInput) << command << " " << first << " " << second;
+      EXPECT_TRUE(std::regex_search(run.err, std::regex(R"(run o/r/10[12]/GPU-1234, benchmark \S+: process median)")))
+          << run.err;
+      EXPECT_NE(run.err.find("history-remove"), std::string::npos) << run.err;
+      EXPECT_FALSE(std::filesystem::exists(path("out.json"))) << "nothing written";
+    }
+  }
+}
+
+TEST(SeriesJson, ANumberThatIsNotFiniteIsNeverWrittenAsNull) {
+  history::Series series{"nvidia-h200", "reduction/reduce9/n:1", "us", {}};
+  series.points.push_back(history::SeriesPoint{"k1", "1111111", "2026-11-24T17:05:38Z", "GPU-1", {1e-280}, 1e-280,
+                                               "SAME", "", ""});
+  series.points.push_back(history::SeriesPoint{"k2", "2222222", "2026-11-25T17:05:38Z", "GPU-1", {1e300}, 1e300,
+                                               "SAME", "", ""});
+  history::SeriesExport document = history::export_of("nvidia-h200", {series});
+  const double change_pct = (1e300 / 1e-280 - 1.0) * 100.0;  // as changes.cpp forms it: overflows
+  ASSERT_TRUE(std::isinf(change_pct));
+  document.series[0].change_points.push_back({1, "1111111", "2222222", 1e-280, 1e300, change_pct, 0.001});
+  expect_words(input_error_of([&] { history::series_json(document); }),
+               {"series reduction/reduce9/n:1: change_points[0].change_pct", "not a finite number",
+                "nothing was written"});
+  document.series[0].change_points.clear();
+  document.series[0].drift =
+      history::ExportedDrift{"2026-11-23T00:00:00Z", 2.0, 4.0, std::nan(""), 2.0, true, "c1", "c2"};
+  expect_words(input_error_of([&] { history::series_json(document); }), {"drift.change_pct", "not a finite number"});
 }
 
 TEST(SeriesJson, TheReaderRefusesWhatTheWriterNeverWrites) {
