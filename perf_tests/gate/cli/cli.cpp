@@ -294,6 +294,14 @@ const std::vector<Command>& commands() {
         {"--baseline", kValue},
         {"--ledger", kValue},
         {"--min-effect-pct", kValue}}},
+      {"history-runs",
+       cli::run_history_runs,
+       R"(  perf_gate history-runs --store S [--key-prefix P]
+      Print how many runs the store S holds (every GPU), or with --key-prefix how many whose run key
+      starts with P: the CI job's check that a store it uploads holds no fewer runs than the one it
+      replaces, and that a workflow run is kept already (P: <repository>/<run id>/).
+)",
+       {{"--store", kValue}, {"--key-prefix", kValue}}},
   };
   return table;
 }

@@ -1,5 +1,5 @@
-// history-append, history-export, history-changes: every perf run on main kept per GPU model
-// (gate/history/store.h), exported, and judged for change points and drift (gate/history/changes.h).
+// history-append, history-export, history-changes, history-runs: every perf run on main kept per GPU model
+// (gate/history/store.h), exported, judged for change points and drift (gate/history/changes.h), counted.
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -97,6 +97,16 @@ int run_history_changes(const Arguments& args, std::ostream& out, std::ostream& 
   if (args.has("--markdown")) formats::write_file_atomically(args.value("--markdown"), history::changes_markdown(document));
   out << history::changes_console(document);
   return formats::kExitPass;  // a move is a warning: the per-pull-request gate is what fails
+}
+
+int run_history_runs(const Arguments& args, std::ostream& out, std::ostream& /*err*/) {
+  const std::string prefix = args.value("--key-prefix");  // "" counts every run
+  const std::unique_ptr<history::Store> store =
+      history::open_store(args.required("--store"), history::StoreAccess::kReadOnly);
+  std::size_t count = 0;
+  for (const std::string& key : store->run_keys()) count += key.compare(0, prefix.size(), prefix) == 0 ? 1 : 0;
+  out << count << "\n";
+  return formats::kExitPass;
 }
 
 }  // namespace gpuperf::gate::cli

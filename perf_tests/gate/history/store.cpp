@@ -188,6 +188,12 @@ class SqlStore final : public Store {
     return rows.empty() ? 0 : std::stoull(text(rows[0][0]));
   }
 
+  std::vector<std::string> run_keys() override {
+    std::vector<std::string> keys;
+    for (const SqlRow& row : connection_->run("SELECT run_key FROM runs ORDER BY id")) keys.push_back(text(row[0]));
+    return keys;
+  }
+
  private:
   std::string id_of(const std::string& sql, const std::vector<SqlValue>& parameters) {
     const std::vector<SqlRow> rows = connection_->run(sql, parameters);

@@ -37,6 +37,9 @@ class Store {
   virtual std::vector<Series> series(const std::string& gpu_slug) = 0;
   // How many runs of `gpu_slug` are stored.
   virtual std::size_t run_count(const std::string& gpu_slug) = 0;
+  // The key of every stored run (every GPU), in the order stored: how a CI job learns how many runs a copy
+  // of the store holds before it replaces another, and whether a workflow run is kept already.
+  virtual std::vector<std::string> run_keys() = 0;
 };
 
 // Where the client libraries are loaded from: their sonames, or a path (a test names one that is absent).
