@@ -275,7 +275,7 @@ job perf.yml history/history 0 "::notice title=New history store::the release pe
 check "and uploads it" test "$(history_points)" = "owner/repo/42/GPU-fake $head_sha"
 cp "$FAKE_GH_UPLOADED" "$work/store-before"
 job perf.yml history/history 1 "downloading the history store failed; nothing appended" \
-  "a failed download never starts a new store over the history" "${on_main[@]}" FAKE_GH_RELEASE_ASSET="$work/no-such-file"
+  "a failed download never starts a new store over the history" "${on_main[@]}" "FAKE_GH_FAIL=release download*"
 check "the store is unchanged" cmp "$work/store-before" "$FAKE_GH_UPLOADED"
 : >"$FAKE_LOG"
 job perf.yml history/history 0 "job history skipped: its if: is false" "a dispatched (untrusted) commit never writes the store" \
