@@ -246,11 +246,20 @@ job perf.yml perf/verdicts 0 "job verdicts skipped" "no verdicts when the GPU jo
 # gh; the store is read back with the real gate); nothing else ever writes it.
 git clean -fdxq
 release="$work/history-release"
-export FAKE_GH_UPLOADED="$release/perf-history.sqlite"
+store_asset="$release/perf-history.sqlite"
+# The runs of perf.yml (workflow 7) the API lists; run 44's history job was cancelled, its artifacts remain.
+api="$work/history-api/repos/owner/repo/actions"
+mkdir -p "$api/workflows/7" "$api/runs/44" "$work/history-runs/44"
+for id in 42 43 44 45; do
+  jq -n --argjson id "$id" --arg sha "$head_sha" '{id: $id, workflow_id: 7, event: "push", head_branch: "main",
+    head_repository: {full_name: "owner/repo"}, head_sha: $sha, created_at: "2026-01-01T00:00:\($id)Z"}' >"$api/runs/$id.json"
+done
+jq -n '{workflow_runs: []}' >"$api/workflows/7/runs.json"
 on_main=(expr:github.ref=refs/heads/main expr:github.ref_name=main expr:github.run_id=42 FAKE_GH_RELEASE="$release"
-  expr:needs.perf.outputs.sha="$head_sha" expr:needs.perf.outputs.scope=trusted expr:needs.perf.result=success)
-history_points() {  # the points of fake/long/n:2 in the uploaded store, as "run_key commit" lines
-  "$gate" history-export --store "$FAKE_GH_UPLOADED" --gpu fake-gpu --json "$work/history-export.json" >/dev/null &&
+  expr:needs.perf.outputs.sha="$head_sha" expr:needs.perf.outputs.scope=trusted expr:needs.perf.result=success
+  FAKE_GH_API="$work/history-api" FAKE_GH_RUNS="$work/history-runs")
+history_points() {  # the run ids of fake/long/n:2 in the uploaded store, with their commits, as "run_key commit" lines
+  "$gate" history-export --store "$store_asset" --gpu fake-gpu --json "$work/history-export.json" >/dev/null &&
     jq -r '.series[] | select(.benchmark == "fake/long/n:2") | .points[] | "\(.run_key) \(.commit)"' "$work/history-export.json"
 }
 : >"$FAKE_LOG"
@@ -269,14 +278,24 @@ check "the store is downloaded, no release created" bash -c \
 check "the run is still stored once" test "$(history_points)" = "owner/repo/42/GPU-fake $head_sha"
 job perf.yml history/history 0 "job history: passed" "the next run on main is appended" "${on_main[@]}" expr:github.run_id=43
 check "the store holds both runs, oldest first" test "$(history_points | cut -d' ' -f1 | tr '\n' ' ')" = "owner/repo/42/GPU-fake owner/repo/43/GPU-fake "
-rm -f "$FAKE_GH_UPLOADED"
-job perf.yml history/history 0 "::notice title=New history store::the release perf-history has no asset" \
-  "a release without the store starts a new one" "${on_main[@]}"
-check "and uploads it" test "$(history_points)" = "owner/repo/42/GPU-fake $head_sha"
-cp "$FAKE_GH_UPLOADED" "$work/store-before"
+check "the store before it is kept beside it" test -f "$release/perf-history.previous.sqlite"
+cp -r "$artifacts/perf-results-h200" "$work/history-runs/44/"
+jq -n '{artifacts: [{name: "perf-results-h200", expired: false}]}' >"$api/runs/44/artifacts.json"
+jq -n --slurpfile a "$api/runs/44.json" --slurpfile b "$api/runs/43.json" '{workflow_runs: ($a + $b)}' >"$api/workflows/7/runs.json"
+job perf.yml history/history 0 "job history: passed" "the next run also appends a run whose history job was cancelled" \
+  "${on_main[@]}" expr:github.run_id=45
+check "from its artifacts, in the order pushed" test "$(history_points | cut -d' ' -f1 | tr '\n' ' ')" = \
+  "owner/repo/42/GPU-fake owner/repo/43/GPU-fake owner/repo/44/GPU-fake owner/repo/45/GPU-fake "
+check "and says so in the job summary" grep -q "^- run 44 (commit ${head_sha:0:12}" "$work/runner-temp/github_step_summary"
+cp "$store_asset" "$work/store-before"
+rm -f "$release"/*.sqlite
+job perf.yml history/history 1 "the release perf-history holds no readable history store" \
+  "a release without the store is refused: a new store would replace the history" "${on_main[@]}"
+check "and nothing is uploaded" test -z "$(ls "$release"/*.sqlite 2>/dev/null)"
+cp "$work/store-before" "$store_asset"
 job perf.yml history/history 1 "downloading the history store failed; nothing appended" \
-  "a failed download never starts a new store over the history" "${on_main[@]}" FAKE_GH_RELEASE_ASSET="$work/no-such-file"
-check "the store is unchanged" cmp "$work/store-before" "$FAKE_GH_UPLOADED"
+  "a failed download never starts a new store over the history" "${on_main[@]}" "FAKE_GH_FAIL=release download*"
+check "the store is unchanged" cmp "$work/store-before" "$store_asset"
 : >"$FAKE_LOG"
 job perf.yml history/history 0 "job history skipped: its if: is false" "a dispatched (untrusted) commit never writes the store" \
   "${on_main[@]}" expr:github.event_name=workflow_dispatch expr:needs.perf.outputs.scope=untrusted
@@ -286,17 +305,16 @@ job perf.yml history/history 0 "job history skipped: its if: is false" "nor a pu
 job perf.yml history/history 0 "job history skipped: its if: is false" "nor a run whose GPU jobs did not run" \
   "${on_main[@]}" expr:needs.perf.result=skipped
 check "nothing was downloaded or uploaded for them" test ! -s "$FAKE_LOG"
-check "the store is unchanged by them" cmp "$work/store-before" "$FAKE_GH_UPLOADED"
+check "the store is unchanged by them" cmp "$work/store-before" "$store_asset"
 # shellcheck disable=SC2016  # jq's
-check "only the history job may write (contents, for the release asset), in one append group per repository; perf-call.yml reads" bash -c "
+check "only the history job may write (contents, for the release asset; actions read, for earlier runs' artifacts), in one append group per repository; perf-call.yml reads" bash -c "
   bash scripts/ci/workflow_json.sh .github/workflows/history-call.yml | jq -e '
-  .permissions == {} and .jobs.history.permissions == {contents: \"write\"}
+  .permissions == {} and .jobs.history.permissions == {contents: \"write\", actions: \"read\"}
   and .jobs.history.concurrency == {group: \"perf-history-\${{ github.repository }}\", \"cancel-in-progress\": false}' &&
   bash scripts/ci/workflow_json.sh .github/workflows/perf-call.yml |
   jq -e '([.jobs[].permissions | select(.contents == \"write\")] | length) == 0' &&
   bash scripts/ci/workflow_json.sh .github/workflows/perf.yml |
-  jq -e '.jobs.perf.permissions == {contents: \"read\"} and .jobs.history.permissions == {contents: \"write\"}'"
-unset FAKE_GH_UPLOADED
+  jq -e '.jobs.perf.permissions == {contents: \"read\"} and .jobs.history.permissions == {contents: \"write\", actions: \"read\"}'"
 
 # pr-comment: only a push run of this repository, one artifact by name; creates, then updates, one comment.
 comment_run=(expr:github.event_name=workflow_run expr:github.ref=refs/heads/main)

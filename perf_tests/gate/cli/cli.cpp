@@ -312,6 +312,14 @@ const std::vector<Command>& commands() {
       every export. Prints what it removed; exit 2 when S holds no run KEY.
 )",
        {{"--store", kValue}, {"--run-key", kValue}}},
+      {"history-runs",
+       cli::run_history_runs,
+       R"(  perf_gate history-runs --store S [--key-prefix P]
+      Print how many runs the store S holds (every GPU), or with --key-prefix how many whose run key
+      starts with P: the CI job's check that a store it uploads holds no fewer runs than the one it
+      replaces, and that a workflow run is kept already (P: <repository>/<run id>/).
+)",
+       {{"--store", kValue}, {"--key-prefix", kValue}}},
   };
   return table;
 }

@@ -1,6 +1,6 @@
-// history-append, history-export, history-changes, history-remove: every perf run on main kept per GPU
-// model (gate/history/store.h), exported, judged for change points and drift (gate/history/changes.h), and
-// a run taken out again.
+// history-append, history-export, history-changes, history-remove, history-runs: every perf run on main
+// kept per GPU model (gate/history/store.h), exported, judged for change points and drift
+// (gate/history/changes.h), a run taken out again, and counted.
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -120,6 +120,16 @@ int run_history_remove(const Arguments& args, std::ostream& out, std::ostream& /
   }
   out << "removed run " << removed->run_key << " of " << removed->gpu_slug << " (commit " << removed->commit << ", "
       << removed->date << "): " << removed->results << " benchmarks\n";
+  return formats::kExitPass;
+}
+
+int run_history_runs(const Arguments& args, std::ostream& out, std::ostream& /*err*/) {
+  const std::string prefix = args.value("--key-prefix");  // "" counts every run
+  const std::unique_ptr<history::Store> store =
+      history::open_store(args.required("--store"), history::StoreAccess::kReadOnly);
+  std::size_t count = 0;
+  for (const std::string& key : store->run_keys()) count += key.compare(0, prefix.size(), prefix) == 0 ? 1 : 0;
+  out << count << "\n";
   return formats::kExitPass;
 }
 

@@ -221,6 +221,12 @@ class SqlStore final : public Store {
 
   const std::string& name() const override { return name_; }
 
+  std::vector<std::string> run_keys() override {
+    std::vector<std::string> keys;
+    for (const SqlRow& row : connection_->run("SELECT run_key FROM runs ORDER BY id")) keys.push_back(text(row[0]));
+    return keys;
+  }
+
  private:
   // One append, in one transaction. Rows that another append may be inserting too (a benchmark's name,
   // a code hash) are inserted by every append in one order: all benchmarks by name (and unit), then all

@@ -65,6 +65,9 @@ class Store {
   virtual std::optional<RemovedRun> remove(const std::string& run_key) = 0;
   // The store's name as messages show it (a password hidden).
   virtual const std::string& name() const = 0;
+  // The key of every stored run (every GPU), in the order stored: how a CI job learns how many runs a copy
+  // of the store holds before it replaces another, and whether a workflow run is kept already.
+  virtual std::vector<std::string> run_keys() = 0;
 };
 
 // Where the client libraries are loaded from: their sonames, or a path (a test names one that is absent).

@@ -95,6 +95,16 @@ TEST_P(StoreContract, AppendingOneRunKeyTwiceKeepsItOnce) {
   EXPECT_EQ(series[0].points[0].process_medians, (std::vector<double>{255.1, 255.3, 255.2}));
 }
 
+// history-runs counts these: the CI job's guard that an upload never holds fewer runs than the download.
+TEST_P(StoreContract, RunKeysAreEveryStoredRunInTheOrderStored) {
+  const std::unique_ptr<Store> store = open();
+  EXPECT_TRUE(store->run_keys().empty());
+  EXPECT_TRUE(store->append(make_run("o/r/2/GPU-1234", "2026-11-24T17:05:38Z")));
+  EXPECT_TRUE(store->append(make_run("o/r/1/GPU-1234", "2026-11-23T17:05:38Z")));
+  EXPECT_FALSE(store->append(make_run("o/r/2/GPU-1234", "2026-11-25T17:05:38Z")));
+  EXPECT_EQ(store->run_keys(), (std::vector<std::string>{"o/r/2/GPU-1234", "o/r/1/GPU-1234"}));
+}
+
 TEST_P(StoreContract, SeriesAreByNameWithPointsOldestFirstThenInStoredOrder) {
   {
     const std::unique_ptr<Store> store = open();

@@ -228,6 +228,28 @@ TEST(SeriesJson, ANumberThatIsNotFiniteIsNeverWrittenAsNull) {
   expect_words(input_error_of([&] { history::series_json(document); }), {"drift.change_pct", "not a finite number"});
 }
 
+// What the CI job checks before it uploads a store (no fewer runs than downloaded) and before it appends a
+// workflow run late (is it kept already?).
+TEST_F(HistoryCli, HistoryRunsCountsTheRunsStoredOrThoseOfAKeyPrefix) {
+  CliRun run = cli({"history-runs", "--store", store()});
+  EXPECT_EQ(run.code, formats::kExitInvalidInput) << "no store to count";
+  EXPECT_FALSE(std::filesystem::exists(path("history.sqlite"))) << "nothing created";
+  const std::string report = verdict("v.json", "baseline_h200.json", kUnchanged);
+  for (const char* key : {"o/r/101/GPU-1", "o/r/1010/GPU-1", "o/r/101/GPU-2", "o/r/102/GPU-1"}) {
+    ASSERT_EQ(append(report, kUnchanged, key, "1111111", "2026-11-24T17:05:38Z").code, formats::kExitPass) << key;
+  }
+  const auto count = [&](std::vector<std::string> args) {
+    args.insert(args.begin(), {"history-runs", "--store", store()});
+    const CliRun counted = cli(args);
+    EXPECT_EQ(counted.code, formats::kExitPass) << counted.err;
+    return counted.out;
+  };
+  EXPECT_EQ(count({}), "4\n");
+  EXPECT_EQ(count({"--key-prefix", "o/r/101/"}), "2\n") << "both GPUs of run 101, not run 1010";
+  EXPECT_EQ(count({"--key-prefix", "o/r/103/"}), "0\n");
+  EXPECT_EQ(count({"--key-prefix", ""}), "4\n");
+}
+
 TEST(SeriesJson, TheReaderRefusesWhatTheWriterNeverWrites) {
   history::Series series{"nvidia-h200", "reduction/reduce9/n:1", "us", {}};
   series.points.push_back(history::SeriesPoint{"k1", "1111111", "2026-11-24T17:05:38Z", "GPU-1", {1.0, 3.0, 2.0}, 2.0,
