@@ -1,6 +1,7 @@
 #pragma once
 // Benchmark results: what one Google Benchmark JSON file (--benchmark_out_format=json) written by a perf
-// binary says, reduced to what the gate judges: per benchmark, the valid samples of every repetition.
+// binary says, reduced to what the gate judges: per benchmark, the valid samples of every repetition. A
+// team's Google Benchmark or nvbench suite is read into the same (gbench_results.h, nvbench_results.h).
 
 #include <cstddef>
 #include <map>
@@ -56,7 +57,9 @@ struct BenchmarkSamples {
 struct ResultsFile {
   std::string source;  // the file it came from, for messages
   GpuContext gpu;
-  std::map<std::string, BenchmarkSamples> benchmarks;  // by benchmark_name_from_run_name(run_name)
+  // by benchmark name: benchmark_name_from_run_name(run_name), or another tool's name mapped onto the rule
+  // (formats/foreign_names.h)
+  std::map<std::string, BenchmarkSamples> benchmarks;
   // The clocks NVML read at each valid sample of every benchmark (counters sm_clock_mhz, mem_clock_mhz);
   // empty when the perf binary had no NVML [MHz]
   std::vector<double> sm_clock_mhz;
