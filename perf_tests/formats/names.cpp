@@ -119,6 +119,19 @@ std::string name_rule(NameKind kind) {
   return "";
 }
 
+std::string gpu_slug(std::string_view gpu_name) {
+  std::string slug;
+  for (const char c : gpu_name) {
+    if (is_letter(c) || is_digit(c)) {
+      slug += c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
+    } else if (!slug.empty() && slug.back() != '-') {
+      slug += '-';
+    }
+  }
+  while (!slug.empty() && slug.back() == '-') slug.pop_back();
+  return slug;
+}
+
 std::string name_error(NameKind kind, std::string_view text) {
   const std::string why = why_not(kind, text);
   if (why.empty()) return "";

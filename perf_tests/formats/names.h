@@ -10,9 +10,10 @@
 //   part       (variant, shape) one or more of letters, digits, _ . , : - ("m:1000,n:1001,k:999")
 //   GPU        letters, digits, space, _ . - starting and ending with a letter or digit; at most
 //              kMaxGpuNameLength ("NVIDIA H100 80GB HBM3", "NVIDIA A100-SXM4-40GB MIG 1g.5gb")
-//   GPU slug   the GPU name in lower case, spaces as '-' ("nvidia-h100-80gb-hbm3"): lower-case letters,
-//              digits, _ . - starting and ending with a letter or digit, at most kMaxGpuNameLength. It
-//              names files (baselines/<slug>.json), so it can hold no '/' and never be "." or "..".
+//   GPU slug   the GPU name in lower case, other characters as '-' ("nvidia-h100-80gb-hbm3", gpu_slug()):
+//              lower-case letters, digits, _ . - starting and ending with a letter or digit, at most
+//              kMaxGpuNameLength. It names files (baselines/<slug>.json), so it can hold no '/' and never be
+//              "." or "..".
 //
 // None of them can hold a backtick, '|', '<', '&', '@', '[', a quote, a backslash, a control character or
 // any non-ASCII byte, so no name can close a code span, open HTML or a link, mention anyone or start a
@@ -37,5 +38,10 @@ std::string name_error(NameKind kind, std::string_view text);
 
 // The rule for one kind of name, in words (as in the header comment): what name_error() ends with.
 std::string name_rule(NameKind kind);
+
+// The slug of a GPU name: lower case, every run of other characters than letters and digits one '-', none
+// at either end: "NVIDIA H100 80GB HBM3" -> "nvidia-h100-80gb-hbm3". The harness names the GPU it runs on
+// by it, and the gate a GPU another tool's output names (gate/inputs/nvbench_results.h).
+std::string gpu_slug(std::string_view gpu_name);
 
 }  // namespace gpuperf::formats

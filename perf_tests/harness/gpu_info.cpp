@@ -1,26 +1,15 @@
 #include "harness/gpu_info.h"
 
-#include <cctype>
 #include <cstdio>
 
 #include <cuda_runtime.h>
 
+#include "formats/names.h"
 #include "harness/nvml.h"
 
 namespace gpuperf {
 
-std::string gpu_slug(const std::string& name) {
-  std::string slug;
-  for (const char ch : name) {
-    if (std::isalnum(static_cast<unsigned char>(ch)) != 0) {
-      slug += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-    } else if (!slug.empty() && slug.back() != '-') {
-      slug += '-';
-    }
-  }
-  while (!slug.empty() && slug.back() == '-') slug.pop_back();
-  return slug;
-}
+std::string gpu_slug(const std::string& name) { return formats::gpu_slug(name); }
 
 std::optional<GpuInfo> query_gpu(std::string& why) {
   int count = 0;

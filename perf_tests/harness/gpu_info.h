@@ -13,7 +13,7 @@ struct GpuInfo : formats::GpuIdentity {
   long l2_bytes = 0;  // [bytes]
 };
 
-// Lower case, every run of non-alphanumerics becomes one '-': "NVIDIA H100 80GB HBM3" -> "nvidia-h100-80gb-hbm3".
+// formats::gpu_slug (formats/names.h): "NVIDIA H100 80GB HBM3" -> "nvidia-h100-80gb-hbm3".
 std::string gpu_slug(const std::string& name);
 
 // The current device, or nullopt with `why` set when there is no usable CUDA device.

@@ -45,6 +45,18 @@ TEST(Names, RealGpuNamesAreValid) {
   }
 }
 
+TEST(Names, TheSlugOfAGpuName) {
+  EXPECT_EQ(gpu_slug("NVIDIA H200"), "nvidia-h200");
+  EXPECT_EQ(gpu_slug("NVIDIA H100 80GB HBM3"), "nvidia-h100-80gb-hbm3");
+  EXPECT_EQ(gpu_slug("  NVIDIA  A100-SXM4 (40GB) "), "nvidia-a100-sxm4-40gb");
+  EXPECT_EQ(gpu_slug("Quadro GV100"), "quadro-gv100");
+  EXPECT_EQ(gpu_slug("GPU \xc3\xa9/../x"), "gpu-x") << "nothing but letters, digits and '-'";
+  EXPECT_EQ(gpu_slug("!!!"), "");
+  for (const char* name : {"NVIDIA H100 80GB HBM3", "NVIDIA A100-SXM4-40GB MIG 1g.5gb", "Tesla T4"}) {
+    EXPECT_EQ(name_error(NameKind::kGpuSlug, gpu_slug(name)), "") << name;
+  }
+}
+
 TEST(Names, AGpuSlugNamesAFileAndNothingElse) {
   for (const char* slug : {"nvidia-h100-80gb-hbm3", "nvidia-h200", "nvidia-a100-sxm4-40gb-mig-1g.5gb", "tesla-t4"}) {
     EXPECT_EQ(name_error(NameKind::kGpuSlug, slug), "") << slug;

@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "formats/escape.h"
+#include "formats/foreign_names.h"
 #include "formats/input_error.h"
 #include "formats/json_fields.h"
 #include "formats/json_input.h"
@@ -21,6 +22,7 @@ using nlohmann::json;
 using formats::ObjectReader;
 
 constexpr const char* kRerunHint = "re-run the perf binary with --benchmark_out_format=json";
+constexpr const char* kSuiteRerunHint = "re-run the suite with --benchmark_out=FILE --benchmark_out_format=json";
 // A name that breaks formats/names.h's rule reaches no report: the file did not come from gpuperf_bench.
 constexpr const char* kNameHint =
     "gpuperf_bench writes only names its registry accepts: re-run it, and check what wrote this file";
@@ -38,20 +40,16 @@ std::optional<double> microseconds_per(const std::string& unit) {
   return std::nullopt;
 }
 
-// What Google Benchmark 1.7 appends to a run_name (BenchmarkName::str(): min_time, min_warmup_time,
-// iterations, repeats, time type, threads), never used as a shape axis by the registry.
-constexpr std::string_view kGeneratedKeys[] = {"iterations:", "repeats:", "threads:", "min_time:", "min_warmup_time:"};
-constexpr std::string_view kGeneratedFlags[] = {"manual_time", "real_time", "process_time"};
+// How one file is read (ResultsDialect), and what its messages tell the reader to do.
+struct Reading {
+  explicit Reading(const ResultsDialect& dialect)
+      : family(dialect.suite_family), rerun_hint(family.empty() ? kRerunHint : kSuiteRerunHint) {}
+  bool ours() const { return family.empty(); }
 
-bool is_generated_component(std::string_view component) {
-  for (std::string_view key : kGeneratedKeys) {
-    if (component.substr(0, key.size()) == key) return true;
-  }
-  for (std::string_view flag : kGeneratedFlags) {
-    if (component == flag) return true;
-  }
-  return false;
-}
+  std::string family;  // another suite's; "" for our perf binary's files
+  const char* rerun_hint;
+  std::map<std::string, std::string> run_name_of;  // another suite's: the run name each benchmark name came from
+};
 
 constexpr const char* kTimingHint = "check the timing code of the perf binary";
 
@@ -91,9 +89,9 @@ struct Sample {
   std::string unit;
 };
 
-Sample parse_sample(const ObjectReader& entry) {
-  const ObjectReader timing = entry.with_hint(kTimingHint);
-  if (entry.raw().contains("cycles")) return {timing.positive("cycles"), formats::kUnitCycles};
+Sample parse_sample(const ObjectReader& entry, const Reading& reading) {
+  const ObjectReader timing = entry.with_hint(reading.ours() ? kTimingHint : "check the suite's timing code");
+  if (reading.ours() && entry.raw().contains("cycles")) return {timing.positive("cycles"), formats::kUnitCycles};
   const double time = timing.positive("real_time");
   const std::string unit = entry.string("time_unit");
   const std::optional<double> scale = microseconds_per(unit);
@@ -107,15 +105,38 @@ void add_clock(const ObjectReader& entry, const char* key, std::vector<double>& 
   if (value && std::isfinite(*value) && *value > 0.0) out.push_back(*value);
 }
 
-// `entry` is benchmarks[index] of the file, an iteration row.
-void add_iteration(const ObjectReader& row, ResultsFile& file) {
-  std::map<std::string, BenchmarkSamples>& out = file.benchmarks;
-  const std::string run_name = row.with_hint("use Google Benchmark >= 1.5, which writes run_name").string("run_name");
+// The benchmark name of a row of our perf binary's file.
+std::string our_benchmark_name(const ObjectReader& row, const std::string& run_name) {
   const std::string name = benchmark_name_from_run_name(run_name);
   if (name.empty()) row.fail("run_name", "is '" + formats::escape_console(run_name) + "', which names no benchmark");
   if (const std::string error = formats::name_error(formats::NameKind::kBenchmark, name); !error.empty()) {
     row.with_hint(kNameHint).fail_at(row.path() + ":", error);
   }
+  return name;
+}
+
+// The benchmark name of a row of another suite's file (formats/foreign_names.h). Two runs that differ only
+// in their run settings ("BM_x/1/manual_time", "BM_x/1/real_time") would map onto one name and have their
+// samples pooled: refused.
+std::string suite_benchmark_name(const ObjectReader& row, const std::string& run_name, Reading& reading) {
+  const formats::MappedName mapped = formats::gbench_to_our_name(reading.family, run_name);
+  if (!mapped.ok()) row.with_hint(mapped.remedy).fail_at(row.path() + ":", mapped.error);
+  const auto [first, inserted] = reading.run_name_of.emplace(mapped.name, run_name);
+  if (!inserted && first->second != run_name) {
+    row.with_hint("give them different names or arguments in the suite")
+        .fail("run_name", "is '" + formats::escape_console(run_name) + "', and an earlier run's is '" +
+                              formats::escape_console(first->second) + "': both map onto the benchmark name '" +
+                              mapped.name + "' (docs/suites.md)");
+  }
+  return mapped.name;
+}
+
+// `entry` is benchmarks[index] of the file, an iteration row.
+void add_iteration(const ObjectReader& row, ResultsFile& file, Reading& reading) {
+  std::map<std::string, BenchmarkSamples>& out = file.benchmarks;
+  const std::string run_name = row.with_hint("use Google Benchmark >= 1.5, which writes run_name").string("run_name");
+  const std::string name =
+      reading.ours() ? our_benchmark_name(row, run_name) : suite_benchmark_name(row, run_name, reading);
   // Every later message names the benchmark too: "benchmarks[3] ('reduction/x/n:1').real_time is NaN".
   const ObjectReader entry(row.raw(), row.source(), row.path() + " ('" + name + "')", row.hint());
   BenchmarkSamples& b = out[name];
@@ -131,7 +152,13 @@ void add_iteration(const ObjectReader& row, ResultsFile& file) {
     if (b.skip_message.empty()) b.skip_message = optional_message(entry, "skip_message");
     return;
   }
-  const Sample sample = parse_sample(entry);
+  const Sample sample = parse_sample(entry, reading);
+  if (!reading.ours()) {  // none of the harness's counters: the suite's own may share their names
+    b.unit = sample.unit;
+    b.samples_are_summaries = true;
+    b.samples.push_back(sample.value);
+    return;
+  }
   if (!b.unit.empty() && b.unit != sample.unit) {
     entry.with_hint("a benchmark must report cycles in every repetition or in none; fix the perf binary")
         .fail_here("reports " + sample.unit + " in one repetition and " + b.unit + " in another");
@@ -323,52 +350,70 @@ std::map<std::string, formats::Fingerprint> parse_fingerprints(const json& doc, 
 }  // namespace
 
 std::string benchmark_name_from_run_name(const std::string& run_name) {
-  std::string_view name = run_name;
-  for (std::size_t slash = name.rfind('/'); slash != std::string_view::npos && slash > 0; slash = name.rfind('/')) {
-    if (!is_generated_component(name.substr(slash + 1))) break;
-    name = name.substr(0, slash);
-  }
-  return std::string(name);
+  return formats::gbench_run_name_without_settings(run_name, false);
 }
 
-ResultsFile parse_results(const std::string& text, const std::string& source) {
+ResultsFile parse_results(const std::string& text, const std::string& source) { return parse_results(text, source, {}); }
+
+ResultsFile parse_results(const std::string& text, const std::string& source, const ResultsDialect& dialect) {
+  Reading reading(dialect);
   const json doc = parse_results_document(text, source);
   if (!doc.is_object()) {
     throw formats::InputError(source + ": the top level is " + formats::describe_json_type(doc) +
                      ", expected an object with 'context' and 'benchmarks' - is this a Google Benchmark JSON file? " +
-                     kRerunHint);
+                     reading.rerun_hint);
   }
   ResultsFile file;
   file.source = source;
-  file.gpu = parse_context(doc, source);
+  // Another suite's context is Google Benchmark's own (host, CPUs, caches): its GPU comes from elsewhere.
+  if (reading.ours()) file.gpu = parse_context(doc, source);
   const auto list = doc.find("benchmarks");
   if (list == doc.end()) {
-    throw formats::InputError(source + ": has no 'benchmarks' array - is this a Google Benchmark JSON file? " + kRerunHint);
+    throw formats::InputError(source + ": has no 'benchmarks' array - is this a Google Benchmark JSON file? " +
+                              reading.rerun_hint);
   }
   if (!list->is_array()) {
-    throw formats::InputError(source + ": 'benchmarks' is " + formats::describe_json_type(*list) + ", expected an array - " + kRerunHint);
+    throw formats::InputError(source + ": 'benchmarks' is " + formats::describe_json_type(*list) + ", expected an array - " +
+                              reading.rerun_hint);
   }
-  file.fingerprints = parse_fingerprints(doc, source);
+  if (reading.ours()) file.fingerprints = parse_fingerprints(doc, source);
   if (list->empty() && file.fingerprints.empty()) {
-    throw formats::InputError(source +
-                     ": the 'benchmarks' array is empty: no samples at all - the perf binary ran no "
-                     "benchmark; check its --benchmark_filter and that it found a GPU");
+    throw formats::InputError(source + ": the 'benchmarks' array is empty: no samples at all - " +
+                              (reading.ours() ? "the perf binary ran no benchmark; check its --benchmark_filter and that it found a GPU"
+                                              : "the suite ran no benchmark; check its --benchmark_filter"));
   }
   for (std::size_t i = 0; i < list->size(); ++i) {
-    const ObjectReader entry((*list)[i], source, "benchmarks[" + std::to_string(i) + "]", kRerunHint);
+    const ObjectReader entry((*list)[i], source, "benchmarks[" + std::to_string(i) + "]", reading.rerun_hint);
     const std::string run_type = entry.string("run_type");
     if (run_type == "aggregate") continue;  // mean/median/stddev rows: the gate uses the samples themselves
     if (run_type != "iteration") {
       entry.fail("run_type", "is '" + formats::escape_console(run_type) + "', neither iteration nor aggregate");
     }
-    add_iteration(entry, file);
+    add_iteration(entry, file, reading);
   }
   if (file.benchmarks.empty() && !list->empty()) {
-    throw formats::InputError(source +
-                     ": holds only aggregate rows, no samples at all - run the perf binary with "
-                     "--benchmark_repetitions=N and without --benchmark_report_aggregates_only");
+    throw formats::InputError(source + ": holds only aggregate rows, no samples at all - " +
+                              (reading.ours() ? "run the perf binary with --benchmark_repetitions=N and without "
+                                                "--benchmark_report_aggregates_only"
+                                              : "run the suite without --benchmark_report_aggregates_only"));
   }
   return file;
+}
+
+GpuContext gpu_context_of(const formats::GpuIdentity& gpu, const std::string& source) {
+  GpuContext context;
+  static_cast<formats::GpuIdentity&>(context) = gpu;
+  if (context.slug.empty()) context.slug = formats::gpu_slug(context.name);
+  const auto check = [&](formats::NameKind kind, const std::string& value) {
+    if (value.empty()) return;
+    if (const std::string error = formats::name_error(kind, value); !error.empty()) {
+      throw formats::InputError(source + ": the GPU it ran on: " + error +
+                                " - check what named the GPU (nvidia-smi --query-gpu=name)");
+    }
+  };
+  check(formats::NameKind::kGpu, context.name);
+  check(formats::NameKind::kGpuSlug, context.slug);
+  return context;
 }
 
 ResultsFile load_results(const std::string& path) {
@@ -405,6 +450,7 @@ void pool_into(BenchmarkSamples& into, const BenchmarkSamples& more, const std::
   into.bytes = std::max(into.bytes, more.bytes);
   into.flops = std::max(into.flops, more.flops);
   into.injected_slowdown_pct = std::max(into.injected_slowdown_pct, more.injected_slowdown_pct);
+  into.samples_are_summaries = into.samples_are_summaries || more.samples_are_summaries;
 }
 
 std::map<std::string, BenchmarkSamples> pool_results(const std::vector<ResultsFile>& files) {
@@ -418,7 +464,9 @@ std::map<std::string, BenchmarkSamples> pool_results(const std::vector<ResultsFi
 
 std::optional<double> process_median(const ResultsFile& file, const std::string& name, int min_samples) {
   const auto it = file.benchmarks.find(name);
-  if (it == file.benchmarks.end() || static_cast<int>(it->second.samples.size()) < min_samples) return std::nullopt;
+  if (it == file.benchmarks.end()) return std::nullopt;
+  const int needed = it->second.samples_are_summaries ? 1 : min_samples;
+  if (static_cast<int>(it->second.samples.size()) < needed) return std::nullopt;
   return median(it->second.samples);
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 // Benchmark results: what one Google Benchmark JSON file (--benchmark_out_format=json) written by a perf
-// binary says, reduced to what the gate judges: per benchmark, the valid samples of every repetition.
+// binary says, reduced to what the gate judges: per benchmark, the valid samples of every repetition. A
+// team's Google Benchmark or nvbench suite is read into the same (gbench_results.h, nvbench_results.h).
 
 #include <cstddef>
 #include <map>
@@ -22,6 +23,11 @@ struct GpuContext : formats::GpuIdentity {
   std::string git_commit;  // the commit the binary was built from, when the run said
 };
 
+// `gpu` as a results file's GPU, for a file that does not say (another tool's, which the caller knows the
+// GPU of): its slug made from its name where it has none. InputError (naming `source`) when its name or
+// slug breaks the name rule.
+GpuContext gpu_context_of(const formats::GpuIdentity& gpu, const std::string& source);
+
 // The longest benchmark name the gate reads is formats/names.h's: a --filter regular expression is matched
 // against every name, and std::regex matches recursively: a 30,000-character name overflowed the stack (a
 // crash, not an error). Names are refused beyond it where they are read (formats::name_error).
@@ -42,12 +48,18 @@ struct BenchmarkSamples {
   double bytes = 0.0;                  // moved through device memory by one run [bytes]
   double flops = 0.0;                  // arithmetic of one run [floating-point operations]
   double injected_slowdown_pct = 0.0;  // fault injection active during the run (informational) [percent]
+  // Each sample is the suite's own summary of many timings (nvbench's mean of a state; a row of another
+  // suite's Google Benchmark output, the mean of its iterations), where our perf binary's are one timed run
+  // each: one such sample is a process's median, and process_median asks for no more.
+  bool samples_are_summaries = false;
 };
 
 struct ResultsFile {
   std::string source;  // the file it came from, for messages
   GpuContext gpu;
-  std::map<std::string, BenchmarkSamples> benchmarks;  // by benchmark_name_from_run_name(run_name)
+  // by benchmark name: benchmark_name_from_run_name(run_name), or another tool's name mapped onto the rule
+  // (formats/foreign_names.h)
+  std::map<std::string, BenchmarkSamples> benchmarks;
   // The clocks NVML read at each valid sample of every benchmark (counters sm_clock_mhz, mem_clock_mhz);
   // empty when the perf binary had no NVML [MHz]
   std::vector<double> sm_clock_mhz;
@@ -66,6 +78,17 @@ std::string benchmark_name_from_run_name(const std::string& run_name);
 // Parses one results document; `source` names it in messages. InputError for anything malformed: corrupt
 // or truncated JSON, no benchmarks (unless it holds fingerprints: gpuperf_bench --fingerprint-only), missing or mistyped fields, a time that is NaN, zero or negative.
 ResultsFile parse_results(const std::string& text, const std::string& source);
+
+// Whose Google Benchmark output a file is. Our perf binary's (the default): names by
+// benchmark_name_from_run_name, and its context, fingerprints and counters (cycles, throttled, clocks,
+// bytes, flops) read. Another suite's (gbench_results.h): names mapped onto the rule by
+// formats/foreign_names.h in the family `suite_family`, two runs that map onto one name refused, samples
+// that are summaries (the mean of a run's iterations), and nothing of the harness's read: that suite's
+// own counters may have the same names ("throttled", "cycles") and mean something else.
+struct ResultsDialect {
+  std::string suite_family;  // "": our perf binary's file; else the family of another suite's benchmarks
+};
+ResultsFile parse_results(const std::string& text, const std::string& source, const ResultsDialect& dialect);
 ResultsFile load_results(const std::string& path);
 std::vector<ResultsFile> load_results_files(const std::vector<std::string>& paths);
 
@@ -79,7 +102,7 @@ void pool_into(BenchmarkSamples& into, const BenchmarkSamples& more, const std::
 std::map<std::string, BenchmarkSamples> pool_results(const std::vector<ResultsFile>& files);
 
 // The median of one file's (one process's) valid samples of benchmark `name`; nullopt when it has fewer
-// than `min_samples` of them.
+// than `min_samples` of them (fewer than one, where its samples are summaries: BenchmarkSamples).
 std::optional<double> process_median(const ResultsFile& file, const std::string& name, int min_samples);
 
 // The median of each file's valid samples of benchmark `name`, in file order (a file is one process);

@@ -1,0 +1,28 @@
+#include "gate/inputs/gbench_results.h"
+
+#include "formats/input_error.h"
+#include "formats/json_input.h"
+#include "formats/names.h"
+
+namespace gpuperf::gate {
+
+ResultsFile parse_gbench_results(const std::string& text, const std::string& source, const std::string& family,
+                                 const std::optional<formats::GpuIdentity>& gpu) {
+  // An empty family would read the file as our perf binary's: refused here, with the others.
+  if (const std::string error = formats::name_error(formats::NameKind::kFamily, family); !error.empty()) {
+    throw formats::InputError(source + ": cannot name its benchmarks: the suite's " + error +
+                              " - name the suite with a family name (docs/suites.md)");
+  }
+  ResultsFile file = parse_results(text, source, ResultsDialect{family});
+  if (gpu) file.gpu = gpu_context_of(*gpu, source);
+  return file;
+}
+
+ResultsFile load_gbench_results(const std::string& path, const std::string& family,
+                                const std::optional<formats::GpuIdentity>& gpu) {
+  const std::string text =
+      formats::read_text_file(path, "check the path; did the suite write its --benchmark_out file?");
+  return parse_gbench_results(text, path, family, gpu);
+}
+
+}  // namespace gpuperf::gate
