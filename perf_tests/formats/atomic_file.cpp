@@ -51,24 +51,55 @@ bool write_all(int fd, const std::string& content) {
   return true;
 }
 
-// A temporary file next to `path` holding `content`, synced to disk; its name. InputError when it fails
-// (nothing left behind).
-std::string stage(const std::string& path, const std::string& content) {
+// A temporary file next to `path`, open, with the mode a new file gets: its name and descriptor.
+// InputError when it cannot be made.
+std::pair<std::string, int> temporary_beside(const std::string& path) {
   std::string name = path + ".tmp.XXXXXX";
   const int fd = ::mkstemp(name.data());
   if (fd < 0) {
     throw InputError("cannot write a temporary file beside '" + path + "': " + error_text() +
                      " - check that the folder exists and is writable; '" + path + "' was left unchanged");
   }
+  if (::fchmod(fd, new_file_mode()) != 0) {
+    const std::string why = error_text();
+    ::close(fd);
+    ::unlink(name.c_str());
+    throw InputError("cannot write a temporary file beside '" + path + "': " + why + "; '" + path +
+                     "' was left unchanged");
+  }
+  return {name, fd};
+}
+
+[[noreturn]] void fail_writing(const std::string& path, int error) {
+  throw InputError("writing '" + path + "' failed: " + std::strerror(error) + " - is the disk full? '" + path +
+                   "' was left unchanged");
+}
+
+// A temporary file next to `path` holding `content`, synced to disk; its name. InputError when it fails
+// (nothing left behind).
+std::string stage(const std::string& path, const std::string& content) {
+  const auto [name, fd] = temporary_beside(path);
   int error = 0;
-  if (::fchmod(fd, new_file_mode()) != 0 || !write_all(fd, content) || ::fsync(fd) != 0) error = errno;
+  if (!write_all(fd, content) || ::fsync(fd) != 0) error = errno;
   if (::close(fd) != 0 && error == 0) error = errno;
   if (error != 0) {
     ::unlink(name.c_str());
-    throw InputError("writing '" + path + "' failed: " + std::strerror(error) + " - is the disk full? '" + path +
-                     "' was left unchanged");
+    fail_writing(path, error);
   }
   return name;
+}
+
+// Closes a streamed output's temporary file `staged` and syncs it to disk. InputError when a write to the
+// stream failed or the sync does (the caller removes the file).
+void finish_streamed(const std::string& path, const std::string& staged, std::ofstream& stream) {
+  stream.flush();
+  const bool written = stream.good();
+  stream.close();
+  if (!written || stream.fail()) fail_writing(path, errno != 0 ? errno : EIO);
+  const int fd = ::open(staged.c_str(), O_WRONLY | O_CLOEXEC);
+  int error = fd < 0 || ::fsync(fd) != 0 ? errno : 0;
+  if (fd >= 0 && ::close(fd) != 0 && error == 0) error = errno;
+  if (error != 0) fail_writing(path, error);
 }
 
 // Makes the renames in `folder` survive a power loss; a folder that cannot be synced still holds them.
@@ -138,35 +169,62 @@ void check_output_path(const std::string& path) {
   }
 }
 
-void OutputFiles::add(const std::string& path, std::string content) {
+OutputFiles::~OutputFiles() {
+  for (const File& file : files_) {
+    if (!file.staged.empty()) ::unlink(file.staged.c_str());
+  }
+}
+
+void OutputFiles::check_new(const std::string& path) const {
   check_output_path(path);
   const std::string resolved = resolved_path(path);
-  for (const auto& [other, ignored] : files_) {
-    if (resolved_path(other) == resolved) {
-      throw InputError("'" + path + "' is named as two outputs of one call ('" + other +
+  for (const File& other : files_) {
+    if (resolved_path(other.path) == resolved) {
+      throw InputError("'" + path + "' is named as two outputs of one call ('" + other.path +
                        "' is the same file) - give each output its own file");
     }
   }
-  files_.emplace_back(path, std::move(content));
+}
+
+void OutputFiles::add(const std::string& path, std::string content) {
+  check_new(path);
+  files_.push_back(File{path, std::move(content), "", nullptr});
+}
+
+std::ostream& OutputFiles::add_streamed(const std::string& path) {
+  check_new(path);
+  const auto [name, fd] = temporary_beside(path);
+  ::close(fd);
+  files_.push_back(File{path, "", name, std::make_unique<std::ofstream>(name, std::ios::binary | std::ios::trunc)});
+  if (!*files_.back().stream) fail_writing(path, errno != 0 ? errno : EIO);  // the destructor removes it
+  return *files_.back().stream;
 }
 
 void OutputFiles::write() {
-  for (const auto& [path, content] : files_) check_output_path(path);  // nothing changed it since add()
+  for (const File& file : files_) check_output_path(file.path);  // nothing changed it since add()
   std::vector<std::string> staged;
   try {
-    for (const auto& [path, content] : files_) staged.push_back(stage(path, content));
+    for (File& file : files_) {
+      if (file.stream) {
+        finish_streamed(file.path, file.staged, *file.stream);
+        staged.push_back(file.staged);
+      } else {
+        staged.push_back(stage(file.path, file.content));
+      }
+    }
   } catch (const InputError& e) {
     for (const std::string& name : staged) ::unlink(name.c_str());
     throw InputError(std::string(e.what()) + (files_.size() > 1 ? "; no output of this call was written" : ""));
   }
+  for (File& file : files_) file.staged.clear();  // each is in `staged` now: renamed or removed below
   std::set<std::string> folders;
   for (std::size_t i = 0; i < files_.size(); ++i) {
-    const std::string& path = files_[i].first;
+    const std::string& path = files_[i].path;
     if (::rename(staged[i].c_str(), path.c_str()) != 0) {
       const std::string why = error_text();
       for (std::size_t j = i; j < staged.size(); ++j) ::unlink(staged[j].c_str());
       std::string written;
-      for (std::size_t j = 0; j < i; ++j) written += (j == 0 ? "" : ", ") + files_[j].first;
+      for (std::size_t j = 0; j < i; ++j) written += (j == 0 ? "" : ", ") + files_[j].path;
       throw InputError("cannot rename '" + staged[i] + "' to '" + path + "': " + why + " - '" + path +
                        "' was left unchanged" + (written.empty() ? "" : " (already written: " + written + ")"));
     }

@@ -2,6 +2,7 @@
 // Writing output files so that a reader never sees half of one, several outputs of one call all or none,
 // and updating a file that several processes share without losing an update.
 
+#include <fstream>
 #include <memory>
 #include <string>
 #include <utility>
@@ -22,13 +23,29 @@ void check_output_path(const std::string& path);
 // process killed between staging and renaming: "<target>.tmp.XXXXXX", safe to delete.
 class OutputFiles {
  public:
+  OutputFiles() = default;
+  OutputFiles(const OutputFiles&) = delete;
+  OutputFiles& operator=(const OutputFiles&) = delete;
+  // Removes the temporary files of streamed outputs that were not written.
+  ~OutputFiles();
   // Checks `path` (check_output_path) and that no other output of this call names the same file.
   void add(const std::string& path, std::string content);
+  // An output too large to hold in memory, written as it is produced: checked as add() checks it, staged
+  // at once in its temporary file, whose stream is returned; write() syncs it and renames it with the
+  // others. InputError when the temporary file cannot be made; a failed write to the stream is one at write().
+  std::ostream& add_streamed(const std::string& path);
   // InputError, naming the file, when staging or a rename fails.
   void write();
 
  private:
-  std::vector<std::pair<std::string, std::string>> files_;  // path, content
+  struct File {
+    std::string path;
+    std::string content;                   // add(): the file's content
+    std::string staged;                    // add_streamed(): the temporary file the stream writes
+    std::unique_ptr<std::ofstream> stream;  // add_streamed(): null for add()
+  };
+  void check_new(const std::string& path) const;
+  std::vector<File> files_;
 };
 
 // One output written atomically (an OutputFiles of one file).

@@ -288,14 +288,18 @@ const std::vector<Command>& commands() {
       {"history-changes",
        cli::run_history_changes,
        R"(  perf_gate history-changes --store S --gpu SLUG --json OUT [--markdown OUT] [--baseline FILE]
-                            [--ledger FILE] [--min-effect-pct X]
+                            [--ledger FILE] [--min-effect-pct X] [--previous FILE]
       The export of history-export with, per benchmark, its change points (E-Divisive means with a
-      permutation test, alpha 0.01, at least 5 runs a side, in the values with each runner's offset
-      taken out; a change smaller than --min-effect-pct, default 1%, is not reported) and, with
-      --baseline (the GPU's baselines/<gpu>.json), its drift: the latest level against the baseline's,
-      beyond the tolerance of another machine of the model. Prints one line per change point and per drift
-      beyond tolerance, each with the scripts/bisect.sh command that finds its commit; --markdown: the same
-      as a report section. Exit 0 whatever moved: the history warns, the per-pull-request gate fails.
+      permutation test, alpha 0.01, at least 5 runs a side, 500 runs a window at most, in the values with
+      each runner's offset taken out; a change smaller than --min-effect-pct, default 1%, is not
+      reported) and, with --baseline (the GPU's baselines/<gpu>.json), its drift: the latest level against
+      the baseline's, beyond the tolerance of another machine of the model, judged only where the series'
+      unit is its entry's and the latest run was judged against that baseline (its recorded date). Prints
+      one line per change point and per drift beyond tolerance, each with the scripts/bisect.sh command
+      that finds its commit; --markdown: the same as a report section (at most 50 rows). --previous: the
+      --json of the previous history-changes of SLUG; only what is new since is listed, the rest counted
+      (a missing or unreadable file: everything is new, and said). Exit 0 whatever moved: the history
+      warns, the per-pull-request gate fails.
 )",
        {{"--store", kValue},
         {"--gpu", kValue},
@@ -303,7 +307,8 @@ const std::vector<Command>& commands() {
         {"--markdown", kValue},
         {"--baseline", kValue},
         {"--ledger", kValue},
-        {"--min-effect-pct", kValue}}},
+        {"--min-effect-pct", kValue},
+        {"--previous", kValue}}},
       {"history-remove",
        cli::run_history_remove,
        R"(  perf_gate history-remove --store S --run-key KEY

@@ -1,27 +1,74 @@
 #pragma once
 // The history judged: every series of one GPU model with its change points (in the values with the
 // runners' offsets taken out, change_points_runners.h) and, given the baseline, its drift from it
-// (drift.h), as the series export holds them; and the report of what moved, which a run on the default
-// branch adds to its job summary. Moves are warnings, never a failure: the per-pull-request gate fails.
+// (drift.h), as the series export holds them; what of it is new since the previous analysis
+// (changes_previous.h); and what the reports (changes_report.h) say of it. Moves are warnings, never a
+// failure: the per-pull-request gate fails.
+//
+// A series is judged one at a time (ChangesAnalysis::add), so that a history too large to hold in memory
+// is read, judged and written a benchmark at a time; the report keeps only what it tells, not the points.
 
+#include <cstddef>
+#include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "gate/history/change_points.h"
+#include "gate/history/changes_previous.h"
 #include "gate/history/series_json.h"
 #include "gate/inputs/baseline.h"
 
 namespace gpuperf::gate::history {
 
-// Fills each series' change_points, and its drift where `baseline` holds the benchmark (at the tolerance
-// it is judged with on another machine of the model). Series too short for a change point keep none.
-void add_changes(SeriesExport& document, const std::optional<Baseline>& baseline, const ChangePointOptions& options);
+// Whether, and if not why not, a series' drift was judged against the baseline given.
+enum class DriftJudgement {
+  kJudged,         // the series' drift holds the answer
+  kNoBaseline,     // no baseline given
+  kNotInBaseline,  // the baseline has no entry of the benchmark's name (a benchmark added since)
+  kOtherUnit,      // its entry is in another unit than the series (a series in us is not judged in cycles)
+  kOtherBaseline,  // the latest run was judged against another baseline than the one given (by recorded date)
+};
 
-// One line per change point and per drift beyond its tolerance, each with the command that bisects it;
-// "no change point and no drift in N series" when there is none. Names escaped for a console.
-std::string changes_console(const SeriesExport& document);
+// One series' changes, as the reports tell them (its points are in the export, not here).
+struct SeriesChanges {
+  std::string benchmark;
+  std::string unit;
+  std::vector<ExportedChangePoint> change_points;
+  std::vector<bool> change_point_is_new;  // per change point: not reported by the previous analysis
+  std::optional<ExportedDrift> drift;     // kJudged only
+  bool drift_is_new = false;              // beyond its tolerance now, and was not at the previous analysis
+  std::size_t drift_runs = 0;             // the runs judged against the baseline (the drift's span)
+  std::map<std::string, std::size_t> drift_verdicts;  // their verdicts: count ("" where none was stored)
+  DriftJudgement judgement = DriftJudgement::kNoBaseline;
+  std::string baseline_unit;    // kOtherUnit: the entry's unit
+  std::string latest_baseline;  // kOtherBaseline: the recorded date the latest run was judged against ("": none)
+};
 
-// The same as a Markdown section ("### History of <gpu>"), names escaped for Markdown.
-std::string changes_markdown(const SeriesExport& document);
+struct ChangesReport {
+  std::string gpu_slug;
+  std::string baseline_recorded;  // the baseline given: its recorded date ("" without one)
+  PreviousChanges previous;       // what the previous analysis reported, or why it could not be read
+  std::vector<SeriesChanges> series;
+};
+
+class ChangesAnalysis {
+ public:
+  // `baseline`: the GPU's baselines/<gpu>.json, or none (no drift is judged); `previous`: the previous
+  // analysis (read_previous_changes), against which the report marks what is new.
+  ChangesAnalysis(std::string gpu_slug, std::optional<Baseline> baseline, ChangePointOptions options,
+                  PreviousChanges previous);
+  // Judges `series` (of the GPU): its change points and, where the baseline given judged its latest run and
+  // holds its name in its unit, its drift (at the tolerance of another machine of the model); adds them
+  // to the report, marked new or known; returns the series' export entry. Series too short for a change
+  // point keep none.
+  ExportedSeries add(Series series);
+  const ChangesReport& report() const { return report_; }
+
+ private:
+  std::optional<Baseline> baseline_;
+  ChangePointOptions options_;
+  ChangesReport report_;
+};
 
 }  // namespace gpuperf::gate::history

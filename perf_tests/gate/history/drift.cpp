@@ -46,6 +46,8 @@ Drift find_drift(const Series& series, const std::vector<ChangePoint>& change_po
   // The span since the baseline: the trailing points judged against the latest point's baseline.
   std::size_t span_begin = n - 1;
   while (span_begin > 0 && points[span_begin - 1].baseline_recorded == drift.since) --span_begin;
+  drift.runs_since = n - span_begin;
+  for (std::size_t i = span_begin; i < n; ++i) ++drift.verdicts_since[points[i].verdict];
 
   const std::size_t last_segment_begin = change_points.empty() ? 0 : change_points.back().index;
   std::vector<double> latest;

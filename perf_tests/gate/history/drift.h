@@ -1,6 +1,7 @@
 #pragma once
-// Whether a benchmark has drifted from its baseline although every run passed: five merged changes of
-// 1.5% each pass the per-pull-request gate one by one, and together are 7.7% slower.
+// Whether a benchmark has drifted from its baseline: five merged changes of 1.5% each pass the
+// per-pull-request gate one by one, and together are 7.7% slower. The runs' own verdicts are counted
+// (verdicts_since), not assumed: the later of those runs may well have been judged SLOW.
 //
 // The latest level is the median of the last segment: the points after the last change point (all of
 // the series when there is none). A segment has no significant change inside by construction, so all of
@@ -15,6 +16,7 @@
 // machine: nothing in the history says where).
 
 #include <cstddef>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -37,6 +39,8 @@ struct Drift {
   std::string bad_commit;
   std::size_t change_points_since = 0;  // the change points inside the span since the baseline
   std::size_t latest_points = 0;        // the points the latest level is the median of
+  std::size_t runs_since = 0;           // the span since the baseline: the runs judged against it
+  std::map<std::string, std::size_t> verdicts_since;  // their verdicts (SAME, SLOW, ...; "" none stored): count
 };
 
 // The drift of `series` from the baseline's value, given the series' change points

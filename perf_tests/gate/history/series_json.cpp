@@ -1,6 +1,7 @@
 #include "gate/history/series_json.h"
 
 #include <cmath>
+#include <sstream>
 #include <utility>
 
 #include "formats/input_error.h"
@@ -49,11 +50,10 @@ ordered drift_json(const std::optional<ExportedDrift>& drift) {
 
 // JSON has no infinity or NaN (nlohmann writes them as null, which every reader of the export then
 // refuses, the dashboard for every GPU): a number that is not finite stops the export, saying where.
-void check_finite(const SeriesExport& document) {
-  for (const ExportedSeries& entry : document.series) {
+void check_finite(const std::string& gpu_slug, const ExportedSeries& entry) {
     const auto check = [&](const std::string& field, double value) {
       if (std::isfinite(value)) return;
-      throw formats::InputError("the export of " + document.gpu_slug + ": series " + entry.series.benchmark + ": " +
+      throw formats::InputError("the export of " + gpu_slug + ": series " + entry.series.benchmark + ": " +
                                 field + " is " + std::to_string(value) +
                                 ", not a finite number: nothing was written - a stored median out of the range of a "
                                 "time makes one; remove its run (perf_gate history-remove)");
@@ -78,7 +78,19 @@ void check_finite(const SeriesExport& document) {
       check("drift.change_pct", entry.drift->change_pct);
       check("drift.tolerance_pct", entry.drift->tolerance_pct);
     }
+}
+
+// `value` as the document's dump (2-space indent) writes it `indent` spaces deep: its lines after the
+// first indented by that much (a dumped string holds no raw newline: JSON escapes it).
+std::string dumped(const ordered& value, std::size_t indent) {
+  const std::string text = value.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
+  std::string out;
+  out.reserve(text.size() + text.size() / 8);
+  for (const char c : text) {
+    out += c;
+    if (c == '\n') out.append(indent, ' ');
   }
+  return out;
 }
 
 void check_name(const formats::ObjectReader& object, const char* key, formats::NameKind kind, const std::string& name) {
@@ -144,25 +156,35 @@ SeriesExport export_of(const std::string& gpu_slug, const std::vector<Series>& s
 }
 
 std::string series_json(const SeriesExport& document) {
-  check_finite(document);
-  ordered series = ordered::array();
-  for (const ExportedSeries& entry : document.series) {
-    ordered points = ordered::array();
-    for (const SeriesPoint& point : entry.series.points) points.push_back(point_json(point));
-    ordered changes = ordered::array();
-    for (const ExportedChangePoint& change : entry.change_points) changes.push_back(change_point_json(change));
-    series.push_back(ordered{{"benchmark", entry.series.benchmark},
-                             {"unit", entry.series.unit},
-                             {"points", std::move(points)},
-                             {"change_points", std::move(changes)},
-                             {"drift", drift_json(entry.drift)}});
-  }
-  const ordered doc{{"schema_version", kSeriesExportSchemaVersion},
-                    {"tool", "perf_gate"},
-                    {"gpu_slug", document.gpu_slug},
-                    {"series", std::move(series)},
-                    {"ledger", ordered::parse(document.ledger.dump())}};
-  return doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+  std::ostringstream text;
+  SeriesJsonWriter writer(text, document.gpu_slug);
+  for (const ExportedSeries& entry : document.series) writer.add(entry);
+  writer.finish(document.ledger);
+  return text.str();
+}
+
+SeriesJsonWriter::SeriesJsonWriter(std::ostream& out, const std::string& gpu_slug) : out_(out), gpu_slug_(gpu_slug) {
+  out_ << "{\n  \"schema_version\": " << kSeriesExportSchemaVersion << ",\n  \"tool\": \"perf_gate\",\n  \"gpu_slug\": "
+       << dumped(ordered(gpu_slug), 2) << ",\n  \"series\": [";
+}
+
+void SeriesJsonWriter::add(const ExportedSeries& entry) {
+  check_finite(gpu_slug_, entry);
+  ordered points = ordered::array();
+  for (const SeriesPoint& point : entry.series.points) points.push_back(point_json(point));
+  ordered changes = ordered::array();
+  for (const ExportedChangePoint& change : entry.change_points) changes.push_back(change_point_json(change));
+  const ordered series{{"benchmark", entry.series.benchmark},
+                       {"unit", entry.series.unit},
+                       {"points", std::move(points)},
+                       {"change_points", std::move(changes)},
+                       {"drift", drift_json(entry.drift)}};
+  out_ << (first_ ? "\n    " : ",\n    ") << dumped(series, 4);
+  first_ = false;
+}
+
+void SeriesJsonWriter::finish(const nlohmann::json& ledger) {
+  out_ << (first_ ? "]" : "\n  ]") << ",\n  \"ledger\": " << dumped(ordered::parse(ledger.dump()), 2) << "\n}\n";
 }
 
 SeriesExport read_series_json(const std::string& text, const std::string& source) {

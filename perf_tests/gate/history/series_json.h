@@ -17,6 +17,7 @@
 #include <cstddef>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -67,6 +68,22 @@ SeriesExport export_of(const std::string& gpu_slug, const std::vector<Series>& s
 // The JSON text (2-space indent, keys in the order above, a newline at the end). InputError, naming the
 // series and field, for a number that is not finite (JSON has none; it would be written as null).
 std::string series_json(const SeriesExport& document);
+
+// The same text written as it is produced, one series at a time, so that a history too large to hold in
+// memory (108 benchmarks x 10,000 runs: about 500 MB of text) never is: the constructor writes the head,
+// add() a series, finish() the ledger and the end. series_json is this writer over a whole document.
+class SeriesJsonWriter {
+ public:
+  SeriesJsonWriter(std::ostream& out, const std::string& gpu_slug);
+  // InputError, writing nothing of it, for a series holding a number that is not finite (JSON has none).
+  void add(const ExportedSeries& series);
+  void finish(const nlohmann::json& ledger);
+
+ private:
+  std::ostream& out_;
+  std::string gpu_slug_;  // for messages
+  bool first_ = true;
+};
 
 // Reads an export; `source` names it in messages. InputError for anything malformed: another
 // schema_version, a missing or mistyped field, a benchmark name or GPU slug that breaks formats/names.h, a

@@ -181,37 +181,42 @@ class SqlStore final : public Store {
   }
 
   std::vector<Series> series(const std::string& gpu_slug) override {
-    // Points oldest first: by date (text order is time order: one fixed form), then in the order stored.
-    const std::string date_order = connection_->dialect() == SqlDialect::kPostgresql ? "r.date COLLATE \"C\"" : "r.date";
-    const std::vector<SqlRow> rows = connection_->run(
-        "SELECT b.name, b.unit, r.run_key, r.commit_sha, r.date, r.gpu_uuid, s.process_medians, s.verdict, c.hash,"
-        " r.baseline_recorded FROM results s JOIN runs r ON r.id = s.run_id JOIN benchmarks b ON b.id = s.benchmark_id"
-        " LEFT JOIN code_hashes c ON c.id = s.code_hash_id WHERE r.gpu_slug = $1 ORDER BY " +
-            date_order + ", r.id",
-        {gpu_slug});
+    const std::vector<SqlRow> rows = connection_->run(kSeriesSelect + " WHERE r.gpu_slug = $1 ORDER BY " + date_order(), {gpu_slug});
     std::map<std::pair<std::string, std::string>, Series> by_benchmark;  // byte order of the name, then unit
     for (const SqlRow& row : rows) {
       Series& series = by_benchmark[{text(row[0]), text(row[1])}];
       series.gpu_slug = gpu_slug;
       series.benchmark = text(row[0]);
       series.unit = text(row[1]);
-      SeriesPoint point;
-      point.run_key = text(row[2]);
-      point.commit = text(row[3]);
-      point.date = text(row[4]);
-      point.gpu_uuid = text(row[5]);
-      point.process_medians = medians_from_text(text(row[6]), name_);
-      check_stored_medians(point, series);
-      point.value = median(point.process_medians);
-      point.verdict = text(row[7]);
-      point.code_hash = text(row[8]);
-      point.baseline_recorded = text(row[9]);
-      series.points.push_back(std::move(point));
+      series.points.push_back(point_of(row));
     }
     std::vector<Series> all;
     all.reserve(by_benchmark.size());
     for (auto& entry : by_benchmark) all.push_back(std::move(entry.second));
     return all;
+  }
+
+  void each_series(const std::string& gpu_slug, const std::function<void(Series&&)>& visit) override {
+    // The benchmarks with a result on the GPU (each found by the results' key: run, then benchmark).
+    std::vector<SqlRow> benchmarks = connection_->run(
+        "SELECT b.id, b.name, b.unit FROM benchmarks b WHERE EXISTS (SELECT 1 FROM runs r JOIN results s ON"
+        " s.run_id = r.id AND s.benchmark_id = b.id WHERE r.gpu_slug = $1)",
+        {gpu_slug});
+    std::sort(benchmarks.begin(), benchmarks.end(), [](const SqlRow& a, const SqlRow& b) {
+      return std::make_pair(text(a[1]), text(a[2])) < std::make_pair(text(b[1]), text(b[2]));  // as series()
+    });
+    for (const SqlRow& benchmark : benchmarks) {
+      Series series;
+      series.gpu_slug = gpu_slug;
+      series.benchmark = text(benchmark[1]);
+      series.unit = text(benchmark[2]);
+      for (const SqlRow& row : connection_->run(kSeriesSelect + " WHERE r.gpu_slug = $1 AND s.benchmark_id = $2 ORDER BY " +
+                                                    date_order(),
+                                                {gpu_slug, benchmark[0]})) {
+        series.points.push_back(point_of(row));
+      }
+      visit(std::move(series));
+    }
   }
 
   std::size_t run_count(const std::string& gpu_slug) override {
@@ -274,16 +279,42 @@ class SqlStore final : public Store {
 
   // A stored median that no perf run can have measured (0, -5, 1e300: a hand edit or damage) is refused
   // where it is read, naming its run: exported, it would make infinite changes or draw nothing.
-  void check_stored_medians(const SeriesPoint& point, const Series& series) const {
+  void check_stored_medians(const SeriesPoint& point, const std::string& benchmark) const {
     for (const double value : point.process_medians) {
       if (storable_median(value)) continue;
       throw formats::InputError("history store " + name_ + ": run " + point.run_key + ", benchmark " +
-                                series.benchmark + ": process median " + number_text(value) +
+                                benchmark + ": process median " + number_text(value) +
                                 " is not a time a perf run measures (a finite number from " + median_range_text() +
                                 "): the store was changed by hand or is damaged - remove the run (perf_gate "
                                 "history-remove --store STORE --run-key " + point.run_key +
                                 "), and append it again from its results if they are kept");
     }
+  }
+
+  // A series' rows: benchmark name and unit, then one point's fields (point_of), joined over the schema.
+  inline static const std::string kSeriesSelect =
+      "SELECT b.name, b.unit, r.run_key, r.commit_sha, r.date, r.gpu_uuid, s.process_medians, s.verdict, c.hash,"
+      " r.baseline_recorded FROM results s JOIN runs r ON r.id = s.run_id JOIN benchmarks b ON b.id = s.benchmark_id"
+      " LEFT JOIN code_hashes c ON c.id = s.code_hash_id";
+
+  // Points oldest first: by date (text order is time order: one fixed form), then in the order stored.
+  std::string date_order() const {
+    return connection_->dialect() == SqlDialect::kPostgresql ? "r.date COLLATE \"C\", r.id" : "r.date, r.id";
+  }
+
+  SeriesPoint point_of(const SqlRow& row) const {
+    SeriesPoint point;
+    point.run_key = text(row[2]);
+    point.commit = text(row[3]);
+    point.date = text(row[4]);
+    point.gpu_uuid = text(row[5]);
+    point.process_medians = medians_from_text(text(row[6]), name_);
+    check_stored_medians(point, text(row[0]));
+    point.value = median(point.process_medians);
+    point.verdict = text(row[7]);
+    point.code_hash = text(row[8]);
+    point.baseline_recorded = text(row[9]);
+    return point;
   }
 
   std::string id_of(const std::string& sql, const std::vector<SqlValue>& parameters) {

@@ -13,6 +13,7 @@
 // library is an InputError that names it and how to install it.
 
 #include <cstddef>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -58,6 +59,9 @@ class Store {
   // Every benchmark measured on `gpu_slug`, by name (byte order), each with its points oldest first (by
   // date, then by the order they were stored).
   virtual std::vector<Series> series(const std::string& gpu_slug) = 0;
+  // The same series, in the same order, handed to `visit` one at a time: a history too large to hold in
+  // memory at once (108 benchmarks x 10,000 runs: about 1 GB as Series) is read one benchmark at a time.
+  virtual void each_series(const std::string& gpu_slug, const std::function<void(Series&&)>& visit) = 0;
   // How many runs of `gpu_slug` are stored.
   virtual std::size_t run_count(const std::string& gpu_slug) = 0;
   // Takes the run `run_key` out, with its results, in one transaction; nullopt when no such run is stored

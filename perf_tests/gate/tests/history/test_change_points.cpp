@@ -1,5 +1,6 @@
 // Change points of a series (history/change_points.h): none in noise, steps at their index with their
-// p-value, small effects dropped, a ramp's range, short series, bad input.
+// p-value, small effects dropped, a ramp's range, a fresh step's range, series of many windows, short
+// series, bad input.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -108,6 +109,79 @@ TEST(ChangePoints, ARampIsOneChangePointWhoseRangeCoversIt) {
   EXPECT_NEAR(found[0].change_pct, 5.0, 0.6);
 }
 
+// A step at run k, analysed after each new run, k + 1 to k + 10 (as the default-branch job analyses the
+// history after each push): whenever the step is reported, its range holds the step's commit, so the
+// bisection it prints can find it. Before the fix, after runs k + 2 and k + 3 the split was held 5 runs
+// from the end (min_segment) and reported between two commits still at the old level.
+TEST(ChangePoints, AFreshStepsRangeHoldsItsCommitAfterEveryNewRun) {
+  constexpr std::size_t k = 60;
+  int analyses = 0;
+  int reported = 0;
+  for (const double step : {0.02, 0.03, 0.05}) {
+    for (std::uint64_t seed = 1; seed <= 30; ++seed) {
+      std::vector<double> levels = flat(k, 100.0);
+      append(levels, 10, 100.0 * (1.0 + step));
+      const std::vector<double> values = SeriesMaker(1000 + seed).values(levels, kNoiseSd);
+      for (std::size_t n = k + 2; n <= k + 11; ++n) {  // after run k + 1 .. k + 10
+        const std::vector<ChangePoint> found =
+            find_change_points(std::vector<double>(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(n)), {});
+        ++analyses;
+        for (const ChangePoint& cp : found) {
+          ++reported;
+          EXPECT_LT(cp.good_index, k) << "step " << step << " seed " << seed << " after run " << n - 1;
+          EXPECT_GE(cp.bad_index, k) << "step " << step << " seed " << seed << " after run " << n - 1;
+        }
+      }
+      // Once 10 runs follow it, it is found at its index, its range a few commits around it.
+      const std::vector<ChangePoint> settled = find_change_points(values, {});
+      ASSERT_EQ(settled.size(), 1u) << "step " << step << " seed " << seed;
+      EXPECT_EQ(settled[0].index, k);
+      EXPECT_LE(settled[0].bad_index - settled[0].good_index, 4u) << "step " << step << " seed " << seed;
+    }
+  }
+  EXPECT_GT(reported, analyses / 2) << "most analyses report the step: the ranges above were checked";
+}
+
+// A series longer than one search window (ChangePointOptions::window): steps anywhere, near the windows'
+// ends included, are found at their index, and nothing else is.
+TEST(ChangePoints, StepsInASeriesOfManyWindowsAreEachFoundOnce) {
+  ChangePointOptions options;
+  options.window = 200;
+  const std::vector<std::size_t> steps = {150, 199, 260, 420, 575, 590, 900};
+  std::vector<double> levels;
+  double level = 100.0;
+  for (std::size_t i = 0; i < 1000; ++i) {
+    for (std::size_t at : steps) level *= i == at ? 1.03 : 1.0;
+    levels.push_back(level);
+  }
+  const std::vector<ChangePoint> found = find_change_points(SeriesMaker(21).values(levels, kNoiseSd), options);
+  ASSERT_EQ(found.size(), steps.size());
+  for (std::size_t i = 0; i < steps.size(); ++i) {
+    EXPECT_EQ(found[i].index, steps[i]) << i;
+    EXPECT_NEAR(found[i].change_pct, 3.0, 0.4) << i;
+  }
+}
+
+// Runs added to a long series change only its last windows: the change points of the runs before stay
+// as they were, p-values included (the previous analysis' report still names them).
+TEST(ChangePoints, ChangePointsOfEarlierRunsStayAsRunsAreAdded) {
+  ChangePointOptions options;
+  options.window = 200;
+  std::vector<double> levels = flat(300, 100.0);
+  append(levels, 300, 102.5);
+  append(levels, 300, 99.0);
+  const std::vector<double> values = SeriesMaker(22).values(levels, 0.006);
+  const std::vector<ChangePoint> before =
+      find_change_points(std::vector<double>(values.begin(), values.begin() + 800), options);
+  const std::vector<ChangePoint> after = find_change_points(values, options);
+  ASSERT_GE(before.size(), 2u);
+  ASSERT_GE(after.size(), before.size());
+  for (std::size_t i = 0; i < before.size(); ++i) {
+    EXPECT_EQ(after[i].index, before[i].index) << i;
+    EXPECT_EQ(after[i].p_value, before[i].p_value) << i;
+  }
+}
+
 TEST(ChangePoints, ASeriesShorterThanTwoMinimumSegmentsHasNone) {
   ChangePointOptions options;
   options.min_segment = 5;
@@ -195,6 +269,9 @@ TEST(ChangePoints, BadInputIsRejectedSayingWhatIsWrong) {
   options = {};
   options.alpha = 0.0;
   EXPECT_NE(error_of(values, options).find("alpha"), std::string::npos);
+  options = {};
+  options.window = 19;
+  EXPECT_NE(error_of(values, options).find("window"), std::string::npos);
 }
 
 }  // namespace

@@ -1,9 +1,10 @@
 // Drift from the baseline over the history (history/drift.h): merged changes that each passed the gate,
-// the span since the baseline, the range it built up over, faster drift, bad input.
+// the span since the baseline and its runs' verdicts, the range it built up over, faster drift, bad input.
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <limits>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -101,6 +102,22 @@ TEST(Drift, OnlyChangesSinceTheBaselineTheLatestRunWasJudgedAgainstCount) {
   EXPECT_EQ(drift.good_commit, "c79");
   EXPECT_EQ(drift.bad_commit, "c80");
   EXPECT_NEAR(drift.change_pct, 2.0, 0.3);
+}
+
+// The runs judged against the latest baseline are counted by their verdicts: a drift is found over runs
+// judged SLOW as well as over runs that passed, and the report says which.
+TEST(Drift, TheVerdictsOfTheRunsSinceTheBaselineAreCounted) {
+  std::vector<double> levels = flat(50, 100.0);
+  append(levels, 30, 103.0);
+  Series series = series_of(SeriesMaker(18).values(levels, kNoiseSd), "2026-10-01T00:00:00Z");
+  for (std::size_t i = 0; i < series.points.size(); ++i) {
+    if (i >= 20) series.points[i].baseline_recorded = "2026-11-01T00:00:00Z";
+    series.points[i].verdict = i < 60 ? "SAME" : (i < 78 ? "SLOW" : "");
+  }
+  const Drift drift = drift_of(series, 100.0, 2.0);
+  EXPECT_TRUE(drift.beyond_tolerance);
+  EXPECT_EQ(drift.runs_since, 60u);
+  EXPECT_EQ(drift.verdicts_since, (std::map<std::string, std::size_t>{{"SAME", 40}, {"SLOW", 18}, {"", 2}}));
 }
 
 // +1% per commit over commits 40..44: the drift's range is the change point's, which covers the whole

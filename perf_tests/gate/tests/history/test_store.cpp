@@ -139,6 +139,39 @@ TEST_P(StoreContract, SeriesAreByNameWithPointsOldestFirstThenInStoredOrder) {
   EXPECT_EQ(store->series("nvidia-h100-80gb-hbm3").at(0).points.size(), 1u) << "another GPU's own series";
 }
 
+// each_series hands over the series of series(), one at a time, in its order; another GPU's and a benchmark
+// of the same name in another unit stay apart.
+TEST_P(StoreContract, EachSeriesVisitsTheSeriesOfSeriesOneAtATime) {
+  {
+    const std::unique_ptr<Store> store = open();
+    store->append(make_run("k2", "2026-11-25T10:00:00Z"));
+    store->append(make_run("k1", "2026-11-24T10:00:00Z"));
+    RunRecord cycles = make_run("k3", "2026-11-26T10:00:00Z");
+    cycles.benchmarks["reduction/reduce9/n:1024"].unit = "cycles";
+    store->append(cycles);
+    store->append(make_run("other", "2026-11-20T10:00:00Z", "nvidia-h100-80gb-hbm3"));
+  }
+  const std::unique_ptr<Store> store = open(StoreAccess::kReadOnly);
+  const std::vector<Series> all = store->series("nvidia-h200");
+  std::vector<Series> visited;
+  store->each_series("nvidia-h200", [&](Series&& series) { visited.push_back(std::move(series)); });
+  ASSERT_EQ(visited.size(), all.size());
+  ASSERT_EQ(all.size(), 3u) << "reduce9 in cycles and in us, and smem_latency";
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    EXPECT_EQ(visited[i].benchmark, all[i].benchmark) << i;
+    EXPECT_EQ(visited[i].unit, all[i].unit) << i;
+    EXPECT_EQ(visited[i].gpu_slug, "nvidia-h200") << i;
+    ASSERT_EQ(visited[i].points.size(), all[i].points.size()) << i;
+    for (std::size_t p = 0; p < all[i].points.size(); ++p) {
+      EXPECT_EQ(visited[i].points[p].run_key, all[i].points[p].run_key) << i << " " << p;
+      EXPECT_EQ(visited[i].points[p].process_medians, all[i].points[p].process_medians) << i << " " << p;
+    }
+  }
+  int none = 0;
+  store->each_series("nvidia-a100", [&](Series&&) { ++none; });
+  EXPECT_EQ(none, 0);
+}
+
 TEST_P(StoreContract, MediansAreKeptToNineSignificantDigits) {
   const std::unique_ptr<Store> store = open();
   RunRecord run = make_run("k", "2026-11-24T10:00:00Z");

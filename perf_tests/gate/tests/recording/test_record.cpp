@@ -325,6 +325,31 @@ TEST_F(AtomicWrite, SeveralOutputsAreWrittenAllOrNothing) {
   EXPECT_EQ(names_in(dir_), (std::vector<std::string>{"r.json", "summary.md"}));
 }
 
+// An output too large to hold in memory is streamed to its temporary file and renamed with the others;
+// one never written leaves nothing behind.
+TEST_F(AtomicWrite, AStreamedOutputIsWrittenWithTheOthersOrNotAtAll) {
+  const std::string json = (dir_ / "export.json").string();
+  {
+    formats::OutputFiles abandoned;
+    abandoned.add_streamed(json) << "{\"half\":";
+    ASSERT_EQ(names_in(dir_).size(), 1u) << "its temporary file";
+    EXPECT_NE(names_in(dir_)[0].find("export.json.tmp."), std::string::npos);
+  }
+  EXPECT_TRUE(names_in(dir_).empty()) << "an output never written leaves no file";
+  formats::OutputFiles files;
+  std::ostream& out = files.add_streamed(json);
+  for (int i = 0; i < 1000; ++i) out << "line " << i << "\n";
+  files.add((dir_ / "summary.md").string(), "# report\n");
+  EXPECT_THROW(files.add_streamed((dir_ / "." / "export.json").string()), formats::InputError) << "named twice";
+  files.write();
+  EXPECT_EQ(names_in(dir_), (std::vector<std::string>{"export.json", "summary.md"}));
+  std::ifstream in(json);
+  std::string line;
+  int lines = 0;
+  while (std::getline(in, line)) ++lines;
+  EXPECT_EQ(lines, 1000);
+}
+
 TEST_F(AtomicWrite, FileLocksTakeEachFileOnceInOneOrder) {
   const std::string a = (dir_ / "a.json").string();
   // The same file under two names: a second flock of it would wait on the first forever.
