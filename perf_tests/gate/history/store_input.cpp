@@ -1,18 +1,14 @@
 #include "gate/history/store_input.h"
 
 #include <regex>
-#include <set>
 
 #include "formats/escape.h"
 #include "formats/fnv1a.h"
 #include "formats/input_error.h"
-#include "formats/json_fields.h"
-#include "formats/json_input.h"
 #include "formats/names.h"
+#include "gate/inputs/verdict_report.h"
 #include "gate/judging/code_change.h"
-#include "gate/judging/outcome.h"
 #include "gate/judging/verdict.h"
-#include "gate/reports/reports.h"
 
 namespace gpuperf::gate::history {
 namespace {
@@ -26,19 +22,6 @@ void check_label(const char* option, const std::string& value, const std::regex&
                             (value.size() > max_length ? "...'" : "'") + " is not valid: " + rule_words);
 }
 
-std::set<std::string> verdict_names() {
-  std::set<std::string> names;
-  for (int v = 0; v < kVerdictCount; ++v) names.insert(verdict_name(static_cast<Verdict>(v)));
-  return names;
-}
-
-// "baseline recorded 2026-11-23T23:24:59Z at commit b8b76be" (judging/stored_mode.cpp): the date.
-std::string recorded_date(const std::string& against) {
-  static const std::regex form(R"(^baseline recorded (\S+) at commit .*)");
-  std::smatch match;
-  return std::regex_match(against, match, form) ? match[1].str() : "";
-}
-
 struct Reports {
   std::string gpu_slug;
   std::string baseline_recorded;
@@ -46,45 +29,22 @@ struct Reports {
   std::map<std::string, std::string> verdicts;  // by benchmark name; a later report's wins
 };
 
+// One verdict report (gate/inputs/verdict_report.h reads and checks it) added to what the others said.
 void read_report(const std::string& text, const std::string& source, Reports& reports) {
-  const nlohmann::json json = formats::parse_json_document(text, source);
-  const formats::ObjectReader top(json, source, "", kReportHint);
-  top.schema_version(kReportSchemaVersion);
-  const std::string mode = top.string("mode");
-  if (mode != "compare") {
-    top.fail("mode", "is '" + formats::escape_console(mode) +
-                         "', expected 'compare': the history keeps runs judged against the stored baseline");
+  const VerdictReport report = read_verdict_report(text, source);
+  if (report.mode != "compare") {
+    throw formats::InputError(source + ": mode is '" + report.mode +
+                              "', expected 'compare': the history keeps runs judged against the stored baseline - " +
+                              kReportHint);
   }
-  const std::string slug = top.object("gpu").non_empty_string("slug");
-  if (const std::string error = formats::name_error(formats::NameKind::kGpuSlug, slug); !error.empty()) {
-    top.object("gpu").fail("slug", error);
+  if (!reports.gpu_slug.empty() && report.gpu_slug != reports.gpu_slug) {
+    throw formats::InputError(source + ": gpu.slug is " + report.gpu_slug + ", another GPU than the other reports' (" +
+                              reports.gpu_slug + "): a run is one GPU's - " + kReportHint);
   }
-  if (!reports.gpu_slug.empty() && slug != reports.gpu_slug) {
-    top.object("gpu").fail("slug", "is " + slug + ", another GPU than the other reports' (" + reports.gpu_slug +
-                                       "): a run is one GPU's");
-  }
-  reports.gpu_slug = slug;
-  if (const std::optional<std::string> against = top.optional_string("against")) {
-    const std::string date = recorded_date(*against);
-    if (!date.empty()) reports.baseline_recorded = date;
-  }
-  if (const std::optional<std::string> harness = top.optional_string("harness_version")) {
-    reports.harness_version = *harness;
-  }
-  static const std::set<std::string> known = verdict_names();
-  const nlohmann::json& benchmarks = top.array("benchmarks");
-  for (std::size_t i = 0; i < benchmarks.size(); ++i) {
-    const formats::ObjectReader row = top.element("benchmarks", i, benchmarks[i]);
-    const std::string name = row.non_empty_string("name");
-    if (const std::string error = formats::name_error(formats::NameKind::kBenchmark, name); !error.empty()) {
-      row.fail("name", error);
-    }
-    const std::string verdict = row.string("verdict");
-    if (known.count(verdict) == 0) {
-      row.fail("verdict", "is '" + formats::escape_console(verdict) + "', expected a verdict of perf_gate");
-    }
-    reports.verdicts[name] = verdict;
-  }
+  reports.gpu_slug = report.gpu_slug;
+  if (!report.baseline_recorded.empty()) reports.baseline_recorded = report.baseline_recorded;
+  if (!report.harness_version.empty()) reports.harness_version = report.harness_version;
+  for (const VerdictRow& row : report.rows) reports.verdicts[row.name] = row.verdict;
 }
 
 }  // namespace
