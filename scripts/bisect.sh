@@ -65,8 +65,13 @@ git -C "$repo" merge-base --is-ancestor "$good" "$bad" ||
   die "$EXIT_INVALID" "--good ${good:0:12} is not an ancestor of --bad ${bad:0:12}: give the older commit as --good"
 [[ -d $repo/$source_dir ]] || die "$EXIT_INVALID" "--source-dir $source_dir is no folder of $repo"
 # The compiler cache of scripts/ci/build.sh, in the folder this was started from (a workflow's cache),
-# not in the scratch worktree, which every step checks out anew.
+# not in the scratch worktree, which every step checks out anew. ccache is optional, as there.
 export CCACHE_DIR=${CCACHE_DIR:-$PWD/.ccache}
+if command -v ccache >/dev/null 2>&1; then
+  note "the builds go through ccache (cache: $CCACHE_DIR)"
+else
+  note "ccache is not installed: the builds run without a compiler cache"
+fi
 
 mkdir -p "$work"
 work=$(cd "$work" && pwd)

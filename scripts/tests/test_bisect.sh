@@ -9,10 +9,20 @@ set -uo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-mkdir -p "$work/bin"
+mkdir -p "$work/bin" "$work/tools" "$work/ccache-bin"
 ln -s "$here/fake_bisect_cmake.sh" "$work/bin/cmake"
+# ccache is optional (scripts/ci/build.sh uses it where installed): the tests run with every command of
+# PATH but ccache (links in $work/tools), and one bisection with a stand-in ccache that logs its calls.
+IFS=: read -ra path_dirs <<<"$PATH"
+for dir in "${path_dirs[@]}"; do
+  [[ -d $dir ]] && ln -s "$dir"/* "$work/tools/" 2>/dev/null  # the first of a name wins, as on PATH
+done
+rm -f "$work/tools/ccache"
+printf '#!/usr/bin/env bash\necho "ccache $*" >>%q\n' "$work/ccache.log" >"$work/ccache-bin/ccache"
+chmod +x "$work/ccache-bin/ccache"
 FAKE_PERF_GATE=$(realpath "$1")
-export PATH="$work/bin:$PATH" FAKE_PERF_GATE FAKE_LOG="$work/cmake.log" TMPDIR=$work
+export PATH="$work/bin:$work/tools" FAKE_PERF_GATE FAKE_LOG="$work/cmake.log" TMPDIR=$work
+with_ccache="$work/bin:$work/ccache-bin:$work/tools"
 export GPUPERF_LIBRARY_PROBE=skip  # install_deps.sh: the stand-in cmake configures nothing to probe
 export CCACHE_DIR="$work/ccache"
 failed=0
@@ -51,7 +61,7 @@ repo="$work/repo"
 make_repo "$repo" ""
 c1=$(sha "$repo" c1) c4=$(sha "$repo" c4) c5=$(sha "$repo" c5) c8=$(sha "$repo" c8)
 bench=fake/long/n:2
-expect 0 "^first bad commit: $c5 c5\$" "the commit that made the benchmark slower is named" \
+PATH=$with_ccache expect 0 "^first bad commit: $c5 c5\$" "the commit that made the benchmark slower is named" \
   --repo "$repo" --good "$c1" --bad "$c8" --benchmark "$bench" --work "$work/w" --json "$work/result.json"
 check "its A/B line and the code lines follow" \
   bash -c "grep -q '^  SLOW  *fake/long/n:2 .* +10.0%' '$work/log' && grep -q '^  *code: long_kernel: SASS changed' '$work/log'"
@@ -63,7 +73,9 @@ check "the JSON names the commit, its subject, the benchmark, the change and the
   and ([.steps[] | select(.commit == $c5)][0] | .verdict == "SLOW" and .result == "bad")
   and ([.steps[].subject] | index("c8") == 0) and all(.steps[]; .result == "bad" or .result == "good")' "$work/result.json"
 check "only the benchmark's family is built" grep -q -- "-DGPUPERF_ONLY_FAMILIES=fake" "$FAKE_LOG"
-check "through ccache" grep -q -- "-DCMAKE_CXX_COMPILER_LAUNCHER=ccache" "$FAKE_LOG"
+check "with ccache on PATH, the builds go through it" bash -c "grep -q 'the builds go through ccache' '$work/log' &&
+  test \"\$(grep -c -- '^cmake -S .*-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_CUDA_COMPILER_LAUNCHER=ccache' '$FAKE_LOG')\" = \"\$(grep -c -- '^cmake -S' '$FAKE_LOG')\" &&
+  grep -q '^ccache --show-stats' '$work/ccache.log'"
 check "the caller's checkout is left as it was" bash -c \
   "test \"\$(git -C '$repo' rev-parse HEAD)\" = $c8 && test \"\$(git -C '$repo' worktree list | wc -l)\" = 1 && test -z \"\$(git -C '$repo' status --porcelain)\""
 builds=$(grep -c -- "--build" "$FAKE_LOG")
@@ -81,10 +93,14 @@ check "a poisoned subject stays inside a fence longer than its backticks" bash -
    awk '/^\`\`\`\`\$/ { inside = !inside; next } !inside && /@org|<img/ { bad = 1 } END { exit bad }' '$work/body.md'"
 
 # A commit that does not build is skipped; the answer stands where its neighbours decide it.
+# Without ccache (this bisection's PATH has none), the builds run uncached, and say so.
 make_repo "$work/broken6" c6
-expect 0 "^first bad commit: $(sha "$work/broken6" c5) c5\$" "a commit whose build fails is skipped" \
+FAKE_LOG="$work/cmake-uncached.log" expect 0 "^first bad commit: $(sha "$work/broken6" c5) c5\$" "a commit whose build fails is skipped" \
   --repo "$work/broken6" --good "$(sha "$work/broken6" c1)" --bad "$(sha "$work/broken6" c8)" --benchmark "$bench" \
   --work "$work/w6" --json "$work/broken6.json"
+check "without ccache, the builds run uncached and say so" bash -c "grep -q 'ccache is not installed: the builds run without a compiler cache' '$work/log' &&
+  grep -q '^cmake -S' '$work/cmake-uncached.log' && ! grep -q 'LAUNCHER' '$work/cmake-uncached.log' &&
+  grep -q 'ccache is not installed: building without a compiler cache' '$work'/w6/builds/*.log"
 check "the JSON lists it as skipped" jq -e '[.steps[] | select(.subject == "c6")][0] | .verdict == "BUILD_FAILED" and .result == "skip"' \
   "$work/broken6.json"
 make_repo "$work/broken5" c5
