@@ -59,7 +59,9 @@ resolve() {  # resolve <option> <revision>: the full hash of a commit of the rep
   git -C "$repo" rev-parse --verify -q "$2^{commit}" ||
     die "$EXIT_INVALID" "$1 '$2' is not a commit of $repo (fetch the history first: fetch-depth: 0)"
 }
-good=$(resolve --good "$good") bad=$(resolve --bad "$bad")
+# One assignment each: in `a=$(x) b=$(y)` the failure of x is lost, and a second, wrong error followed.
+good=$(resolve --good "$good")
+bad=$(resolve --bad "$bad")
 [[ $good != "$bad" ]] || die "$EXIT_INVALID" "--good and --bad are the same commit"
 git -C "$repo" merge-base --is-ancestor "$good" "$bad" ||
   die "$EXIT_INVALID" "--good ${good:0:12} is not an ancestor of --bad ${bad:0:12}: give the older commit as --good"

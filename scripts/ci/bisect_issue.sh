@@ -27,7 +27,8 @@ fenced() {
 }
 benchmark=$(jq -r '.benchmark | if type == "string" and test("^[A-Za-z][A-Za-z0-9_]{0,47}(/[A-Za-z0-9_.,:-]+)+$") and length <= 160
   then "`\(.)`" else "(a name outside the allowed characters)" end' "$result")
-good=$(hex .good_commit) bad=$(hex .bad_commit)
+good=$(hex .good_commit)
+bad=$(hex .bad_commit)
 echo "### Perf bisect: $benchmark on $label"
 echo
 if [[ $(jq -r .outcome "$result") == not_slower ]]; then

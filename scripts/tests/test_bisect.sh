@@ -122,6 +122,9 @@ FAKE_GPU_GONE="$work/gpu-gone" FAKE_GPU_GONE_AT=c4 expect 2 "the bisection stopp
 # Bad usage.
 expect 2 "--good, --bad and --benchmark are required" "no benchmark" --repo "$repo" --good "$c1" --bad "$c8"
 expect 2 "--good 'nosuch' is not a commit" "an unknown commit" --repo "$repo" --good nosuch --bad "$c8" --benchmark "$bench"
+check "an unknown --good prints that one error, nothing after it" bash -c "test \"\$(grep -c . '$work/log')\" = 1"
+expect 2 "--bad 'nosuch' is not a commit" "an unknown bad commit" --repo "$repo" --good "$c1" --bad nosuch --benchmark "$bench"
+check "an unknown --bad prints that one error, nothing after it" bash -c "test \"\$(grep -c . '$work/log')\" = 1"
 expect 2 "is not an ancestor of --bad" "the ends swapped" --repo "$repo" --good "$c8" --bad "$c1" --benchmark "$bench"
 # shellcheck disable=SC2016  # the backticks are the name's
 expect 2 "is not a benchmark name" "a benchmark name outside the rule" --repo "$repo" --good "$c1" --bad "$c8" --benchmark 'x/`y`'
