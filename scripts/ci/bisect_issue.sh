@@ -5,7 +5,8 @@
 # The result comes from a GPU job that built and ran the bisected commits: a commit is printed only as
 # hex, numbers only as numbers, a benchmark name only when it keeps the names' rule (in a code span),
 # and free text (a commit subject, the gate's lines) only inside a code block whose fence is longer
-# than any run of backticks in it, so nothing in it can render, link or mention anyone.
+# than any run of backticks in it, so nothing in it can render, link or mention anyone. The rules are
+# anchored with \A...\z: jq's ^...$ would also take a value that ends in a newline.
 #
 #   bisect_issue.sh RESULT_JSON GPU_LABEL RUN_URL > body.md
 set -euo pipefail
@@ -17,7 +18,7 @@ jq -e '.schema_version == 1 and (.outcome == "found" or .outcome == "not_slower"
   die "$EXIT_INVALID" "$result is not a result of scripts/bisect.sh --json"
 bash "$(dirname "$0")/check_input.sh" label gpu "$label" >/dev/null
 
-hex() { jq -r "$1 | if type == \"string\" and test(\"^[0-9a-f]{7,40}\$\") then . else \"(not a commit)\" end" "$result"; }
+hex() { jq -r "$1 | if type == \"string\" and test(\"\\\\A[0-9a-f]{7,40}\\\\z\") then . else \"(not a commit)\" end" "$result"; }
 # fenced <text>: the text in a code block no line of it can close.
 fenced() {
   local longest fence
@@ -25,7 +26,7 @@ fenced() {
   fence=$(printf '%*s' $((longest < 3 ? 3 : longest + 1)) '' | tr ' ' '`')
   printf '%s\n%s\n%s\n' "$fence" "$1" "$fence"
 }
-benchmark=$(jq -r '.benchmark | if type == "string" and test("^[A-Za-z][A-Za-z0-9_]{0,47}(/[A-Za-z0-9_.,:-]+)+$") and length <= 160
+benchmark=$(jq -r '.benchmark | if type == "string" and test("\\A[A-Za-z][A-Za-z0-9_]{0,47}(/[A-Za-z0-9_.,:-]+)+\\z") and length <= 160
   then "`\(.)`" else "(a name outside the allowed characters)" end' "$result")
 good=$(hex .good_commit)
 bad=$(hex .bad_commit)
@@ -44,8 +45,8 @@ else
   echo "| step | commit | verdict | result |"
   echo "|---:|---|---|---|"
   jq -r '.steps | to_entries[] | .key as $i | .value
-    | "| \($i + 1) | \(.commit | if type == "string" and test("^[0-9a-f]{40}$") then .[0:12] else "?" end) | \(.verdict
-       | if type == "string" and test("^[A-Z_]{1,20}$") then . else "?" end) | \(.result
+    | "| \($i + 1) | \(.commit | if type == "string" and test("\\A[0-9a-f]{40}\\z") then .[0:12] else "?" end) | \(.verdict
+       | if type == "string" and test("\\A[A-Z_]{1,20}\\z") then . else "?" end) | \(.result
        | if . == "good" or . == "bad" or . == "skip" then . else "?" end) |"' "$result"
 fi
 echo

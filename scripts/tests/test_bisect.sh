@@ -92,6 +92,32 @@ check "a poisoned subject stays inside a fence longer than its backticks" bash -
   "test \"\$(grep -c '^\`\`\`\`\$' '$work/body.md')\" = 2 && ! grep -q '@y' '$work/body.md' &&
    awk '/^\`\`\`\`\$/ { inside = !inside; next } !inside && /@org|<img/ { bad = 1 } END { exit bad }' '$work/body.md'"
 
+# A name or commit that ends in a newline keeps no rule (jq's ^...$ took it: it split the issue's heading
+# and bisect_pick.sh's $GITHUB_OUTPUT lines).
+jq '.benchmark += "\n" | .first_bad_commit += "\n" | .steps[0].commit += "\n" | .steps[0].verdict += "\n"' \
+  "$work/result.json" >"$work/newlines.json"
+bash "$here/../ci/bisect_issue.sh" "$work/newlines.json" h200 https://github.invalid/run >"$work/body.md" 2>&1
+check "the issue drops a name, a commit and a verdict that end in a newline" bash -c "
+  grep -qx '### Perf bisect: (a name outside the allowed characters) on h200' '$work/body.md' &&
+  grep -q '^First bad commit: (not a commit) ' '$work/body.md' && grep -qx '| 1 | ? | ? | bad |' '$work/body.md'"
+changes_ending_in() {  # changes_ending_in <text>: change points whose name or a commit ends in the text
+  jq -n --arg c1 "$c1" --arg c5 "$c5" --arg tail "$1" '{schema_version: 1, series: [
+    {benchmark: "fake/long/n:2\($tail)", points: [], change_points: [{index: 0, good_commit: $c1, bad_commit: $c5, change_pct: 10}]},
+    {benchmark: "fake/long/n:3", points: [], change_points: [{index: 0, good_commit: ($c1 + $tail), bad_commit: $c5, change_pct: 10},
+                                                             {index: 0, good_commit: $c1, bad_commit: ($c5 + $tail), change_pct: 10}]}]}'
+}
+: >"$work/no-titles.txt"
+changes_ending_in "" >"$work/newline-changes.json"
+check "bisect_pick.sh picks those change points without the newline" bash -c "
+  bash '$here/../ci/bisect_pick.sh' changes '$work/newline-changes.json' '$work/no-titles.txt' nvidia-h200 | grep -qx found=true"
+changes_ending_in $'\n' >"$work/newline-changes.json"
+check "and none whose name or commit ends in a newline" bash -c "
+  bash '$here/../ci/bisect_pick.sh' changes '$work/newline-changes.json' '$work/no-titles.txt' nvidia-h200 >'$work/pick.txt' &&
+  test \"\$(cat '$work/pick.txt')\" = \"\$(printf 'found=false\ngood=\nbad=\nbenchmark=\ntitle=')\""
+check "nor a dispatched benchmark that ends in one" bash -c "
+  ! bash '$here/../ci/bisect_pick.sh' given '$c1' '$c5' \$'fake/long/n:2\n' nvidia-h200 >'$work/pick.txt' 2>&1 &&
+  grep -q 'is not a benchmark name' '$work/pick.txt' && ! grep -q '^found=true' '$work/pick.txt'"
+
 # A commit that does not build is skipped; the answer stands where its neighbours decide it.
 # Without ccache (this bisection's PATH has none), the builds run uncached, and say so.
 make_repo "$work/broken6" c6
