@@ -39,6 +39,11 @@ if [[ $(jq -r .outcome "$result") == not_slower ]]; then
   fenced "$(jq -r '.steps[0] | "\(.verdict | tostring) \(.change_pct | if type == "number" then . else "" end)"' "$result")"
 else
   echo "First bad commit: $(hex .first_bad_commit) (bisected between $good and $bad)."
+  if [[ $(jq -r '.first_parent == true' "$result") == true ]]; then
+    echo "Only first-parent commits$(jq -r '.first_parent_of | if type == "string" and test("\\A[A-Za-z0-9][A-Za-z0-9._/-]{0,99}\\z")
+      then " of `\(.)`" else "" end' "$result") were bisected (the merges and pushes it took): a merge named here brought the"
+    echo "slowdown with its branch, whose own commits were not built."
+  fi
   echo
   fenced "$(jq -r '[.subject, "", .ab_line] + (.code // []) | map(tostring) | join("\n")' "$result")"
   echo

@@ -134,6 +134,58 @@ expect 2 "no single first bad commit" "the first bad commit next to an unbuildab
   --repo "$work/broken5" --good "$(sha "$work/broken5" c1)" --bad "$(sha "$work/broken5" c8)" --benchmark "$bench" --work "$work/w5"
 check "both candidates are named" bash -c "grep -q '^  [0-9a-f]\{12\} c5$' '$work/log' && grep -q '^  [0-9a-f]\{12\} c6$' '$work/log'"
 
+# A merged side branch whose first commit carries a payload (removed again by its second, which is the
+# slower one): m1 m2 [s1 s2] m3=merge m4. Only first parents are bisected: the merge is named, and the
+# branch's own commits are never checked out, built or run.
+side="$work/merged"
+mkdir -p "$side"
+(
+  cd "$side" && git init -q -b main
+  commit() { git add -A && git -c user.name=t -c user.email=t@t commit -qm "$1"; }
+  echo 0 >slowdown_pct && echo m1 >n && commit m1
+  echo m2 >n && commit m2
+  git switch -q -c side
+  echo "payload of s1 ran" >payload && commit s1
+  rm payload && echo 10 >slowdown_pct && commit s2
+  git switch -q main
+  git -c user.name=t -c user.email=t@t merge -q --no-ff -m m3 side
+  echo m4 >n && commit m4
+)
+m1=$(sha "$side" m1) m3=$(sha "$side" m3) m4=$(sha "$side" m4) s1=$(sha "$side" s1) s2=$(sha "$side" s2)
+FAKE_PAYLOAD_LOG="$work/payload.log" expect 0 "^first bad commit: $m3 m3\$" "a slowdown merged with a branch names the merge" \
+  --repo "$side" --good "$m1" --bad "$m4" --benchmark "$bench" --work "$work/wm" --first-parent-of main --json "$work/merged.json"
+cp "$work/log" "$work/merged.log"
+check "the side branch's commits were never checked out or built, its payload never ran" bash -c "
+  test ! -s '$work/payload.log' && ! grep -q -e '$s1' -e '$s2' '$work/wm/bisect.log' '$work/wm/steps.jsonl' &&
+  test ! -e '$work/wm/builds/$s1' -a ! -e '$work/wm/builds/$s2'"
+check "the output says that first parents only were bisected, and how to look inside the merge" bash -c "
+  grep -q '3 first-parent commits of main' '$work/merged.log' &&
+  grep -q -- 'a merge (first parents only were bisected).*--bad ${s2:0:12}' '$work/merged.log'"
+# shellcheck disable=SC2016  # $m3 is jq's
+check "so does the JSON" jq -e --arg m3 "$m3" '.first_parent == true and .first_parent_of == "main" and .first_bad_commit == $m3' \
+  "$work/merged.json"
+bash "$here/../ci/bisect_issue.sh" "$work/merged.json" h200 https://github.invalid/run >"$work/body.md" 2>&1
+# shellcheck disable=SC2016  # the backticks are Markdown's
+check "the issue says that first parents of main only were bisected" \
+  grep -q '^Only first-parent commits of `main` were bisected' "$work/body.md"
+jq '.first_parent_of = "main`\n@org"' "$work/merged.json" >"$work/poisoned.json"
+bash "$here/../ci/bisect_issue.sh" "$work/poisoned.json" h200 https://github.invalid/run >"$work/body.md" 2>&1
+check "but names no branch outside the rule" bash -c "grep -q '^Only first-parent commits were bisected' '$work/body.md' && ! grep -q '@org' '$work/body.md'"
+expect 2 "--good ${s1:0:12} is not a first-parent commit of main" "an end inside the merged branch is refused" \
+  --repo "$side" --good "$s1" --bad "$m4" --benchmark "$bench" --work "$work/wm2" --first-parent-of main
+expect 2 "--bad ${s2:0:12} is not a first-parent commit of main" "either end" \
+  --repo "$side" --good "$m1" --bad "$s2" --benchmark "$bench" --work "$work/wm2" --first-parent-of main
+check "before anything is built" test ! -e "$work/wm2/builds"
+expect 2 "--first-parent-of 'nosuch' is not a commit" "an unknown --first-parent-of" \
+  --repo "$side" --good "$m1" --bad "$m4" --benchmark "$bench" --first-parent-of nosuch
+# A step that git bisect checks out off the chain is neither built nor run (whatever git does).
+(cd "$side" && git checkout -q --detach "$s1" &&
+  bash "$here/../ci/bisect_step.sh" --work "$work/wm" --benchmark "$bench" --build-only --commits "$work/wm/commits.txt") \
+  >"$work/log" 2>&1
+check "bisect_step.sh refuses a commit off the first-parent chain" bash -c "
+  grep -q 'not a first-parent commit between the ends: not built' '$work/log' && test ! -s '$work/payload.log' && test ! -e '$work/wm/builds/$s1'"
+git -C "$side" checkout -q main
+
 # Nothing to bisect: the bad end is as fast as the good end.
 expect 1 "nothing to bisect: the bad end ${c4:0:12} is not slower" "a range without a slowdown is said so" \
   --repo "$repo" --good "$c1" --bad "$c4" --benchmark "$bench" --work "$work/w" --json "$work/same.json"
