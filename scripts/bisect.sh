@@ -16,8 +16,11 @@
 # branch: then every commit bisected is one of the merges or pushes that branch took, reviewed code);
 # else nothing is built.
 # --repo: the git repository (default: the one the current folder is in). It is never checked out: the
-# bisection runs in a scratch worktree under --work (default ${TMPDIR:-/tmp}/gpuperf-bisect), beside the
-# per-commit builds (builds/<commit>) and each step's A/B report (steps/<commit>/).
+# bisection runs in a scratch worktree under --work, beside the per-commit builds (builds/<commit>,
+# reused by a later run with the same --work) and each step's A/B report (steps/<commit>/).
+# --work: default a new private folder (mktemp -d under ${TMPDIR:-/tmp}), kept. A folder given must be
+# this user's, writable by no one else, and hold nothing of another user's: else it is refused, as a
+# build planted there would run as this user.
 # --source-dir, --preset, --cmake-args: the CMake project inside the repository and how to configure it,
 # as scripts/ci/build.sh takes them. --tolerance-pct: ab_compare.sh's (default its own).
 # A step is bad when the benchmark is SLOW, good when SAME or FAST, skipped when its build fails or the
@@ -38,7 +41,7 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 source "$here/lib/common.sh"
 readonly BENCHMARK_NAME='^[A-Za-z][A-Za-z0-9_]{0,47}(/[A-Za-z0-9_.,:-]+)+$'
 
-good="" bad="" benchmark="" repo="" work="${TMPDIR:-/tmp}/gpuperf-bisect" tolerance="" source_dir="."
+good="" bad="" benchmark="" repo="" work="" tolerance="" source_dir="."
 preset="" cmake_args="" json="" first_parent_of=""
 while (($#)); do
   case "$1" in
@@ -99,8 +102,19 @@ else
   note "ccache is not installed: the builds run without a compiler cache"
 fi
 
-mkdir -p "$work"
-work=$(cd "$work" && pwd)
+if [[ -z $work ]]; then
+  work=$(mktemp -d "${TMPDIR:-/tmp}/gpuperf-bisect.XXXXXX") || die "$EXIT_INVALID" "cannot create a work folder in ${TMPDIR:-/tmp}"
+else
+  [[ -e $work || -L $work ]] || mkdir -p -- "$(dirname -- "$work")"  # private_dir makes the folder itself, 0700
+  [[ -d $work ]] && work=$(cd -P -- "$work" && pwd -P)  # a link to a folder is judged by that folder
+fi
+why=$(private_dir "$work") ||
+  die "$EXIT_INVALID" "--work is not private: $why. Give a folder of your own that no one else can write (chmod go-w), or leave --work out for a new private one."
+work=$(cd -P -- "$work" && pwd -P)
+if foreign=$(find "$work" -mindepth 1 ! -uid "$(own_uid)" -print -quit) && [[ -n $foreign ]]; then
+  die "$EXIT_INVALID" "--work $work holds $foreign, which another user (uid $(stat -c %u -- "$foreign")) owns: a build planted there would run as you. Remove it, or give another --work."
+fi
+note "work folder: $work"
 tree="$work/src"
 # A worktree a crashed run left behind is removed; the builds of earlier runs are kept.
 git -C "$repo" worktree remove --force "$tree" >/dev/null 2>&1 || rm -rf "$tree"
@@ -117,12 +131,12 @@ step=(bash "$here/ci/bisect_step.sh" --work "$work" --benchmark "$benchmark" --s
   --preset "$preset" --cmake-args "$cmake_args" --commits "$work/commits.txt")
 [[ -n $tolerance ]] && step+=(--tolerance-pct "$tolerance")
 
-# ended: a step aborted, and with it the bisection: the GPU it started on is gone or failing, or git
-# bisect checked out a commit off the first-parent chain (not built).
+# ended: a step aborted, and with it the bisection: the GPU it started on is gone or failing, git bisect
+# checked out a commit off the first-parent chain, or a build to reuse is another user's (neither run).
 ended() {
   local reason
   reason=$(cat "$work/abort.txt" 2>/dev/null || echo "unknown (no $work/abort.txt)")
-  [[ $reason == off-chain:* ]] && die "$EXIT_INVALID" "the bisection stopped: ${reason#*: }"
+  [[ $reason == off-chain:* || $reason == not-ours:* ]] && die "$EXIT_INVALID" "the bisection stopped: ${reason#*: }"
   die "$EXIT_INVALID" "the bisection stopped, the GPU is failing: ${reason#*: }. Check the host (nvidia-smi), then run it again: the builds are kept in $work/builds."
 }
 
@@ -130,8 +144,10 @@ ended() {
 # (bisect_step.sh refuses any other, whatever git bisect checks out).
 { git -C "$repo" rev-list --first-parent "$good..$bad"; echo "$good"; } >"$work/commits.txt"
 note "good ${good:0:12}, bad ${bad:0:12}: $(($(wc -l <"$work/commits.txt") - 1)) first-parent commits${first_parent_of:+ of $first_parent_of} (a merged branch's own commits are not visited), benchmark $benchmark"
-good_bench=$(cd "$tree" && "${step[@]}" --build-only) ||
+good_bench=$(cd "$tree" && "${step[@]}" --build-only) || {
+  [[ -s $work/abort.txt ]] && ended
   die "$EXIT_INVALID" "the good commit ${good:0:12} does not build (log: $work/builds/$good.log)"
+}
 gpu=$(gpu_info "$good_bench")  # exits 77 without a GPU
 note "on $(jq -r .name <<<"$gpu")"
 step+=(--good-bench "$good_bench")

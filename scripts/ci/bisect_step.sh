@@ -13,8 +13,8 @@
 # change_pct) and keeps ab_compare's output in WORK/steps/<commit>/.
 # Exit (git bisect run's codes): 0 good (SAME or FAST), 1 bad (SLOW), 125 skip (the build failed, the
 # benchmark was not judged or stayed AMBIGUOUS after re-measuring), 128 abort: the GPU is gone (the good
-# build's benchmark binary no longer sees it), or the commit is not in --commits, with the reason in
-# WORK/abort.txt.
+# build's benchmark binary no longer sees it), the commit is not in --commits, or its build folder holds
+# another user's file, with the reason in WORK/abort.txt.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 source "$here/../lib/common.sh"
@@ -47,11 +47,17 @@ if [[ -n $commits ]] && ! grep -qxF "$commit" "$commits"; then
 fi
 
 # build: sets bench to this commit's benchmark binary, or returns 1 when the commit does not build.
-# A build folder is reused only when it was finished with the same configuration.
+# A build folder is reused only when it was finished with the same configuration and all of it is this
+# user's; one that holds another user's file is neither run nor removed: abort.
 build() {
-  local dir="$work/builds/$commit" config args=()
+  local dir="$work/builds/$commit" config args=() foreign
   read -ra args <<<"$cmake_args"
   config=$(printf '%s\n' "source-dir=$source_dir" "preset=$preset" "cmake-args=$cmake_args" "family=${benchmark%%/*}")
+  if [[ -e $dir ]] && foreign=$(find "$dir" ! -uid "$(own_uid)" -print -quit) && [[ -n $foreign ]]; then
+    echo "not-ours: the build of $short in $dir holds $foreign, which another user owns: it was not run. Remove $dir, or give another --work." >"$work/abort.txt"
+    note "$short: its build holds another user's file ($foreign): not run"
+    exit "$STEP_ABORT"
+  fi
   if [[ -f $dir/.bisect-built && $(cat "$dir/.bisect-built") == "$config" ]]; then
     note "$short: reusing its build in $dir"
   else

@@ -26,6 +26,7 @@ with_ccache="$work/bin:$work/ccache-bin:$work/tools"
 export GPUPERF_LIBRARY_PROBE=skip  # install_deps.sh: the stand-in cmake configures nothing to probe
 export CCACHE_DIR="$work/ccache"
 failed=0
+other_uid=$(($(id -u) == 65534 ? 65533 : 65534))  # "another user": chown to it as root, else assume it
 
 # make_repo <dir> <commit whose build fails, or ""> : c1..c8, slower from c5 on.
 make_repo() {
@@ -82,6 +83,50 @@ builds=$(grep -c -- "--build" "$FAKE_LOG")
 expect 0 "^first bad commit: $c5" "a second bisection of the range finds it again" \
   --repo "$repo" --good "$c1" --bad "$c8" --benchmark "$bench" --work "$work/w"
 check "and builds nothing again ($builds builds the first time)" test "$(grep -c -- "--build" "$FAKE_LOG")" = "$builds"
+
+# Work folders are private: another user's build is never run. A planted build (c1's, with its marker,
+# whose binary leaves a mark when run) where the work folder used to be by default:
+planted() {  # planted <folder>: a copy of c1's build whose benchmark binary leaves $work/planted-ran
+  mkdir -p "$1/builds"
+  cp -r "$work/w/builds/$c1" "$1/builds/$c1"
+  printf '#!/usr/bin/env bash\ntouch %q\n' "$work/planted-ran" | cat - "$1/builds/$c1/perf_tests/gpuperf_bench" \
+    >"$1/planted" && mv "$1/planted" "$1/builds/$c1/perf_tests/gpuperf_bench" && chmod +x "$1/builds/$c1/perf_tests/gpuperf_bench"
+}
+planted "$work/gpuperf-bisect"
+expect 1 "nothing to bisect" "without --work, a range without a slowdown" --repo "$repo" --good "$c1" --bad "$c4" --benchmark "$bench"
+default_work=$(sed -n 's/^\[bisect.sh\] work folder: //p' "$work/log")
+check "without --work, a new folder of its own is used (mode 700), not the planted build" bash -c "
+  [[ '$default_work' == '$work'/gpuperf-bisect.* ]] && test \"\$(stat -c '%u %a' '$default_work')\" = '$(id -u) 700' &&
+  test -d '$default_work/builds/$c1' && test ! -e '$work/planted-ran'"
+mkdir -m 0777 "$work/open"
+chmod 0777 "$work/open"  # whatever the umask
+expect 2 "--work is not private: $work/open is writable by group or others (mode 777)" "a work folder others can write is refused" \
+  --repo "$repo" --good "$c1" --bad "$c8" --benchmark "$bench" --work "$work/open"
+check "before anything is built in it" test ! -e "$work/open/builds"
+mkdir -m 0700 "$work/theirs"
+GPUPERF_ASSUME_UID=$other_uid expect 2 "--work is not private: $work/theirs belongs to another user (uid $(id -u))" \
+  "another user's work folder is refused" --repo "$repo" --good "$c1" --bad "$c8" --benchmark "$bench" --work "$work/theirs"
+ln -s "$work/theirs" "$work/link-to-theirs"
+GPUPERF_ASSUME_UID=$other_uid expect 2 "--work is not private: $work/theirs belongs to another user" \
+  "so is a link to it" --repo "$repo" --good "$c1" --bad "$c8" --benchmark "$bench" --work "$work/link-to-theirs"
+# Another user's build inside a private work folder (made with chown, so as root only).
+if (($(id -u) == 0)); then
+  mkdir -m 0700 "$work/mine"
+  planted "$work/mine"
+  chown -R "$other_uid" "$work/mine/builds/$c1"
+  expect 2 "--work $work/mine holds $work/mine/builds/$c1.*, which another user (uid $other_uid) owns" \
+    "a work folder that holds another user's build is refused" --repo "$repo" --good "$c1" --bad "$c8" --benchmark "$bench" \
+    --work "$work/mine"
+  (cd "$repo" && git checkout -q --detach "$c1" &&
+    bash "$here/../ci/bisect_step.sh" --work "$work/mine" --benchmark "$bench" --build-only) >"$work/log" 2>&1
+  step_rc=$?
+  git -C "$repo" checkout -q main
+  check "bisect_step.sh reuses no build that holds another user's file" bash -c "
+    test $step_rc = 128 && grep -q '^not-ours: the build of ${c1:0:12} in $work/mine/builds/$c1 holds' '$work/mine/abort.txt'"
+  check "the planted binary never ran" test ! -e "$work/planted-ran"
+else
+  echo "(another user's build in a work folder: tested as root only, which can chown)"
+fi
 
 # The issue body (scripts/ci/bisect_issue.sh): a subject that tries to close the code block stays inside
 # a longer fence; a benchmark name outside the rule is not printed.
