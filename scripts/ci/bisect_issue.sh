@@ -5,7 +5,8 @@
 # The result comes from a GPU job that built and ran the bisected commits: a commit is printed only as
 # hex, numbers only as numbers, a benchmark name only when it keeps the names' rule (in a code span),
 # and free text (a commit subject, the gate's lines) only inside a code block whose fence is longer
-# than any run of backticks in it, so nothing in it can render, link or mention anyone.
+# than any run of backticks in it, so nothing in it can render, link or mention anyone. The rules are
+# anchored with \A...\z: jq's ^...$ would also take a value that ends in a newline.
 #
 #   bisect_issue.sh RESULT_JSON GPU_LABEL RUN_URL > body.md
 set -euo pipefail
@@ -17,7 +18,7 @@ jq -e '.schema_version == 1 and (.outcome == "found" or .outcome == "not_slower"
   die "$EXIT_INVALID" "$result is not a result of scripts/bisect.sh --json"
 bash "$(dirname "$0")/check_input.sh" label gpu "$label" >/dev/null
 
-hex() { jq -r "$1 | if type == \"string\" and test(\"^[0-9a-f]{7,40}\$\") then . else \"(not a commit)\" end" "$result"; }
+hex() { jq -r "$1 | if type == \"string\" and test(\"\\\\A[0-9a-f]{7,40}\\\\z\") then . else \"(not a commit)\" end" "$result"; }
 # fenced <text>: the text in a code block no line of it can close.
 fenced() {
   local longest fence
@@ -25,9 +26,10 @@ fenced() {
   fence=$(printf '%*s' $((longest < 3 ? 3 : longest + 1)) '' | tr ' ' '`')
   printf '%s\n%s\n%s\n' "$fence" "$1" "$fence"
 }
-benchmark=$(jq -r '.benchmark | if type == "string" and test("^[A-Za-z][A-Za-z0-9_]{0,47}(/[A-Za-z0-9_.,:-]+)+$") and length <= 160
+benchmark=$(jq -r '.benchmark | if type == "string" and test("\\A[A-Za-z][A-Za-z0-9_]{0,47}(/[A-Za-z0-9_.,:-]+)+\\z") and length <= 160
   then "`\(.)`" else "(a name outside the allowed characters)" end' "$result")
-good=$(hex .good_commit) bad=$(hex .bad_commit)
+good=$(hex .good_commit)
+bad=$(hex .bad_commit)
 echo "### Perf bisect: $benchmark on $label"
 echo
 if [[ $(jq -r .outcome "$result") == not_slower ]]; then
@@ -37,14 +39,19 @@ if [[ $(jq -r .outcome "$result") == not_slower ]]; then
   fenced "$(jq -r '.steps[0] | "\(.verdict | tostring) \(.change_pct | if type == "number" then . else "" end)"' "$result")"
 else
   echo "First bad commit: $(hex .first_bad_commit) (bisected between $good and $bad)."
+  if [[ $(jq -r '.first_parent == true' "$result") == true ]]; then
+    echo "Only first-parent commits$(jq -r '.first_parent_of | if type == "string" and test("\\A[A-Za-z0-9][A-Za-z0-9._/-]{0,99}\\z")
+      then " of `\(.)`" else "" end' "$result") were bisected (the merges and pushes it took): a merge named here brought the"
+    echo "slowdown with its branch, whose own commits were not built."
+  fi
   echo
   fenced "$(jq -r '[.subject, "", .ab_line] + (.code // []) | map(tostring) | join("\n")' "$result")"
   echo
   echo "| step | commit | verdict | result |"
   echo "|---:|---|---|---|"
   jq -r '.steps | to_entries[] | .key as $i | .value
-    | "| \($i + 1) | \(.commit | if type == "string" and test("^[0-9a-f]{40}$") then .[0:12] else "?" end) | \(.verdict
-       | if type == "string" and test("^[A-Z_]{1,20}$") then . else "?" end) | \(.result
+    | "| \($i + 1) | \(.commit | if type == "string" and test("\\A[0-9a-f]{40}\\z") then .[0:12] else "?" end) | \(.verdict
+       | if type == "string" and test("\\A[A-Z_]{1,20}\\z") then . else "?" end) | \(.result
        | if . == "good" or . == "bad" or . == "skip" then . else "?" end) |"' "$result"
 fi
 echo

@@ -5,19 +5,22 @@
 # commit's build with scripts/ab_compare.sh on the one benchmark. Not meant to be run by hand.
 #
 #   bisect_step.sh --work WORK --benchmark NAME [--good-bench BENCH] [--build-only] [--tolerance-pct X]
-#                  [--source-dir DIR] [--preset P] [--cmake-args "..."]
+#                  [--source-dir DIR] [--preset P] [--cmake-args "..."] [--commits FILE]
 # --build-only: build, and print the build's benchmark binary (what later steps get as --good-bench).
+# --commits FILE: the commits that may be built, one full hash a line (bisect.sh's first-parent chain);
+# any other checked-out commit is neither built nor run: abort.
 # Each judged step appends one JSON line to WORK/steps.jsonl (commit, subject, verdict, result,
 # change_pct) and keeps ab_compare's output in WORK/steps/<commit>/.
 # Exit (git bisect run's codes): 0 good (SAME or FAST), 1 bad (SLOW), 125 skip (the build failed, the
 # benchmark was not judged or stayed AMBIGUOUS after re-measuring), 128 abort: the GPU is gone (the good
-# build's benchmark binary no longer sees it), with the reason in WORK/abort.txt.
+# build's benchmark binary no longer sees it), the commit is not in --commits, or its build folder holds
+# another user's file, with the reason in WORK/abort.txt.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 source "$here/../lib/common.sh"
 readonly STEP_GOOD=0 STEP_BAD=1 STEP_SKIP=125 STEP_ABORT=128
 
-work="" benchmark="" good_bench="" build_only="" tolerance="" source_dir="." preset="" cmake_args=""
+work="" benchmark="" good_bench="" build_only="" tolerance="" source_dir="." preset="" cmake_args="" commits=""
 while (($#)); do
   case "$1" in
     --work) need_value "$@"; work=$2; shift 2 ;;
@@ -28,6 +31,7 @@ while (($#)); do
     --source-dir) need_value "$@"; source_dir=$2; shift 2 ;;
     --preset) need_value "$@"; preset=$2; shift 2 ;;
     --cmake-args) need_value "$@"; cmake_args=$2; shift 2 ;;
+    --commits) need_value "$@"; commits=$2; shift 2 ;;
     *) die "$EXIT_INVALID" "unknown argument '$1' (see the header of $0)" ;;
   esac
 done
@@ -36,13 +40,24 @@ done
 commit=$(git rev-parse HEAD)
 subject=$(git log -1 --format=%s HEAD)
 short=${commit:0:12}
+if [[ -n $commits ]] && ! grep -qxF "$commit" "$commits"; then
+  echo "off-chain: git bisect checked out $short ($subject), which is not a first-parent commit between the ends; it was not built" >"$work/abort.txt"
+  note "$short: not a first-parent commit between the ends: not built"
+  exit "$STEP_ABORT"
+fi
 
 # build: sets bench to this commit's benchmark binary, or returns 1 when the commit does not build.
-# A build folder is reused only when it was finished with the same configuration.
+# A build folder is reused only when it was finished with the same configuration and all of it is this
+# user's; one that holds another user's file is neither run nor removed: abort.
 build() {
-  local dir="$work/builds/$commit" config args=()
+  local dir="$work/builds/$commit" config args=() foreign
   read -ra args <<<"$cmake_args"
   config=$(printf '%s\n' "source-dir=$source_dir" "preset=$preset" "cmake-args=$cmake_args" "family=${benchmark%%/*}")
+  if [[ -e $dir ]] && foreign=$(find "$dir" ! -uid "$(own_uid)" -print -quit) && [[ -n $foreign ]]; then
+    echo "not-ours: the build of $short in $dir holds $foreign, which another user owns: it was not run. Remove $dir, or give another --work." >"$work/abort.txt"
+    note "$short: its build holds another user's file ($foreign): not run"
+    exit "$STEP_ABORT"
+  fi
   if [[ -f $dir/.bisect-built && $(cat "$dir/.bisect-built") == "$config" ]]; then
     note "$short: reusing its build in $dir"
   else

@@ -42,12 +42,45 @@ gpu_info() {  # gpu_info <bench binary>
   echo "$info"
 }
 
+# The user these scripts run as. GPUPERF_ASSUME_UID plays another user in the tests.
+own_uid() { echo "${GPUPERF_ASSUME_UID:-$(id -u)}"; }
+
+# private_dir <dir>: creates <dir> (mode 0700) where it is missing, and prints why it is not private
+# and returns 1 when it is a link, no folder, another user's or writable by group or others: then
+# another user could put files in it (a build we would run, a lock we would wait on).
+private_dir() {
+  local owner mode
+  [[ -e $1 || -L $1 ]] || mkdir -m 0700 -- "$1" 2>/dev/null || true  # made by another meanwhile: checked below
+  if [[ -L $1 ]]; then echo "$1 is a symbolic link"; return 1; fi
+  if [[ ! -d $1 ]]; then echo "$1 is not a folder"; return 1; fi
+  read -r owner mode < <(stat -c '%u %a' -- "$1")
+  if [[ $owner != "$(own_uid)" ]]; then echo "$1 belongs to another user (uid $owner)"; return 1; fi
+  if (((8#$mode & 8#022) != 0)); then echo "$1 is writable by group or others (mode $mode)"; return 1; fi
+}
+
 # Holds an exclusive lock on one GPU for the rest of the calling script, so that two perf runs started
-# at once (two ctest invocations, a CI job and a developer) never time kernels side by side.
+# at once (two ctest invocations, a CI job and a developer) never time kernels side by side. The lock
+# file is the host's where root made one (${TMPDIR:-/tmp}/gpuperf-<uuid>.lock, docs/runner_setup.md):
+# shared by every user of the GPU, and no user can replace it. Else it is this user's own, in a folder
+# only this user can write (${TMPDIR:-/tmp}/gpuperf-locks-<uid>/): another user's file of the same name
+# is never waited on; it then excludes this user's runs only.
 lock_gpu() {  # lock_gpu <gpu uuid> <seconds to wait>
   need_tool flock
-  local file="${TMPDIR:-/tmp}/gpuperf-$1.lock"
-  exec {GPUPERF_LOCK_FD}>>"$file"
+  local file="${TMPDIR:-/tmp}/gpuperf-$1.lock" folder why
+  GPUPERF_LOCK_FD=""
+  # Opened first, then checked: what is locked is the file checked, whatever the path names meanwhile.
+  if [[ -f $file && ! -L $file && -r $file ]] && exec {GPUPERF_LOCK_FD}<"$file" &&
+    ! [[ -f /dev/fd/$GPUPERF_LOCK_FD && $(stat -L -c %u "/dev/fd/$GPUPERF_LOCK_FD") == 0 ]]; then
+    exec {GPUPERF_LOCK_FD}<&-
+    GPUPERF_LOCK_FD=""
+  fi
+  if [[ -z $GPUPERF_LOCK_FD ]]; then
+    folder="${TMPDIR:-/tmp}/gpuperf-locks-$(own_uid)"
+    why=$(private_dir "$folder") ||
+      die "$EXIT_INVALID" "the GPU lock folder is not private: $why. Remove it if it is not yours (another user may have made it to stall the perf runs), or set TMPDIR to a folder of your own."
+    file="$folder/gpuperf-$1.lock"
+    exec {GPUPERF_LOCK_FD}>>"$file" || die "$EXIT_INVALID" "cannot create the GPU lock file $file"
+  fi
   if ! flock -w "$2" "$GPUPERF_LOCK_FD"; then
     die "$EXIT_INVALID" "another perf run has held GPU $1 for more than $2 s (lock file $file). Wait for it to finish, or raise --lock-wait."
   fi

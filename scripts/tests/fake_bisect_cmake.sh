@@ -4,6 +4,7 @@
 # whose benchmark binary is scripts/tests/fake_bench.sh shaped by the committed files of that source:
 #   slowdown_pct   every sample that much slower (and fake/long's machine code changed, when not 0)
 #   build_fails    the build fails
+#   payload        planted code: building it appends the file's text to FAKE_PAYLOAD_LOG (it ran)
 # FAKE_GPU_GONE=FILE: the built binary sees no GPU once FILE exists; FAKE_GPU_GONE_AT=SUBJECT: building the
 # commit of that subject creates FILE (the GPU falls off the bus during a bisection).
 set -euo pipefail
@@ -25,6 +26,7 @@ if [[ $action == configure ]]; then
 fi
 src=$(cat "$target/fake-source.txt")
 [[ -f $src/build_fails ]] && { echo "fake cmake: error: the build of $src fails" >&2; exit 1; }
+[[ -f $src/payload ]] && cat "$src/payload" >>"${FAKE_PAYLOAD_LOG:-/dev/null}"
 if [[ -n ${FAKE_GPU_GONE_AT:-} && $(git -C "$src" log -1 --format=%s) == "$FAKE_GPU_GONE_AT" ]]; then
   touch "$FAKE_GPU_GONE"
 fi

@@ -493,6 +493,12 @@ job bisect.yml bisect/pick 1 "good must be a full 40-character" "a dispatched go
 extra=$bisect_needs
 git clean -fdxq
 job bisect.yml bisect/bisect 1 "is not a commit of main" "a commit off the default branch is never bisected on a GPU runner" "${scheduled[@]}"
+# main merges the range's bad commit: an ancestor of main now, yet inside a merged branch, not a first parent.
+git update-ref refs/remotes/origin/main "$(git commit-tree -p "$base_sha" -p "$head_sha" -m merge "$head_sha^{tree}")"
+job bisect.yml bisect/bisect 1 "$head_sha is not a commit of main's first-parent history" \
+  "a commit inside a merged branch is never bisected on a GPU runner" "${scheduled[@]}"
+check "nothing was built" bash -c "! grep -q 'first-parent commits' '$work/log'"
+git update-ref refs/remotes/origin/main "$base_sha"
 # The range's bad commit on main, and its benchmark 10% slower there (the stand-in binary reads its own path).
 git update-ref refs/remotes/origin/main "$head_sha"
 # shellcheck disable=SC2016  # the stand-in expands its own arguments
