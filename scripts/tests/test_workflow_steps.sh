@@ -362,6 +362,11 @@ job dashboard.yml store 0 "job store: passed" "a perf run of a push to main down
   expr:github.event_name=workflow_run expr:github.event.workflow_run.head_branch=main FAKE_GH_RELEASE_ASSET="$work/perf-history.sqlite"
 check "the release asset perf-history.sqlite of perf-history, as an artifact" bash -c \
   "grep -q 'gh release download perf-history --pattern perf-history.sqlite' '$FAKE_LOG' && cmp '$work/perf-history.sqlite' '$artifacts/perf-history-store/perf-history.sqlite'"
+mkdir -p "$work/half-uploaded" && cp "$work/perf-history.sqlite" "$work/half-uploaded/perf-history.previous.sqlite"
+rm -rf "$artifacts/perf-history-store"
+job dashboard.yml store 0 "History store restored" "an upload that did not finish: the previous copy is drawn" \
+  expr:github.event_name=workflow_run expr:github.event.workflow_run.head_branch=main FAKE_GH_RELEASE="$work/half-uploaded"
+check "as the artifact perf-history.sqlite" cmp "$work/perf-history.sqlite" "$artifacts/perf-history-store/perf-history.sqlite"
 extra=$(needs_of store)
 job dashboard.yml store 0 "job store skipped: its if: is false" "a perf run of another branch publishes nothing" \
   expr:github.event_name=workflow_run expr:github.event.workflow_run.head_branch=feature
@@ -471,6 +476,11 @@ extra='{}'
 job bisect.yml bisect/history 0 "job history: passed" "history downloads the store and the earlier bisections" "${scheduled[@]}"
 check "the store is the release asset" grep -q "gh release download perf-history --pattern perf-history.sqlite" "$FAKE_LOG"
 check "the history artifact holds the store and the titles" test -f "$artifacts/bisect-history/perf-history.sqlite" -a -f "$artifacts/bisect-history/bisected.txt"
+mkdir -p "$work/half-release" && cp "$FAKE_GH_RELEASE/perf-history.sqlite" "$work/half-release/perf-history.previous.sqlite"
+rm -rf "$artifacts/bisect-history"
+job bisect.yml bisect/history 0 "job history: passed" "an upload that did not finish: history takes the previous copy" \
+  "${scheduled[@]}" FAKE_GH_RELEASE="$work/half-release"
+check "as perf-history.sqlite" cmp "$FAKE_GH_RELEASE/perf-history.sqlite" "$artifacts/bisect-history/perf-history.sqlite"
 job bisect.yml bisect/pick 0 "job pick: passed" "pick takes the newest slowdown's change point" "${scheduled[@]}" FAKE_PERF_GATE="$work/history-gate"
 # shellcheck disable=SC2016  # $good, $bad are jq's
 check "the change point picked is the newest slowdown, on the h200 runners" jq -e --arg good "$base_sha" --arg bad "$head_sha" '
