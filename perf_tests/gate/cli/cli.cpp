@@ -32,6 +32,43 @@ struct Command {
 
 const std::vector<Command>& commands() {
   static const std::vector<Command> table = {
+      {"run",
+       cli::run_stored_test,
+       R"(  perf_gate run --family F --bench PATH --baselines DIR --out DIR [--processes N (3)] [--repetitions N (30)]
+                [--max-remeasure N (3)] [--strict] [--lock-wait SECONDS (1800)] [--no-canary]
+                [--no-reference-check] [--skip-unchanged] [--same-code-ledger FILE] [--no-diagnosis]
+                [--format gpuperf]
+      One family's perf test, as CTest runs it (perf.<family>): holds the GPU (a lock per GPU UUID, in
+      $XDG_RUNTIME_DIR or a folder of this user's under $TMPDIR), checks every case of family F against its
+      reference and captures its fingerprint in a process that times nothing, then times the family in
+      --processes fresh processes of the suite PATH (with the memory canary, the ceiling family, beside it
+      unless --no-canary), judges them against DIR/<gpu slug>.json as compare does, and re-measures what
+      is AMBIGUOUS in as many more processes (at most --max-remeasure times; --looks is 1 + that). No
+      baseline for this GPU: skipped (77), or exit 2 with --strict. --no-reference-check: no checking
+      process. --skip-unchanged: benchmarks whose fingerprint and platform equal the baseline's are not
+      timed (UNCHANGED). --same-code-ledger: the verdicts on unchanged code are added to FILE (as ledger).
+      On a regression, scripts/ncu_diagnose.sh profiles the slowest SLOW benchmarks (--no-diagnosis: not).
+      Writes into --out: F.fingerprints.json, F.runN.json (each process, its .log beside), F.md and
+      F.verdict.json; where its time went into $GPUPERF_PHASES_DIR (default --out/phases)/perf_phases.F.json.
+      Each process gets GPUPERF_GIT_COMMIT (default: the commit of DIR's checkout). A process that fails or
+      crashes (a signal, told apart) is exit 2. --format: the kind of suite; gpuperf_bench's (gbench and
+      nvbench: not yet).
+)",
+       {{"--family", kValue},
+        {"--bench", kValue},
+        {"--baselines", kValue},
+        {"--out", kValue},
+        {"--processes", kValue},
+        {"--repetitions", kValue},
+        {"--max-remeasure", kValue},
+        {"--strict", kSwitch},
+        {"--lock-wait", kValue},
+        {"--no-canary", kSwitch},
+        {"--no-reference-check", kSwitch},
+        {"--skip-unchanged", kSwitch},
+        {"--same-code-ledger", kValue},
+        {"--no-diagnosis", kSwitch},
+        {"--format", kValue}}},
       {"compare",
        cli::run_compare,
        R"(  perf_gate compare --baseline FILE --results R1.json [R2.json ...] [--family F | --filter REGEX]

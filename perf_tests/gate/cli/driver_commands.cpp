@@ -1,0 +1,70 @@
+// run: the driver's command (gate/driver/): a perf test against the stored baseline; the options parsed
+// into the procedure's options, the suite made from --format.
+#include <cstdlib>
+#include <memory>
+#include <string>
+
+#include "formats/input_error.h"
+#include "formats/names.h"
+#include "gate/cli/commands.h"
+#include "gate/driver/shared_steps.h"
+#include "gate/driver/stored_run.h"
+#include "gate/driver/suite_format.h"
+
+namespace gpuperf::gate::cli {
+namespace {
+
+constexpr int kMaxProcesses = 100;
+constexpr int kMaxRepetitions = 100000;
+constexpr int kMaxRemeasure = 99;     // looks_budget at most 100, the most perf_gate compare takes
+constexpr int kMaxLockWaitS = 604800;  // a week [s]
+
+std::unique_ptr<driver::Suite> suite_from(const Arguments& args, const std::string& program) {
+  const driver::SuiteFormat format =
+      driver::parse_suite_format(args.has("--format") ? args.value("--format") : "gpuperf");
+  return driver::make_suite(format, program);
+}
+
+// A variable of the environment; nullopt where it is not set (set and empty is "").
+std::optional<std::string> environment(const char* name) {
+  const char* value = std::getenv(name);
+  return value == nullptr ? std::nullopt : std::optional<std::string>(value);
+}
+
+driver::StoredRunOptions stored_run_options(const Arguments& args) {
+  driver::StoredRunOptions options;
+  options.family = args.required("--family");
+  args.required("--bench");
+  options.baselines = args.required("--baselines");
+  options.out = args.required("--out");
+  if (const std::string error = formats::name_error(formats::NameKind::kFamily, options.family); !error.empty()) {
+    throw formats::InputError("--family: " + error);
+  }
+  options.processes = args.whole_number("--processes", 1, kMaxProcesses).value_or(options.processes);
+  options.repetitions = args.whole_number("--repetitions", 1, kMaxRepetitions).value_or(options.repetitions);
+  options.max_remeasure = args.whole_number("--max-remeasure", 0, kMaxRemeasure).value_or(options.max_remeasure);
+  options.lock_wait_s = args.whole_number("--lock-wait", 0, kMaxLockWaitS).value_or(options.lock_wait_s);
+  options.strict = args.has("--strict");
+  options.canary = !args.has("--no-canary");
+  options.check_references = !args.has("--no-reference-check");
+  options.skip_unchanged = args.has("--skip-unchanged");
+  options.diagnosis = !args.has("--no-diagnosis");
+  options.same_code_ledger = args.value("--same-code-ledger");
+  options.phases_dir = environment("GPUPERF_PHASES_DIR").value_or("");
+  options.git_commit = environment("GPUPERF_GIT_COMMIT");
+  return options;
+}
+
+}  // namespace
+
+int run_stored_test(const Arguments& args, std::ostream& out, std::ostream& err) {
+  const driver::StoredRunOptions options = stored_run_options(args);
+  try {
+    const std::unique_ptr<driver::Suite> suite = suite_from(args, args.value("--bench"));
+    return driver::run_against_baseline(options, *suite, out, err);
+  } catch (const driver::DriverStop& stop) {
+    return driver::report_stop(stop, err);
+  }
+}
+
+}  // namespace gpuperf::gate::cli
