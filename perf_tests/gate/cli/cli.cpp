@@ -69,6 +69,33 @@ const std::vector<Command>& commands() {
         {"--same-code-ledger", kValue},
         {"--no-diagnosis", kSwitch},
         {"--format", kValue}}},
+      {"ab-run",
+       cli::run_ab_test,
+       R"(  perf_gate ab-run --a BENCH_A --b BENCH_B --out DIR [--rounds N (6)] [--repetitions N (20)] [--filter REGEX]
+                   [--tolerance-pct X (1.0)] [--max-remeasure N (4)] [--lock-wait SECONDS (1800)]
+                   [--no-reference-check] [--no-diagnosis] [--same-code-ledger FILE] [--format gpuperf]
+      Compare build B with build A on this GPU (B's), no stored baseline: --rounds rounds of one process of
+      each build, interleaved (A B, B A, ...), judged as ab does; AMBIGUOUS benchmarks get --rounds more
+      rounds (at most --max-remeasure times), timed after the first rounds' other cases where both builds
+      know --time-filter, alone otherwise. Round 1 checks both builds' cases against their references
+      (--no-reference-check: it only times). This perf_gate judges: none need sit beside either build.
+      On a regression, scripts/ncu_diagnose.sh profiles the slowest SLOW benchmarks in both builds.
+      Writes into --out: a.roundN.json, b.roundN.json (each process, its .log beside), ab.md and
+      ab.verdict.json.
+)",
+       {{"--a", kValue},
+        {"--b", kValue},
+        {"--out", kValue},
+        {"--rounds", kValue},
+        {"--repetitions", kValue},
+        {"--filter", kValue},
+        {"--tolerance-pct", kValue},
+        {"--max-remeasure", kValue},
+        {"--lock-wait", kValue},
+        {"--no-reference-check", kSwitch},
+        {"--no-diagnosis", kSwitch},
+        {"--same-code-ledger", kValue},
+        {"--format", kValue}}},
       {"compare",
        cli::run_compare,
        R"(  perf_gate compare --baseline FILE --results R1.json [R2.json ...] [--family F | --filter REGEX]
@@ -279,7 +306,7 @@ const std::vector<Command>& commands() {
        cli::run_phases,
        R"(  perf_gate phases --dir DIR [--markdown OUT.md] [--json OUT.json]
       Where a run's time went, from the phase files its steps wrote in DIR (<build>/perf-results/phases:
-      scripts/ci/build.sh, scripts/ci/with_ctest_gpu.sh, scripts/perf_test.sh; format in
+      scripts/ci/build.sh, scripts/ci/with_ctest_gpu.sh, perf_gate run; format in
       perf_tests/gate/phases/phase_files.h): the build, then per family the correctness and perf tests
       and the perf test's phases (waiting for the GPU, checking, first look, re-measurements, diagnosis),
       with totals; when tests ran at once, the step's wall time beside their sum. Markdown to stdout

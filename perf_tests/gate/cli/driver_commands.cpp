@@ -1,5 +1,5 @@
-// run: the driver's command (gate/driver/): a perf test against the stored baseline; the options parsed
-// into the procedure's options, the suite made from --format.
+// run, ab-run: the driver's commands (gate/driver/): a perf test against the stored baseline, and two
+// builds compared; the options parsed into the procedures' options, the suites made from --format.
 #include <cstdlib>
 #include <memory>
 #include <string>
@@ -7,9 +7,11 @@
 #include "formats/input_error.h"
 #include "formats/names.h"
 #include "gate/cli/commands.h"
+#include "gate/driver/ab_run.h"
 #include "gate/driver/shared_steps.h"
 #include "gate/driver/stored_run.h"
 #include "gate/driver/suite_format.h"
+#include "gate/inputs/baseline.h"
 
 namespace gpuperf::gate::cli {
 namespace {
@@ -18,6 +20,7 @@ constexpr int kMaxProcesses = 100;
 constexpr int kMaxRepetitions = 100000;
 constexpr int kMaxRemeasure = 99;     // looks_budget at most 100, the most perf_gate compare takes
 constexpr int kMaxLockWaitS = 604800;  // a week [s]
+constexpr int kMaxRounds = 1000;
 
 std::unique_ptr<driver::Suite> suite_from(const Arguments& args, const std::string& program) {
   const driver::SuiteFormat format =
@@ -55,6 +58,23 @@ driver::StoredRunOptions stored_run_options(const Arguments& args) {
   return options;
 }
 
+driver::AbRunOptions ab_run_options(const Arguments& args) {
+  driver::AbRunOptions options;
+  args.required("--a");
+  args.required("--b");
+  options.out = args.required("--out");
+  options.rounds = args.whole_number("--rounds", 1, kMaxRounds).value_or(options.rounds);
+  options.repetitions = args.whole_number("--repetitions", 1, kMaxRepetitions).value_or(options.repetitions);
+  if (args.has("--filter")) options.filter = args.value("--filter");
+  options.tolerance_pct = args.number("--tolerance-pct", 0.0, kMaxTolerancePct).value_or(options.tolerance_pct);
+  options.max_remeasure = args.whole_number("--max-remeasure", 0, kMaxRemeasure).value_or(options.max_remeasure);
+  options.lock_wait_s = args.whole_number("--lock-wait", 0, kMaxLockWaitS).value_or(options.lock_wait_s);
+  options.check_references = !args.has("--no-reference-check");
+  options.diagnosis = !args.has("--no-diagnosis");
+  options.same_code_ledger = args.value("--same-code-ledger");
+  return options;
+}
+
 }  // namespace
 
 int run_stored_test(const Arguments& args, std::ostream& out, std::ostream& err) {
@@ -62,6 +82,17 @@ int run_stored_test(const Arguments& args, std::ostream& out, std::ostream& err)
   try {
     const std::unique_ptr<driver::Suite> suite = suite_from(args, args.value("--bench"));
     return driver::run_against_baseline(options, *suite, out, err);
+  } catch (const driver::DriverStop& stop) {
+    return driver::report_stop(stop, err);
+  }
+}
+
+int run_ab_test(const Arguments& args, std::ostream& out, std::ostream& err) {
+  const driver::AbRunOptions options = ab_run_options(args);
+  try {
+    const std::unique_ptr<driver::Suite> a = suite_from(args, args.value("--a"));
+    const std::unique_ptr<driver::Suite> b = suite_from(args, args.value("--b"));
+    return driver::run_ab(options, *a, *b, out, err);
   } catch (const driver::DriverStop& stop) {
     return driver::report_stop(stop, err);
   }
