@@ -33,6 +33,8 @@ if [[ -z $gate ]]; then
     "$(command -v perf_gate || true)"; do
     if [[ -n $candidate ]] && has_ab_run "$candidate"; then gate=$candidate; break; fi
   done
-  [[ -n $gate ]] || die "$EXIT_INVALID" "no perf_gate with ab-run found (beside ${bench_b:-BENCH_B}, installed with these scripts, or on PATH): give --gate PATH"
+  [[ -n $gate ]] ||
+    die "$EXIT_INVALID" "no perf_gate with ab-run found (beside ${bench_b:-BENCH_B}, installed with these scripts," \
+      "or on PATH): give --gate PATH"
 fi
 exec "$gate" ab-run "${args[@]}"

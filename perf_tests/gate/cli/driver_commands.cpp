@@ -2,6 +2,7 @@
 // builds compared; the options parsed into the procedures' options, the suites made from --format.
 #include <cstdlib>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "formats/input_error.h"
@@ -18,7 +19,7 @@ namespace {
 
 constexpr int kMaxProcesses = 100;
 constexpr int kMaxRepetitions = 100000;
-constexpr int kMaxRemeasure = 99;     // looks_budget at most 100, the most perf_gate compare takes
+constexpr int kMaxRemeasure = 99;      // looks_budget at most 100, the most perf_gate compare takes
 constexpr int kMaxLockWaitS = 604800;  // a week [s]
 constexpr int kMaxRounds = 1000;
 
@@ -28,10 +29,10 @@ std::unique_ptr<driver::Suite> suite_from(const Arguments& args, const std::stri
   return driver::make_suite(format, program);
 }
 
-// A variable of the environment; nullopt where it is not set (set and empty is "").
+// A variable of the environment; nullopt where it is unset or empty (as bash's ${NAME:-default}).
 std::optional<std::string> environment(const char* name) {
   const char* value = std::getenv(name);
-  return value == nullptr ? std::nullopt : std::optional<std::string>(value);
+  return value == nullptr || *value == '\0' ? std::nullopt : std::optional<std::string>(value);
 }
 
 driver::StoredRunOptions stored_run_options(const Arguments& args) {

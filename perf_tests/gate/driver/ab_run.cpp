@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <optional>
 #include <system_error>
+#include <vector>
 
 #include "formats/exit_codes.h"
 #include "formats/input_error.h"
@@ -76,14 +77,17 @@ int AbRun::run() {
   return last.exit_code;
 }
 
+// A round of an earlier comparison would be judged as this one's.
 void AbRun::remove_previous_rounds() const {
   std::error_code error;
+  std::vector<std::filesystem::path> previous;
   for (const auto& entry : std::filesystem::directory_iterator(options_.out, error)) {
     const std::string name = entry.path().filename().string();
     const bool a_round = (name.rfind("a.round", 0) == 0 || name.rfind("b.round", 0) == 0) && name.size() >= 12 &&
                          name.compare(name.size() - 5, 5, ".json") == 0;
-    if (a_round) std::filesystem::remove(entry.path(), error);
+    if (a_round) previous.push_back(entry.path());
   }
+  for (const std::filesystem::path& path : previous) std::filesystem::remove(path, error);
 }
 
 void AbRun::measure(int rounds, const std::string& filter, const std::string& time_filter) {
@@ -102,17 +106,20 @@ void AbRun::run_arm(Arm& arm, const std::string& filter, const std::string& time
   const std::string name = options_.out + "/" + arm.name + ".round" + std::to_string(round_);
   const ProcessFiles files{name + ".json", name + ".log"};
   // Round 1 checks every case of both builds against its reference; later rounds only time.
-  const TimingRequest request{filter, time_filter, options_.repetitions, round_ == 1 && options_.check_references,
-                              {}};
+  const TimingRequest request{filter, time_filter, options_.repetitions, round_ == 1 && options_.check_references, {}};
   const ProcessOutcome outcome = arm.suite.time(request, files);
   const std::string build = std::string("build ") + arm.name;
   if (outcome.signaled) {
-    stop_after_failure(files.log, build + " crashed (signal " + std::to_string(outcome.code) + ") in round " +
-                                      std::to_string(round_) + "; log: " + files.log, err_);
+    stop_after_failure(files.log,
+                       build + " crashed (signal " + std::to_string(outcome.code) + ") in round " +
+                           std::to_string(round_) + "; log: " + files.log,
+                       err_);
   }
   if (!outcome.succeeded()) {
-    stop_after_failure(files.log, build + " failed in round " + std::to_string(round_) + " (exit " +
-                                      std::to_string(outcome.code) + "); log: " + files.log, err_);
+    stop_after_failure(files.log,
+                       build + " failed in round " + std::to_string(round_) + " (exit " + std::to_string(outcome.code) +
+                           "); log: " + files.log,
+                       err_);
   }
   arm.runs.push_back(files.results);
 }

@@ -33,10 +33,10 @@ inline constexpr int kDefaultAbRepetitions = 20;  // timed samples per benchmark
 inline constexpr int kDefaultAbMaxRemeasure = 4;
 
 struct AbRunOptions {
-  std::string out;           // the folder of results, logs and reports (created)
+  std::string out;                // the folder of results, logs and reports (created)
   int rounds = kDefaultAbRounds;  // rounds of the first look, and of each re-measurement
   int repetitions = kDefaultAbRepetitions;
-  std::string filter = ".";  // the cases both builds run (a regular expression)
+  std::string filter = ".";                       // the cases both builds run (a regular expression)
   double tolerance_pct = kDefaultAbTolerancePct;  // [percent]
   int max_remeasure = kDefaultAbMaxRemeasure;
   int lock_wait_s = kDefaultLockWaitS;  // [s]

@@ -24,7 +24,8 @@ constexpr const char* kSkippedPrefix = "SKIPPED: ";
 
 SuiteGpu parse_gpu_info(const std::string& text, const std::string& source) {
   const nlohmann::json json = formats::parse_json_document(text, source);
-  const formats::ObjectReader doc(json, source, "", "the benchmark binary's --gpu-info prints the GPU as one JSON object");
+  const formats::ObjectReader doc(json, source, "",
+                                  "the benchmark binary's --gpu-info prints the GPU as one JSON object");
   SuiteGpu gpu{doc.non_empty_string("name"), doc.non_empty_string("slug"), doc.string("uuid")};
   if (const std::string error = formats::name_error(formats::NameKind::kGpuSlug, gpu.slug); !error.empty()) {
     doc.fail_at("slug:", error);
@@ -53,10 +54,10 @@ SuiteGpu GpuperfSuite::gpu() {
 
 ProcessOutcome GpuperfSuite::check(const std::string& filter, const EnvironmentAdditions& environment,
                                    const ProcessFiles& files) {
-  return run_process({{program_, "--fingerprint-only", "--benchmark_filter=" + filter,
-                       "--benchmark_out=" + files.results},
-                      environment,
-                      files.log});
+  return run_process(
+      {{program_, "--fingerprint-only", "--benchmark_filter=" + filter, "--benchmark_out=" + files.results},
+       environment,
+       files.log});
 }
 
 ProcessOutcome GpuperfSuite::time(const TimingRequest& request, const ProcessFiles& files) {
@@ -72,9 +73,8 @@ ProcessOutcome GpuperfSuite::time(const TimingRequest& request, const ProcessFil
 
 bool GpuperfSuite::supports_time_filter() {
   // Lists nothing, or refuses the unknown flag (a build from before it).
-  return run_process({{program_, "--no-reference-check", "--time-filter=^$", "--benchmark_list_tests=true"},
-                      {},
-                      "/dev/null"})
+  return run_process(
+             {{program_, "--no-reference-check", "--time-filter=^$", "--benchmark_list_tests=true"}, {}, "/dev/null"})
       .succeeded();
 }
 

@@ -90,9 +90,7 @@ ProcessOutcome wait_for(pid_t pid) {
 
 }  // namespace
 
-std::string ProcessOutcome::describe() const {
-  return (signaled ? "signal " : "exit ") + std::to_string(code);
-}
+std::string ProcessOutcome::describe() const { return (signaled ? "signal " : "exit ") + std::to_string(code); }
 
 ProcessOutcome run_process(const ProcessSpec& spec) {
   FileActions actions;

@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <set>
 #include <system_error>
+#include <vector>
 
 #include "formats/escape.h"
 #include "formats/exit_codes.h"
@@ -31,8 +32,8 @@ namespace {
 std::string checkout_commit(const std::string& folder) {
   std::string output;
   try {
-    const ProcessOutcome outcome = run_process_captured({{"git", "-C", folder, "rev-parse", "--short", "HEAD"}, {}, ""},
-                                                        output);
+    const ProcessOutcome outcome =
+        run_process_captured({{"git", "-C", folder, "rev-parse", "--short", "HEAD"}, {}, ""}, output);
     if (!outcome.succeeded()) return "";
   } catch (const DriverStop&) {
     return "";  // no git
@@ -47,7 +48,8 @@ class PhaseFileAtExit {
   PhaseFileAtExit(const PhaseRecorder& phases, std::string dir, std::string family, std::ostream& err)
       : phases_(phases), dir_(std::move(dir)), family_(std::move(family)), err_(err) {}
   ~PhaseFileAtExit() {
-    if (!phases_.write(dir_)) note(err_, "could not write perf_phases." + family_ + ".json in " + dir_ + " (the verdict stands)");
+    if (!phases_.write(dir_))
+      note(err_, "could not write perf_phases." + family_ + ".json in " + dir_ + " (the verdict stands)");
   }
   PhaseFileAtExit(const PhaseFileAtExit&) = delete;
   PhaseFileAtExit& operator=(const PhaseFileAtExit&) = delete;
@@ -96,10 +98,10 @@ class StoredRun {
   const std::string prefix_;  // <out>/<family>
 
   std::string commit_;
-  std::string first_look_;                  // the cases the timing processes run; "" for none
-  bool skip_unchanged_ = false;             // as asked, unless no fingerprint was captured
+  std::string first_look_;                   // the cases the timing processes run; "" for none
+  bool skip_unchanged_ = false;              // as asked, unless no fingerprint was captured
   std::optional<ResultsFile> fingerprints_;  // the checking process's, where it captured some
-  std::vector<std::string> runs_;           // every timing process's results, in order
+  std::vector<std::string> runs_;            // every timing process's results, in order
   int run_count_ = 0;
   MeasuredResults measured_;
 };
@@ -145,28 +147,32 @@ int StoredRun::run() {
 void StoredRun::remove_previous_results() const {
   const std::string runs = options_.family + ".run";
   std::error_code error;
+  std::vector<std::filesystem::path> previous = {prefix_ + ".fingerprints.json"};
   for (const auto& entry : std::filesystem::directory_iterator(options_.out, error)) {
     const std::string name = entry.path().filename().string();
-    const bool a_run = name.rfind(runs, 0) == 0 && name.size() >= runs.size() + 5 &&
-                       name.compare(name.size() - 5, 5, ".json") == 0;
-    if (a_run) std::filesystem::remove(entry.path(), error);
+    const bool a_run =
+        name.rfind(runs, 0) == 0 && name.size() >= runs.size() + 5 && name.compare(name.size() - 5, 5, ".json") == 0;
+    if (a_run) previous.push_back(entry.path());
   }
-  std::filesystem::remove(prefix_ + ".fingerprints.json", error);
+  for (const std::filesystem::path& path : previous) std::filesystem::remove(path, error);
 }
 
 void StoredRun::check_and_fingerprint() {
   const ProcessFiles files{prefix_ + ".fingerprints.json", prefix_ + ".fingerprints.log"};
   phases_.begin();
-  const ProcessOutcome outcome =
-      suite_.check("^" + options_.family + "/", {{"GPUPERF_GIT_COMMIT", commit_}}, files);
+  const ProcessOutcome outcome = suite_.check("^" + options_.family + "/", {{"GPUPERF_GIT_COMMIT", commit_}}, files);
   phases_.end("checking");
   if (outcome.signaled) {
-    stop_after_failure(files.log, "the benchmark binary crashed (signal " + std::to_string(outcome.code) +
-                                      ") while checking " + options_.family + "; log: " + files.log, err_);
+    stop_after_failure(files.log,
+                       "the benchmark binary crashed (signal " + std::to_string(outcome.code) + ") while checking " +
+                           options_.family + "; log: " + files.log,
+                       err_);
   }
   if (!outcome.succeeded()) {
-    stop_after_failure(files.log, "checking and fingerprinting " + options_.family + " failed (exit " +
-                                      std::to_string(outcome.code) + "); log: " + files.log, err_);
+    stop_after_failure(files.log,
+                       "checking and fingerprinting " + options_.family + " failed (exit " +
+                           std::to_string(outcome.code) + "); log: " + files.log,
+                       err_);
   }
   // CUPTI may be unavailable (another profiler attached): the cases were checked, but nothing is known of
   // their code, so nothing can be skipped as unchanged.
@@ -204,8 +210,8 @@ void StoredRun::measure(int run, const std::string& time_filter) {
   const ProcessOutcome outcome = suite_.time(request, files);
   const std::string where = " during run " + std::to_string(run) + " of " + options_.family + "; log: " + files.log;
   if (outcome.signaled) {
-    stop_after_failure(files.log,
-                       "the benchmark binary crashed (signal " + std::to_string(outcome.code) + ")" + where, err_);
+    stop_after_failure(files.log, "the benchmark binary crashed (signal " + std::to_string(outcome.code) + ")" + where,
+                       err_);
   }
   if (!outcome.succeeded()) {
     stop_after_failure(files.log, "the benchmark binary failed (exit " + std::to_string(outcome.code) + ")" + where,

@@ -27,9 +27,9 @@ struct ProcessFiles {
 
 // What one timing process does.
 struct TimingRequest {
-  std::string filter;              // the cases it runs, in their turn (a regular expression: "^reduction/")
-  std::string time_filter;         // of those, the ones it times ("" all); the others are only set up
-  int repetitions = 0;             // timed samples of each benchmark
+  std::string filter;             // the cases it runs, in their turn (a regular expression: "^reduction/")
+  std::string time_filter;        // of those, the ones it times ("" all); the others are only set up
+  int repetitions = 0;            // timed samples of each benchmark
   bool check_references = false;  // compare each case with its reference first (and capture fingerprints)
   EnvironmentAdditions environment;
 };

@@ -36,7 +36,8 @@ std::unique_ptr<Suite> make_suite(SuiteFormat format, const std::string& program
           : "nvbench's output is not read yet";
   throw DriverStop(formats::kExitInvalidInput, std::string("--format ") + format_name(format) +
                                                    " is not supported yet: the driver runs gpuperf_bench suites "
-                                                   "(--format gpuperf) only; " + meanwhile);
+                                                   "(--format gpuperf) only; " +
+                                                   meanwhile);
 }
 
 }  // namespace gpuperf::gate::driver

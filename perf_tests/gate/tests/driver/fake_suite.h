@@ -27,16 +27,18 @@ class FakeSuite : public driver::Suite {
   explicit FakeSuite(std::string program = "fake_bench") : program_(std::move(program)) {}
 
   // What the fake does.
-  double slowdown_pct = 0.0;         // every sample this much slower [percent]
-  bool has_gpu = true;               // false: gpu() says there is none (77)
-  int crash_at_process = 0;          // the n-th process (checking or timing) dies of SIGSEGV; 0: none
-  int fail_at_process = 0;           // the n-th process exits 1; 0: none
+  double slowdown_pct = 0.0;  // every sample this much slower [percent]
+  bool has_gpu = true;        // false: gpu() says there is none (77)
+  int crash_at_process = 0;   // the n-th process (checking or timing) dies of SIGSEGV; 0: none
+  int fail_at_process = 0;    // the n-th process exits 1; 0: none
   bool time_filter_supported = true;
   std::optional<ResultsFile> fingerprints;  // what a checking process captured; nullopt: nothing
-  double process_sd = 0.0005;  // the relative spread of process offsets
+  double process_sd = 0.0005;               // the relative spread of process offsets
 
   // Every call, one a line: "gpu", "check FILTER", "time [check] FILTER [time=T] reps=R", "probe".
   std::vector<std::string> calls;
+  // What each process was given on top of the environment, in call order.
+  std::vector<driver::EnvironmentAdditions> environments;
 
   std::string program() const override { return program_; }
 
@@ -46,9 +48,10 @@ class FakeSuite : public driver::Suite {
     return {"NVIDIA H200", kH200, "GPU-driver-test"};
   }
 
-  driver::ProcessOutcome check(const std::string& filter, const driver::EnvironmentAdditions& /*environment*/,
+  driver::ProcessOutcome check(const std::string& filter, const driver::EnvironmentAdditions& environment,
                                const driver::ProcessFiles& /*files*/) override {
     calls.push_back("check " + filter);
+    environments.push_back(environment);
     return outcome_of_next_process();
   }
 
@@ -56,6 +59,7 @@ class FakeSuite : public driver::Suite {
     calls.push_back(std::string("time ") + (request.check_references ? "check " : "") + request.filter +
                     (request.time_filter.empty() ? "" : " time=" + request.time_filter) +
                     " reps=" + std::to_string(request.repetitions));
+    environments.push_back(request.environment);
     const driver::ProcessOutcome outcome = outcome_of_next_process();
     if (outcome.succeeded()) written_[files.results] = process_results(request, files.results);
     return outcome;
@@ -99,11 +103,11 @@ class FakeSuite : public driver::Suite {
     const double scale = 1.0 + slowdown_pct / 100.0;
     ++seed_;
     const double offset = noisy_samples(1.0, process_sd, 1, seed_).front();
-    for (const auto& [name, center] : std::map<std::string, double>{{kFakeShort, 20.0}, {kFakeLong, 2000.0},
-                                                                    {kFakeCanary, 500.0}}) {
+    for (const auto& [name, center] :
+         std::map<std::string, double>{{kFakeShort, 20.0}, {kFakeLong, 2000.0}, {kFakeCanary, 500.0}}) {
       if (!std::regex_search(name, filter) || (time_filter && !std::regex_search(name, *time_filter))) continue;
-      file.benchmarks[name] = time_samples(noisy_samples(center * scale * offset, 0.001, request.repetitions,
-                                                         seed_ * 100 + name.size()));
+      file.benchmarks[name] =
+          time_samples(noisy_samples(center * scale * offset, 0.001, request.repetitions, seed_ * 100 + name.size()));
     }
     return file;
   }

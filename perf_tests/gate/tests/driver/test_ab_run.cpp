@@ -103,8 +103,8 @@ TEST_F(AbRunTest, AmbiguousBenchmarksGetRoundsOfTheirOwn) {
   close.slowdown_pct = 1.0;
   run(old, close, o);
   EXPECT_NE(err_.find("a build has no --time-filter"), std::string::npos) << err_;
-  EXPECT_EQ(close.calls.back().rfind("time ^(", 0), 0u) << "both arms time the ambiguous ones alone: "
-                                                        << close.calls.back();
+  EXPECT_EQ(close.calls.back().rfind("time ^(", 0), 0u)
+      << "both arms time the ambiguous ones alone: " << close.calls.back();
   EXPECT_EQ(old.calls.back().rfind("time ^(", 0), 0u) << old.calls.back();
 }
 

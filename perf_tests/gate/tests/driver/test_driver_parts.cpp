@@ -140,8 +140,9 @@ TEST_F(RuntimeFolderTest, TheGpuLockWaitsThenSaysWhoHoldsIt) {
     const GpuLock second("GPU-test-1", 0);
     FAIL() << "two holders of one GPU";
   } catch (const DriverStop& stop) {
-    EXPECT_NE(std::string(stop.what()).find("another perf run has held GPU GPU-test-1 for more than 0 s (lock file " +
-                                            held.file() + "). Wait for it to finish, or raise --lock-wait."),
+    EXPECT_NE(std::string(stop.what())
+                  .find("another perf run has held GPU GPU-test-1 for more than 0 s (lock file " + held.file() +
+                        "). Wait for it to finish, or raise --lock-wait."),
               std::string::npos)
         << stop.what();
   }
@@ -162,8 +163,9 @@ TEST_F(ProcessTest, ACrashIsToldApartFromAFailure) {
 }
 
 TEST_F(ProcessTest, OutputGoesToTheLogWithTheEnvironmentAdded) {
-  const ProcessOutcome outcome = run_process(
-      {{"/bin/sh", "-c", "echo out $GPUPERF_GIT_COMMIT; echo err >&2"}, {{"GPUPERF_GIT_COMMIT", "abc123"}}, path("log")});
+  const ProcessOutcome outcome = run_process({{"/bin/sh", "-c", "echo out $GPUPERF_GIT_COMMIT; echo err >&2"},
+                                              {{"GPUPERF_GIT_COMMIT", "abc123"}},
+                                              path("log")});
   EXPECT_TRUE(outcome.succeeded());
   EXPECT_EQ(read_text(path("log")), "out abc123\nerr\n");
   std::string lines;
@@ -182,8 +184,9 @@ TEST_F(ProcessTest, OutputGoesToTheLogWithTheEnvironmentAdded) {
 }
 
 TEST_F(ProcessTest, TheGpuperfSuiteReadsItsGpuInfo) {
-  const std::string bench = write("bench.sh", "#!/bin/sh\necho '{\"name\": \"Fake GPU\", \"slug\": \"fake-gpu\", "
-                                              "\"uuid\": \"GPU-fake\"}'\n");
+  const std::string bench = write("bench.sh",
+                                  "#!/bin/sh\necho '{\"name\": \"Fake GPU\", \"slug\": \"fake-gpu\", "
+                                  "\"uuid\": \"GPU-fake\"}'\n");
   ::chmod(bench.c_str(), 0755);
   const SuiteGpu gpu = GpuperfSuite(bench).gpu();
   EXPECT_EQ(gpu.slug, "fake-gpu");

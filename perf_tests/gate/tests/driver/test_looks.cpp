@@ -56,8 +56,7 @@ TEST(Looks, AmbiguousBenchmarksAreRemeasuredUntilDecided) {
 }
 
 TEST(Looks, NeverMoreThanMaxRemeasureTimes) {
-  EXPECT_EQ(calls_of(3, 9),
-            "judge more1(fam/x/n:1) judge more2(fam/x/n:2) judge more3(fam/x/n:3) judge ");
+  EXPECT_EQ(calls_of(3, 9), "judge more1(fam/x/n:1) judge more2(fam/x/n:2) judge more3(fam/x/n:3) judge ");
   EXPECT_EQ(calls_of(0, 9), "judge ");
   for (int max_remeasure = 0; max_remeasure <= 6; ++max_remeasure) {
     Scenario scenario(99);

@@ -113,8 +113,9 @@ TEST_F(StoredRunTest, NoGpuIsSkipped) {
 TEST_F(StoredRunTest, AGpuWithoutBaselineIsSkippedOrWithStrictFails) {
   FakeSuite suite;
   EXPECT_EQ(run(suite, options()), formats::kExitNotJudged);
-  EXPECT_NE(out_.find("SKIPPED: no baseline for this GPU (NVIDIA H200): expected " + path("baselines/nvidia-h200.json")),
-            std::string::npos)
+  EXPECT_NE(
+      out_.find("SKIPPED: no baseline for this GPU (NVIDIA H200): expected " + path("baselines/nvidia-h200.json")),
+      std::string::npos)
       << out_;
   StoredRunOptions strict = options();
   strict.strict = true;
@@ -127,12 +128,30 @@ TEST_F(StoredRunTest, ACleanRunChecksThenTimesThreeProcessesWithTheCanary) {
   record_baseline_file();
   FakeSuite suite;
   EXPECT_EQ(run(suite, options()), formats::kExitPass) << out_ << err_;
-  EXPECT_EQ(suite.calls, (std::vector<std::string>{"gpu", "check ^fake/", "time " + kFirstLook + " reps=30",
-                                                   "time " + kFirstLook + " reps=30", "time " + kFirstLook + " reps=30"}));
+  EXPECT_EQ(suite.calls,
+            (std::vector<std::string>{"gpu", "check ^fake/", "time " + kFirstLook + " reps=30",
+                                      "time " + kFirstLook + " reps=30", "time " + kFirstLook + " reps=30"}));
   EXPECT_NE(out_.find("report: " + path("out/fake.md")), std::string::npos) << out_;
   EXPECT_NE(err_.find("captured no fingerprint"), std::string::npos) << "the fake captures none: " << err_;
   EXPECT_TRUE(std::filesystem::exists(path("out/fake.verdict.json")));
   EXPECT_EQ(phase_names(), (std::vector<std::string>{"lock_wait", "checking", "first_look"}));
+}
+
+TEST_F(StoredRunTest, EveryProcessIsToldTheBuildsCommit) {
+  record_baseline_file();
+  FakeSuite given;
+  run(given, options());
+  ASSERT_EQ(given.environments.size(), 4u);
+  for (const EnvironmentAdditions& environment : given.environments) {
+    EXPECT_EQ(environment, (EnvironmentAdditions{{"GPUPERF_GIT_COMMIT", "abc"}}));
+  }
+  // Not given: the baselines' checkout's, none here (not a git checkout).
+  StoredRunOptions o = options();
+  o.git_commit = std::nullopt;
+  FakeSuite found;
+  run(found, o);
+  ASSERT_FALSE(found.environments.empty());
+  EXPECT_EQ(found.environments.front(), (EnvironmentAdditions{{"GPUPERF_GIT_COMMIT", ""}}));
 }
 
 TEST_F(StoredRunTest, OptionsShapeTheProcesses) {
@@ -164,8 +183,8 @@ TEST_F(StoredRunTest, AmbiguousBenchmarksAreRemeasuredWithinTheLooksBudget) {
   o.max_remeasure = 2;
   run(suite, o);
   ASSERT_NE(err_.find("re-measuring"), std::string::npos) << out_ << err_;
-  const std::string remeasure = "time " + kFirstLook + " time=^(" + std::string(kFakeLong) + "|" + kFakeShort +
-                                ")(/|$) reps=30";
+  const std::string remeasure =
+      "time " + kFirstLook + " time=^(" + std::string(kFakeLong) + "|" + kFakeShort + ")(/|$) reps=30";
   int timed = 0;
   int remeasured = 0;
   for (const std::string& call : suite.calls) {
@@ -194,8 +213,9 @@ TEST_F(StoredRunTest, ACrashIsToldApartFromAFailure) {
   FakeSuite failing;
   failing.fail_at_process = 1;
   EXPECT_EQ(run(failing, options()), formats::kExitInvalidInput);
-  EXPECT_NE(err_.find("error: checking and fingerprinting fake failed (exit 1); log: " + path("out/fake.fingerprints.log")),
-            std::string::npos)
+  EXPECT_NE(
+      err_.find("error: checking and fingerprinting fake failed (exit 1); log: " + path("out/fake.fingerprints.log")),
+      std::string::npos)
       << err_;
   FakeSuite crashing_check;
   crashing_check.crash_at_process = 1;
@@ -218,10 +238,11 @@ ResultsFile fingerprints_with(const std::string& long_sass) {
   file.benchmarks.clear();
   formats::Fingerprint short_code;
   short_code.capture_status = formats::kCapturedByCupti;
-  short_code.kernels = {formats::testing::launch_of("short_kernel", "short_kernel", {8, 1, 1}, {256, 1, 1}, 32,
-                                                    "00000000000000bb")};
+  short_code.kernels = {
+      formats::testing::launch_of("short_kernel", "short_kernel", {8, 1, 1}, {256, 1, 1}, 32, "00000000000000bb")};
   formats::Fingerprint long_code = short_code;
-  long_code.kernels = {formats::testing::launch_of("long_kernel", "long_kernel", {8, 1, 1}, {256, 1, 1}, 32, long_sass)};
+  long_code.kernels = {
+      formats::testing::launch_of("long_kernel", "long_kernel", {8, 1, 1}, {256, 1, 1}, 32, long_sass)};
   file.fingerprints = {{kFakeShort, short_code}, {kFakeLong, long_code}};
   return file;
 }
