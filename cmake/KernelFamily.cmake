@@ -21,14 +21,14 @@
 #   CMakeLists.txt. Call it to place the programs elsewhere; no family may be declared after it.
 include_guard(GLOBAL)
 
-# What the generated perf tests pass to perf_test.sh; a project sets them like any cache variable.
+# What the generated perf tests pass to perf_gate run; a project sets them like any cache variable.
 set(GPUPERF_BASELINE_DIR "" CACHE PATH
     "The folder of the per-GPU baseline files (empty: baselines/ of the top-level project)")
 option(GPUPERF_STRICT_BASELINE
        "A GPU without a baseline file fails the perf tests instead of skipping them" OFF)
 set(GPUPERF_ONLY_FAMILIES "" CACHE STRING
     "Only these kernel families (gpuperf_add_family names; here: folders under kernels/), ;-separated; empty: all")
-# Empty: scripts/perf_test.sh's own defaults (30 samples; 3 processes a look, 3 re-measurements), which
+# Empty: perf_gate run's own defaults (30 samples; 3 processes a look, 3 re-measurements), which
 # the gate's simulation and the README's figures assume.
 set(GPUPERF_REPETITIONS "" CACHE STRING "Timed samples per benchmark per process in a perf test (empty: the default)")
 set(GPUPERF_PERF_MAX_REMEASURE "" CACHE STRING "Re-measurements of ambiguous benchmarks in a perf test (empty: the default)")
@@ -147,7 +147,7 @@ endfunction()
 # runs through with_ctest_gpu.sh, which shows it only the GPU CTest allotted (CTEST_RESOURCE_GROUP_0_GPUS);
 # with a resource spec file listing the host's GPUs (scripts/ci/resource_spec.sh) `ctest -j N` runs N of
 # them at once, one GPU each. Without GPUPERF_GPU_RESOURCES a RESOURCE_LOCK also serializes them, as a
-# plain `ctest -j` (no spec file) ignores resource groups. perf_test.sh also takes a lock per GPU UUID,
+# plain `ctest -j` (no spec file) ignores resource groups. perf_gate run also takes a lock per GPU UUID,
 # against a second ctest started at the same time. Exit code 77 = skipped (no GPU, no baseline for this
 # GPU, or nothing could be judged).
 function(gpuperf_gpu_test_properties out_properties out_launcher)
@@ -218,7 +218,6 @@ function(gpuperf_add_tests)
 
   # --- one correctness and one perf test per family -------------------------------------------------
   gpuperf_gpu_test_properties(gpu_test_properties on_ctest_gpu)
-  get_property(scripts GLOBAL PROPERTY GPUPERF_SCRIPTS_DIR)
   set(perf_results_dir ${CMAKE_BINARY_DIR}/perf-results)
   set(perf_test_options "")
   if(GPUPERF_STRICT_BASELINE)
@@ -236,7 +235,7 @@ function(gpuperf_add_tests)
   if(NOT GPUPERF_SAME_CODE_LEDGER STREQUAL "")
     list(APPEND perf_test_options --same-code-ledger ${GPUPERF_SAME_CODE_LEDGER})
   endif()
-  # Every GPU test records where its time went (scripts/ci/with_ctest_gpu.sh, perf_test.sh) into
+  # Every GPU test records where its time went (scripts/ci/with_ctest_gpu.sh, perf_gate run) into
   # <build>/perf-results/phases, which perf_gate phases tabulates.
   set(test_environment "GPUPERF_PHASES_DIR=${perf_results_dir}/phases")
   # The verified cases (GPUPERF_VERIFIED_CASES_DIR): both tests of a family are told the folder; a relinked
@@ -268,10 +267,9 @@ function(gpuperf_add_tests)
       LABELS correctness ${gpu_test_properties} ENVIRONMENT "${test_environment}" TIMEOUT 300)
 
     add_test(NAME perf.${family}
-             COMMAND ${on_ctest_gpu} bash ${scripts}/perf_test.sh
+             COMMAND ${on_ctest_gpu} $<TARGET_FILE:gpuperf::perf_gate> run
                      --family ${family}
                      --bench $<TARGET_FILE:gpuperf_bench>
-                     --gate $<TARGET_FILE:gpuperf::perf_gate>
                      --baselines ${baselines}
                      --out ${perf_results_dir}
                      ${perf_test_options})

@@ -6,8 +6,10 @@
 #   lib/, include/gpuperf/, bin/perf_gate   the libraries and objects the generated programs link, the
 #                         headers a family includes ("common/registry.h", ...; "formats/version.h", the
 #                         harness's version, generated), the gate
-#   share/gpuperf/scripts/  what the generated tests run (perf_test.sh and what it calls) and the scripts
-#                         that record baselines for a project's build (update_baseline.sh, record_ncu.sh)
+#   share/gpuperf/scripts/  what the generated tests and perf_gate run call (ci/with_ctest_gpu.sh,
+#                         ncu_diagnose.sh), the scripts that record baselines for a project's build
+#                         (update_baseline.sh, record_ncu.sh), and perf_test.sh and ab_compare.sh, wrappers
+#                         of perf_gate run and ab-run kept for one release
 include(CMakePackageConfigHelpers)
 
 set(GPUPERF_INSTALL_CMAKEDIR "${CMAKE_INSTALL_LIBDIR}/cmake/gpuperf")

@@ -1,5 +1,6 @@
 # shellcheck shell=bash
-# The re-measure loop of every script that judges (perf_test.sh, ab_compare.sh, calibrate.sh): judge;
+# The re-measure loop of calibrate.sh (perf_gate run and ab-run have it in C++,
+# perf_tests/gate/driver/looks.h, with the same scenarios tested): judge;
 # while the verdict is ambiguous, measure more and judge again, at most N times. The gate spends its
 # false-alarm budget over all those looks (perf_gate --looks N+1), so the loop must never run past N.
 # Source it; do not run it.

@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # Tests of scripts/ab_compare.sh on a machine without a GPU, through fake_bench.sh and the real gate:
 # a build compared with itself passes, a build 10% slower fails with a SLOW line and a report.
+# ab_compare.sh is now a wrapper of the compiled driver, perf_gate ab-run: these cases, written for the bash
+# procedure, are the proof that the driver keeps its messages and exit codes; the one that changed (a build
+# without a gate beside it) says why.
 #   test_ab_compare.sh PERF_GATE
 set -uo pipefail
 gate=$1
@@ -85,6 +88,26 @@ FAKE_ARGS_LOG="$work/args.log" expect 0 "a build has no --time-filter" "a build 
   --a "$work/old/perf_tests/gpuperf_bench" --b "$work/close/perf_tests/gpuperf_bench" --max-remeasure 1 --filter '^fake/'
 alone=$(grep -cF -- "--benchmark_filter=^(fake/long/n:2|fake/short/n:1)(/|\$) --benchmark_repetitions" "$work/args.log")
 ((alone == 4)) || { failed=1; echo "FAIL: with an older build, both arms time the ambiguous ones alone (4 processes):"; sed 's/^/    /' "$work/args.log"; }
-expect 2 "no perf_gate next to" "a build without its gate is refused" --a "$a" --b "$work/nowhere/gpuperf_bench"
+# A build without a gate beside it (a project's, built against the installed package) was refused
+# ("no perf_gate next to ..."): the gate that judges is the perf_gate running ab-run now, and ab_compare.sh
+# finds one beside build B, installed with the scripts, on PATH, or as --gate. Without any, it says so.
+mkdir -p "$work/alone-a" "$work/alone-b"
+ln -s "$here/fake_bench.sh" "$work/alone-a/gpuperf_bench"
+cp "$work/b/perf_tests/gpuperf_bench" "$work/alone-b/gpuperf_bench"
+PATH=/usr/bin:/bin expect 2 "no perf_gate with ab-run found" "with no gate to be found, the wrapper says so" \
+  --a "$work/alone-a/gpuperf_bench" --b "$work/alone-b/gpuperf_bench"
+expect 1 "^SLOW  *fake/long/n:2" "builds with no gate beside them are judged by the one given" \
+  --a "$work/alone-a/gpuperf_bench" --b "$work/alone-b/gpuperf_bench" --gate "$gate"
+# The driver itself, as a project runs it from the installed package: its regression diagnosed with ncu,
+# ncu_diagnose.sh reading the profiles with the perf_gate that runs (none beside the builds).
+rc=0
+PATH="$work/fake-ncu:$PATH" FAKE_FINGERPRINTS=1 "$gate" ab-run --a "$work/alone-a/gpuperf_bench" \
+  --b "$work/alone-b/gpuperf_bench" --out "$work/alone-out" --rounds 2 --max-remeasure 0 >"$work/log" 2>&1 || rc=$?
+if ((rc != 1)) || ! grep -q "ncu diagnosis of fake/long/n:2" "$work/log" ||
+  ! grep -q "^#### Nsight Compute: fake/long/n:2" "$work/alone-out/ab.md"; then
+  failed=1
+  echo "FAIL: perf_gate ab-run of builds with no gate beside them: exit $rc (want 1), diagnosed with ncu:"
+  sed 's/^/    /' "$work/log"
+fi
 ((failed == 0)) && echo "ab_compare.sh: all checks passed"
 exit "$failed"

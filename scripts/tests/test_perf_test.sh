@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # Tests of scripts/perf_test.sh on a machine without a GPU, through fake_bench.sh and the real gate:
 # exit codes, messages, the GPU lock, re-measurement, the memory canary, crashes and bad baselines.
+# perf_test.sh is now a wrapper of the compiled driver, perf_gate run: these cases, written for the bash
+# procedure and unchanged in what they assert, are the proof that the driver keeps every message and exit
+# code of the old script.
 #   test_perf_test.sh PERF_GATE
 set -uo pipefail
 gate=$1
@@ -41,6 +44,29 @@ run() {  # run <expected exit> <expected text> <description> <env...> : runs per
     sed 's/^/    /' "$work/log"
   fi
 }
+
+# Bad options exit 2, as the script's option loop did: its "option '--x' needs a value" is perf_gate's
+# "--x needs a value" now, its "unknown argument" perf_gate's "unknown option" (unit.script_options read
+# those options from the script's loop, which is perf_gate's option table now).
+for option in --family --bench --baselines --out --processes --repetitions --max-remeasure --lock-wait \
+  --same-code-ledger; do
+  rc=0
+  bash "$perf_test" --gate "$gate" "$option" >"$work/log" 2>&1 || rc=$?
+  if ((rc == 2)) && grep -q -- "$option'\\? needs a value" "$work/log"; then
+    passed=$((passed + 1))
+  else
+    failed=$((failed + 1))
+    echo "FAIL: $option without its value: exit $rc (want 2, \"$option needs a value\"):"
+    sed 's/^/    /' "$work/log"
+  fi
+done
+EXTRA_ARGS=--no-such-option run 2 "unknown [a-z]* '--no-such-option'" "an unknown option is refused"
+rc=0
+bash "$perf_test" --gate "$gate" --bench x --baselines y --out z >"$work/log" 2>&1 || rc=$?
+if ((rc == 2)) && grep -q -- "--family is required" "$work/log"; then passed=$((passed + 1)); else
+  failed=$((failed + 1))
+  echo "FAIL: without --family: exit $rc (want 2, \"--family is required\")"
+fi
 
 run 77 "no CUDA device" "no GPU is skipped" FAKE_GPU=none
 run 77 "expected $work/baselines/fake-gpu.json" "a GPU without a baseline is skipped"
@@ -273,6 +299,18 @@ holder=$!
 sleep 1
 EXTRA_ARGS="--lock-wait 1" run 2 "another perf run has held GPU GPU-fake" "two perf runs at once"
 wait "$holder"
+
+# The lock lives in a folder of this user's alone (XDG_RUNTIME_DIR, else TMPDIR/gpuperf-<uid>, made 0700);
+# one that other users can write is refused, as they could hold or replace the lock there.
+EXTRA_ARGS="--lock-wait 1" run 0 "report:" "the lock folder is made private" XDG_RUNTIME_DIR=
+if [[ -f $work/gpuperf-$(id -u)/gpuperf-GPU-fake.lock && $(stat -c %a "$work/gpuperf-$(id -u)") == 700 ]]; then
+  passed=$((passed + 1))
+else
+  failed=$((failed + 1))
+  echo "FAIL: no lock file in $work/gpuperf-$(id -u) (mode 700): $(ls -la "$work" 2>&1)"
+fi
+mkdir -p "$work/open/gpuperf-$(id -u)" && chmod 777 "$work/open/gpuperf-$(id -u)"
+run 2 "is writable by other users" "a lock folder others can write is refused" XDG_RUNTIME_DIR= TMPDIR="$work/open"
 
 cp "$work/baselines/fake-gpu.json" "$work/good.json"
 head -c 200 "$work/good.json" >"$work/baselines/fake-gpu.json"

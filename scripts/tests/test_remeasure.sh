@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Tests of remeasure_loop (scripts/lib/remeasure.sh), the loop perf_test.sh, ab_compare.sh and calibrate.sh
-# share: it judges once, re-measures only while the verdict is ambiguous, never more than N times (the
-# gate's --looks budget), and tells measure_more which attempt it is.
+# Tests of remeasure_loop (scripts/lib/remeasure.sh), calibrate.sh's re-measure loop: it
+# judges once, re-measures only while the verdict is ambiguous, never more than N times (the gate's --looks
+# budget), and tells measure_more which attempt it is. perf_gate run's and ab-run's loop, in C++, is tested with the same
+# scenarios in perf_tests/gate/tests/driver/test_looks.cpp.
 #   test_remeasure.sh
 set -euo pipefail
 source "$(dirname "$0")/../lib/remeasure.sh"

@@ -32,6 +32,70 @@ struct Command {
 
 const std::vector<Command>& commands() {
   static const std::vector<Command> table = {
+      {"run",
+       cli::run_stored_test,
+       R"(  perf_gate run --family F --bench PATH --baselines DIR --out DIR [--processes N (3)] [--repetitions N (30)]
+                [--max-remeasure N (3)] [--strict] [--lock-wait SECONDS (1800)] [--no-canary]
+                [--no-reference-check] [--skip-unchanged] [--same-code-ledger FILE] [--no-diagnosis]
+                [--format gpuperf]
+      One family's perf test, as CTest runs it (perf.<family>): holds the GPU (a lock per GPU UUID, in
+      $XDG_RUNTIME_DIR or a folder of this user's under $TMPDIR), checks every case of family F against its
+      reference and captures its fingerprint in a process that times nothing, then times the family in
+      --processes fresh processes of the suite PATH (with the memory canary, the ceiling family, beside it
+      unless --no-canary), judges them against DIR/<gpu slug>.json as compare does, and re-measures what
+      is AMBIGUOUS in as many more processes (at most --max-remeasure times; --looks is 1 + that). No
+      baseline for this GPU: skipped (77), or exit 2 with --strict. --no-reference-check: no checking
+      process. --skip-unchanged: benchmarks whose fingerprint and platform equal the baseline's are not
+      timed (UNCHANGED). --same-code-ledger: the verdicts on unchanged code are added to FILE (as ledger).
+      On a regression, scripts/ncu_diagnose.sh profiles the slowest SLOW benchmarks (--no-diagnosis: not).
+      Writes into --out: F.fingerprints.json, F.runN.json (each process, its .log beside), F.md and
+      F.verdict.json; where its time went into $GPUPERF_PHASES_DIR (default --out/phases)/perf_phases.F.json.
+      Each process gets GPUPERF_GIT_COMMIT (default: the commit of DIR's checkout). A process that fails or
+      crashes (a signal, told apart) is exit 2. --format: the kind of suite; gpuperf_bench's (gbench and
+      nvbench: not yet).
+)",
+       {{"--family", kValue},
+        {"--bench", kValue},
+        {"--baselines", kValue},
+        {"--out", kValue},
+        {"--processes", kValue},
+        {"--repetitions", kValue},
+        {"--max-remeasure", kValue},
+        {"--strict", kSwitch},
+        {"--lock-wait", kValue},
+        {"--no-canary", kSwitch},
+        {"--no-reference-check", kSwitch},
+        {"--skip-unchanged", kSwitch},
+        {"--same-code-ledger", kValue},
+        {"--no-diagnosis", kSwitch},
+        {"--format", kValue}}},
+      {"ab-run",
+       cli::run_ab_test,
+       R"(  perf_gate ab-run --a BENCH_A --b BENCH_B --out DIR [--rounds N (6)] [--repetitions N (20)] [--filter REGEX]
+                   [--tolerance-pct X (1.0)] [--max-remeasure N (4)] [--lock-wait SECONDS (1800)]
+                   [--no-reference-check] [--no-diagnosis] [--same-code-ledger FILE] [--format gpuperf]
+      Compare build B with build A on this GPU (B's), no stored baseline: --rounds rounds of one process of
+      each build, interleaved (A B, B A, ...), judged as ab does; AMBIGUOUS benchmarks get --rounds more
+      rounds (at most --max-remeasure times), timed after the first rounds' other cases where both builds
+      know --time-filter, alone otherwise. Round 1 checks both builds' cases against their references
+      (--no-reference-check: it only times). This perf_gate judges: none need sit beside either build.
+      On a regression, scripts/ncu_diagnose.sh profiles the slowest SLOW benchmarks in both builds.
+      Writes into --out: a.roundN.json, b.roundN.json (each process, its .log beside), ab.md and
+      ab.verdict.json.
+)",
+       {{"--a", kValue},
+        {"--b", kValue},
+        {"--out", kValue},
+        {"--rounds", kValue},
+        {"--repetitions", kValue},
+        {"--filter", kValue},
+        {"--tolerance-pct", kValue},
+        {"--max-remeasure", kValue},
+        {"--lock-wait", kValue},
+        {"--no-reference-check", kSwitch},
+        {"--no-diagnosis", kSwitch},
+        {"--same-code-ledger", kValue},
+        {"--format", kValue}}},
       {"compare",
        cli::run_compare,
        R"(  perf_gate compare --baseline FILE --results R1.json [R2.json ...] [--family F | --filter REGEX]
@@ -242,7 +306,7 @@ const std::vector<Command>& commands() {
        cli::run_phases,
        R"(  perf_gate phases --dir DIR [--markdown OUT.md] [--json OUT.json]
       Where a run's time went, from the phase files its steps wrote in DIR (<build>/perf-results/phases:
-      scripts/ci/build.sh, scripts/ci/with_ctest_gpu.sh, scripts/perf_test.sh; format in
+      scripts/ci/build.sh, scripts/ci/with_ctest_gpu.sh, perf_gate run; format in
       perf_tests/gate/phases/phase_files.h): the build, then per family the correctness and perf tests
       and the perf test's phases (waiting for the GPU, checking, first look, re-measurements, diagnosis),
       with totals; when tests ran at once, the step's wall time beside their sum. Markdown to stdout

@@ -15,6 +15,9 @@ using Run = int (*)(const Arguments& args, std::ostream& out, std::ostream& err)
 int run_compare(const Arguments& args, std::ostream& out, std::ostream& err);
 int run_unchanged(const Arguments& args, std::ostream& out, std::ostream& err);
 int run_ab(const Arguments& args, std::ostream& out, std::ostream& err);
+// The driver: a perf test against the stored baseline, two builds compared (driver_commands.cpp).
+int run_stored_test(const Arguments& args, std::ostream& out, std::ostream& err);
+int run_ab_test(const Arguments& args, std::ostream& out, std::ostream& err);
 // Baselines (baseline_commands.cpp).
 int run_record(const Arguments& args, std::ostream& out, std::ostream& err);
 int run_migrate(const Arguments& args, std::ostream& out, std::ostream& err);

@@ -15,6 +15,7 @@
 #include "gate/judging/code_check.h"
 #include "gate/judging/outcome.h"
 #include "gate/judging/stored_mode.h"
+#include "gate/reports/report_files.h"
 #include "gate/reports/reports.h"
 #include "gate/statistics/tolerance.h"
 
@@ -46,22 +47,15 @@ Selection selection_from(const Arguments& args) {
   return {};
 }
 
-constexpr std::initializer_list<const char*> kReportOutputs = {"--markdown", "--json", "--remeasure-list"};
-
-void write_requested_reports(const Arguments& args, const Comparison& comparison) {
-  formats::OutputFiles files;
-  if (args.has("--markdown")) {
-    std::ostringstream markdown;
-    write_markdown_report(comparison, markdown);
-    files.add(args.value("--markdown"), markdown.str());
-  }
-  if (args.has("--json")) files.add(args.value("--json"), json_report(comparison));
-  if (args.has("--remeasure-list")) files.add(args.value("--remeasure-list"), remeasure_list(comparison));
-  files.write();
+// The report files the options name, checked before anything is read (check_report_files).
+ReportFiles checked_report_files(const Arguments& args) {
+  ReportFiles files{args.value("--markdown"), args.value("--json"), args.value("--remeasure-list")};
+  check_report_files(files);
+  return files;
 }
 
-int finish(const Arguments& args, const Comparison& comparison, std::ostream& out) {
-  write_requested_reports(args, comparison);
+int finish(const ReportFiles& files, const Comparison& comparison, std::ostream& out) {
+  write_report_files(comparison, files);
   write_console_report(comparison, out);
   return exit_code(comparison);
 }
@@ -75,10 +69,10 @@ int run_compare(const Arguments& args, std::ostream& out, std::ostream& /*err*/)
   options.looks = looks_from(args);
   options.strict = args.has("--strict");
   options.skip_unchanged = args.has("--skip-unchanged");
-  checked_outputs(args, kReportOutputs);
+  const ReportFiles files = checked_report_files(args);
   const Baseline baseline = load_baseline(args.required("--baseline"));
   const std::vector<ResultsFile> results = load_results_files(args.list("--results"));
-  return finish(args, compare_with_baseline(baseline, results, options), out);
+  return finish(files, compare_with_baseline(baseline, results, options), out);
 }
 
 int run_unchanged(const Arguments& args, std::ostream& out, std::ostream& /*err*/) {
@@ -93,10 +87,7 @@ int run_unchanged(const Arguments& args, std::ostream& out, std::ostream& /*err*
   formats::write_file_atomically(list_path, list);
   int selected = 0;
   for (const auto& entry : pool_fingerprints(results)) selected += selection.matches(entry.first) ? 1 : 0;
-  out << unchanged.size() << " of " << selected
-      << " fingerprinted benchmarks unchanged (the baseline's code, GPU model, driver and CUDA runtime): not re-timed";
-  if (const std::string why = why_platform_prevents_skipping(baseline, results); !why.empty()) out << "; " << why;
-  out << "\n";
+  out << unchanged_line(unchanged.size(), selected, why_platform_prevents_skipping(baseline, results)) << "\n";
   return formats::kExitPass;
 }
 
@@ -106,10 +97,10 @@ int run_ab(const Arguments& args, std::ostream& out, std::ostream& /*err*/) {
   options.run_alpha = args.number("--alpha", kMinAlpha, kMaxAlpha).value_or(kDefaultRunAlpha);
   options.looks = looks_from(args);
   options.tolerance_pct = args.number("--tolerance-pct", 0.0, kMaxTolerancePct).value_or(kDefaultAbTolerancePct);
-  checked_outputs(args, kReportOutputs);
+  const ReportFiles files = checked_report_files(args);
   const std::vector<ResultsFile> a = load_results_files(args.list("--a"));
   const std::vector<ResultsFile> b = load_results_files(args.list("--b"));
-  return finish(args, compare_ab(a, b, options), out);
+  return finish(files, compare_ab(a, b, options), out);
 }
 
 }  // namespace gpuperf::gate::cli

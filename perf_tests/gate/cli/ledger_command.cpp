@@ -8,16 +8,26 @@
 #include "formats/exit_codes.h"
 #include "formats/json_input.h"
 #include "gate/cli/commands.h"
+#include "gate/cli/ledger_update.h"
 #include "gate/ledger/same_code_ledger.h"
 #include "gate/recording/record.h"
 
 namespace gpuperf::gate::cli {
 
 int run_ledger(const Arguments& args, std::ostream& out, std::ostream& err) {
-  const std::string ledger_path = args.required("--ledger");
-  const std::string report_path = args.required("--report");
+  return update_same_code_ledger(args.required("--ledger"), args.required("--report"), args.value("--markdown"), out,
+                                 err);
+}
+
+int update_same_code_ledger(const std::string& ledger_path, const std::string& report_path,
+                            const std::string& markdown_path, std::ostream& out, std::ostream& err) {
   const std::string hint = "give the --json report of perf_gate compare or ab";
-  const std::vector<std::string> outputs = checked_outputs(args, {"--ledger", "--report", "--markdown"});
+  std::vector<std::string> outputs = {ledger_path, report_path};
+  if (!markdown_path.empty()) outputs.push_back(markdown_path);
+  {
+    formats::OutputFiles probe;  // each checked before anything is read, each file once
+    for (const std::string& path : outputs) probe.add(path, "");
+  }
   // Every file this call reads and rewrites stays locked from its read to its write.
   const formats::FileLocks locks(outputs);
   // Rewritten below with its keys in their order.
@@ -51,10 +61,9 @@ int run_ledger(const Arguments& args, std::ostream& out, std::ostream& err) {
   formats::OutputFiles files;
   files.add(ledger_path, ledger_to_text(ledger));
   files.add(report_path, report.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
-  if (args.has("--markdown")) {
-    const std::string markdown = args.value("--markdown");
-    files.add(markdown,
-              formats::read_text_file(markdown, "write it with perf_gate --markdown first") + "\n" + line + "\n");
+  if (!markdown_path.empty()) {
+    files.add(markdown_path,
+              formats::read_text_file(markdown_path, "write it with perf_gate --markdown first") + "\n" + line + "\n");
   }
   files.write();
   out << line << "\n";

@@ -1,6 +1,7 @@
 #include "gate/phases/phase_files.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <filesystem>
 #include <system_error>
 
@@ -14,7 +15,7 @@ namespace gpuperf::gate::phases {
 namespace {
 
 constexpr const char* kHint =
-    "phase files are written by scripts/ci/build.sh, scripts/ci/with_ctest_gpu.sh, scripts/perf_test.sh and "
+    "phase files are written by scripts/ci/build.sh, scripts/ci/with_ctest_gpu.sh, perf_gate run and "
     "scripts/record_ncu.sh; "
     "delete this one or run its step again";
 
@@ -107,6 +108,37 @@ PhaseFile parse_phase_file(const std::string& text, const std::string& source) {
     }
   }
   return file;
+}
+
+namespace {
+
+// A time as bash's $EPOCHREALTIME prints it: seconds, six decimals (the C locale's ".": perf_gate sets none).
+std::string epoch_text(double seconds) {
+  char text[64];
+  std::snprintf(text, sizeof text, "%.6f", seconds);
+  return text;
+}
+
+std::string span_fields(const TimeSpan& span) {
+  return "\"start_epoch_s\": " + epoch_text(span.start_epoch_s) + ", \"end_epoch_s\": " + epoch_text(span.end_epoch_s);
+}
+
+}  // namespace
+
+std::string phase_file_text(const PhaseFile& file) {
+  std::string text = "{\"schema_version\": " + std::to_string(kPhaseFileSchemaVersion) + ", \"what\": \"" +
+                     kind_name(file.kind) + "\", ";
+  if (!file.family.empty()) text += "\"family\": \"" + file.family + "\", ";
+  text += span_fields(file.span) + ", \"phases\": [";
+  for (std::size_t i = 0; i < file.phases.size(); ++i) {
+    text += (i == 0 ? "" : ",") + std::string("{\"phase\": \"") + file.phases[i].name + "\", " +
+            span_fields(file.phases[i].span) + "}";
+  }
+  return text + "]}\n";
+}
+
+std::string phase_file_name(PhaseFileKind kind, const std::string& family) {
+  return std::string(kind_name(kind)) + (family.empty() ? "" : "." + family) + ".json";
 }
 
 std::vector<std::string> list_phase_files(const std::string& dir) {

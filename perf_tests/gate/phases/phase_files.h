@@ -6,15 +6,16 @@
 //   build.json                       scripts/ci/build.sh: the whole step, its phases configure and build
 //   correctness_test.<family>.json   scripts/ci/with_ctest_gpu.sh: the test correctness.<family>
 //   perf_test.<family>.json          scripts/ci/with_ctest_gpu.sh: the test perf.<family>
-//   perf_phases.<family>.json        scripts/perf_test.sh: its phases lock_wait (waiting for the GPU's
-//                                    lock), checking (the checking process), first_look (the first
-//                                    look's timed processes), remeasure (one per re-measurement),
-//                                    diagnosis (Nsight Compute on a regression)
+//   perf_phases.<family>.json        perf_gate run (gate/driver/stored_run.h): its phases lock_wait
+//                                    (waiting for the GPU's lock), checking (the checking process),
+//                                    first_look (the first look's timed processes), remeasure (one per
+//                                    re-measurement), diagnosis (Nsight Compute on a regression)
 //   profiles.json                    scripts/record_ncu.sh: the whole recording, its phases checking (the
 //                                    fingerprints) and ncu (the Nsight Compute pass and storing it)
 //
 // Format, schema_version 1 (times are seconds since the epoch, as bash's $EPOCHREALTIME; a span's wall
-// time is its end - its start, computed here, not by the writer):
+// time is its end - its start, computed here, not by the writer; scripts/lib/phases.sh and
+// phase_file_text write it):
 //   {"schema_version": 1, "what": "perf_phases", "family": "reduction",
 //    "start_epoch_s": 1767225600.25, "end_epoch_s": 1767225645.5,
 //    "phases": [{"phase": "checking", "start_epoch_s": 1767225600.5, "end_epoch_s": 1767225602.5}, ...]}
@@ -59,6 +60,13 @@ const std::vector<std::string>& phase_names(PhaseFileKind kind);
 // wrong schema_version, an unknown "what" or phase, a family name that breaks the rule, a time that is
 // not a positive finite number, or an end before its start.
 PhaseFile parse_phase_file(const std::string& text, const std::string& source);
+
+// The file's text in the format above, one line, times to the microsecond: what the driver writes
+// (perf_gate run's perf_phases.<family>.json), as scripts/lib/phases.sh writes the others.
+std::string phase_file_text(const PhaseFile& file);
+
+// The file's name in its folder: "<what>.<family>.json", "<what>.json" for a kind without a family.
+std::string phase_file_name(PhaseFileKind kind, const std::string& family);
 
 // The *.json files of `dir`, sorted by name (a writer's temporary file, "<name>.json.tmp.XXXXXX", is not
 // one); InputError when the folder cannot be read.

@@ -91,4 +91,12 @@ std::string remeasure_list(const Comparison& comparison) {
   return list;
 }
 
+std::string unchanged_line(std::size_t unchanged, int fingerprinted, const std::string& why_not_skipped) {
+  std::string line = std::to_string(unchanged) + " of " + std::to_string(fingerprinted) +
+                     " fingerprinted benchmarks unchanged (the baseline's code, GPU model, driver and CUDA runtime): "
+                     "not re-timed";
+  if (!why_not_skipped.empty()) line += "; " + why_not_skipped;
+  return line;
+}
+
 }  // namespace gpuperf::gate

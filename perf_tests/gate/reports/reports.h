@@ -43,4 +43,8 @@ std::string json_report(const Comparison& comparison);
 // The AMBIGUOUS benchmark names, one per line (empty when none): what the orchestrator re-measures.
 std::string remeasure_list(const Comparison& comparison);
 
+// perf_gate unchanged's line (and perf_gate run --skip-unchanged's): "2 of 3 fingerprinted benchmarks
+// unchanged (...): not re-timed", then "; <why_not_skipped>" where the platform prevents skipping.
+std::string unchanged_line(std::size_t unchanged, int fingerprinted, const std::string& why_not_skipped);
+
 }  // namespace gpuperf::gate

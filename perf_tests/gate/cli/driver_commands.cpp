@@ -1,0 +1,102 @@
+// run, ab-run: the driver's commands (gate/driver/): a perf test against the stored baseline, and two
+// builds compared; the options parsed into the procedures' options, the suites made from --format.
+#include <cstdlib>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "formats/input_error.h"
+#include "formats/names.h"
+#include "gate/cli/commands.h"
+#include "gate/driver/ab_run.h"
+#include "gate/driver/shared_steps.h"
+#include "gate/driver/stored_run.h"
+#include "gate/driver/suite_format.h"
+#include "gate/inputs/baseline.h"
+
+namespace gpuperf::gate::cli {
+namespace {
+
+constexpr int kMaxProcesses = 100;
+constexpr int kMaxRepetitions = 100000;
+constexpr int kMaxRemeasure = 99;      // looks_budget at most 100, the most perf_gate compare takes
+constexpr int kMaxLockWaitS = 604800;  // a week [s]
+constexpr int kMaxRounds = 1000;
+
+std::unique_ptr<driver::Suite> suite_from(const Arguments& args, const std::string& program) {
+  const driver::SuiteFormat format =
+      driver::parse_suite_format(args.has("--format") ? args.value("--format") : "gpuperf");
+  return driver::make_suite(format, program);
+}
+
+// A variable of the environment; nullopt where it is unset or empty (as bash's ${NAME:-default}).
+std::optional<std::string> environment(const char* name) {
+  const char* value = std::getenv(name);
+  return value == nullptr || *value == '\0' ? std::nullopt : std::optional<std::string>(value);
+}
+
+driver::StoredRunOptions stored_run_options(const Arguments& args) {
+  driver::StoredRunOptions options;
+  options.family = args.required("--family");
+  args.required("--bench");
+  options.baselines = args.required("--baselines");
+  options.out = args.required("--out");
+  if (const std::string error = formats::name_error(formats::NameKind::kFamily, options.family); !error.empty()) {
+    throw formats::InputError("--family: " + error);
+  }
+  options.processes = args.whole_number("--processes", 1, kMaxProcesses).value_or(options.processes);
+  options.repetitions = args.whole_number("--repetitions", 1, kMaxRepetitions).value_or(options.repetitions);
+  options.max_remeasure = args.whole_number("--max-remeasure", 0, kMaxRemeasure).value_or(options.max_remeasure);
+  options.lock_wait_s = args.whole_number("--lock-wait", 0, kMaxLockWaitS).value_or(options.lock_wait_s);
+  options.strict = args.has("--strict");
+  options.canary = !args.has("--no-canary");
+  options.check_references = !args.has("--no-reference-check");
+  options.skip_unchanged = args.has("--skip-unchanged");
+  options.diagnosis = !args.has("--no-diagnosis");
+  options.same_code_ledger = args.value("--same-code-ledger");
+  options.phases_dir = environment("GPUPERF_PHASES_DIR").value_or("");
+  options.git_commit = environment("GPUPERF_GIT_COMMIT");
+  return options;
+}
+
+driver::AbRunOptions ab_run_options(const Arguments& args) {
+  driver::AbRunOptions options;
+  args.required("--a");
+  args.required("--b");
+  options.out = args.required("--out");
+  options.rounds = args.whole_number("--rounds", 1, kMaxRounds).value_or(options.rounds);
+  options.repetitions = args.whole_number("--repetitions", 1, kMaxRepetitions).value_or(options.repetitions);
+  if (args.has("--filter")) options.filter = args.value("--filter");
+  options.tolerance_pct = args.number("--tolerance-pct", 0.0, kMaxTolerancePct).value_or(options.tolerance_pct);
+  options.max_remeasure = args.whole_number("--max-remeasure", 0, kMaxRemeasure).value_or(options.max_remeasure);
+  options.lock_wait_s = args.whole_number("--lock-wait", 0, kMaxLockWaitS).value_or(options.lock_wait_s);
+  options.check_references = !args.has("--no-reference-check");
+  options.diagnosis = !args.has("--no-diagnosis");
+  options.same_code_ledger = args.value("--same-code-ledger");
+  return options;
+}
+
+}  // namespace
+
+int run_stored_test(const Arguments& args, std::ostream& out, std::ostream& err) {
+  const driver::StoredRunOptions options = stored_run_options(args);
+  try {
+    const std::unique_ptr<driver::Suite> suite = suite_from(args, args.value("--bench"));
+    return driver::run_against_baseline(options, *suite, out, err);
+  } catch (const driver::DriverStop& stop) {
+    return driver::report_stop(stop, err);
+  }
+}
+
+int run_ab_test(const Arguments& args, std::ostream& out, std::ostream& err) {
+  const driver::AbRunOptions options = ab_run_options(args);
+  try {
+    const std::unique_ptr<driver::Suite> a = suite_from(args, args.value("--a"));
+    const std::unique_ptr<driver::Suite> b = suite_from(args, args.value("--b"));
+    return driver::run_ab(options, *a, *b, out, err);
+  } catch (const driver::DriverStop& stop) {
+    return driver::report_stop(stop, err);
+  }
+}
+
+}  // namespace gpuperf::gate::cli

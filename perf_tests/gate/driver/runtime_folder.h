@@ -1,0 +1,20 @@
+#pragma once
+// Where the GPU locks live: a folder only this user can write, so that another user of the machine can
+// neither hold a lock file in our place (and stall every perf run) nor plant one. The same rule as
+// scripts/lib/common.sh's lock_gpu, which the scripts that stay bash take the same locks with:
+//   $XDG_RUNTIME_DIR when set (the user's runtime folder: 0700, the user's own, per the XDG spec);
+//   else $TMPDIR (or /tmp)/gpuperf-<uid>, created 0700 when missing.
+// A folder that exists is used only when it is a folder (not a symbolic link), owned by this user and
+// writable by no one else; otherwise it is refused (DriverStop, exit 2) with what to do.
+
+#include <string>
+
+namespace gpuperf::gate::driver {
+
+// The folder, created where missing and checked; its path.
+std::string private_runtime_folder();
+
+// "" when `path` is a folder this user may keep locks in (the checks above); else why not, in words.
+std::string why_not_private_folder(const std::string& path);
+
+}  // namespace gpuperf::gate::driver

@@ -1,0 +1,42 @@
+#include "gate/driver/shared_steps.h"
+
+#include <exception>
+
+#include "formats/exit_codes.h"
+#include "gate/cli/ledger_update.h"
+#include "gate/driver/console.h"
+
+namespace gpuperf::gate::driver {
+
+void stop_after_failure(const std::string& log, const std::string& message, std::ostream& err) {
+  err << log_tail(log, 20);
+  throw DriverStop(formats::kExitInvalidInput, message);
+}
+
+void add_to_same_code_ledger(const std::string& ledger, const std::string& report, const std::string& markdown,
+                             std::ostream& out, std::ostream& err) {
+  int code = formats::kExitInvalidInput;
+  try {
+    code = cli::update_same_code_ledger(ledger, report, markdown, out, err);
+  } catch (const std::exception& e) {
+    err << "perf_gate: error: " << e.what() << "\n";
+  }
+  if (code != formats::kExitPass) note(err, "the same-code ledger " + ledger + " was not updated (the verdict stands)");
+}
+
+int report_stop(const DriverStop& stop, std::ostream& err) {
+  err << (stop.exit_code() == formats::kExitNotJudged ? "SKIPPED: " : "error: ") << stop.what() << "\n";
+  return stop.exit_code();
+}
+
+std::vector<ResultsFile> MeasuredResults::read(const Suite& suite, const std::vector<std::string>& paths) {
+  std::vector<ResultsFile> files;
+  for (const std::string& path : paths) {
+    auto it = read_.find(path);
+    if (it == read_.end()) it = read_.emplace(path, suite.read_results(path)).first;
+    files.push_back(it->second);
+  }
+  return files;
+}
+
+}  // namespace gpuperf::gate::driver

@@ -1,0 +1,39 @@
+#pragma once
+// The steps perf_gate run and ab-run share: a process that failed ends the test, the same-code ledger is
+// added to, a stop is printed, and the results measured so far are read once each.
+
+#include <map>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "gate/driver/driver_stop.h"
+#include "gate/driver/process.h"
+#include "gate/driver/suite.h"
+#include "gate/inputs/results.h"
+
+namespace gpuperf::gate::driver {
+
+// The last 20 lines of `log` on `err`, then DriverStop (exit 2) with `message`: a process that failed or
+// crashed proves nothing about the code, so the test is an infrastructure failure.
+[[noreturn]] void stop_after_failure(const std::string& log, const std::string& message, std::ostream& err);
+
+// Adds the report's verdicts on unchanged code to the ledger (cli/ledger_update.h); where it cannot, its
+// error and "the same-code ledger L was not updated (the verdict stands)" on `err`.
+void add_to_same_code_ledger(const std::string& ledger, const std::string& report, const std::string& markdown,
+                             std::ostream& out, std::ostream& err);
+
+// Prints how a test stopped ("SKIPPED: why" for exit 77, "error: why" otherwise) and returns its exit code.
+int report_stop(const DriverStop& stop, std::ostream& err);
+
+// The results files of a test's processes, each read once (by its suite) however often it is judged.
+class MeasuredResults {
+ public:
+  // The files at `paths`, in that order. formats::InputError for one that is not valid results.
+  std::vector<ResultsFile> read(const Suite& suite, const std::vector<std::string>& paths);
+
+ private:
+  std::map<std::string, ResultsFile> read_;
+};
+
+}  // namespace gpuperf::gate::driver

@@ -1,0 +1,288 @@
+#include "gate/driver/stored_run.h"
+
+#include <filesystem>
+#include <set>
+#include <system_error>
+#include <vector>
+
+#include "formats/escape.h"
+#include "formats/exit_codes.h"
+#include "formats/input_error.h"
+#include "gate/driver/benchmark_filters.h"
+#include "gate/driver/console.h"
+#include "gate/driver/gpu_lock.h"
+#include "gate/driver/looks.h"
+#include "gate/driver/ncu_diagnosis.h"
+#include "gate/driver/phase_recorder.h"
+#include "gate/driver/shared_steps.h"
+#include "gate/inputs/baseline.h"
+#include "gate/inputs/selection.h"
+#include "gate/judging/code_check.h"
+#include "gate/judging/memory_canary.h"
+#include "gate/judging/outcome.h"
+#include "gate/judging/stored_mode.h"
+#include "gate/reports/report_files.h"
+#include "gate/reports/reports.h"
+
+namespace gpuperf::gate::driver {
+namespace {
+
+// The commit of the baselines' checkout, short ("" where it is none): what each process names in its
+// results' context when GPUPERF_GIT_COMMIT does not say.
+std::string checkout_commit(const std::string& folder) {
+  std::string output;
+  try {
+    const ProcessOutcome outcome =
+        run_process_captured({{"git", "-C", folder, "rev-parse", "--short", "HEAD"}, {}, ""}, output);
+    if (!outcome.succeeded()) return "";
+  } catch (const DriverStop&) {
+    return "";  // no git
+  }
+  while (!output.empty() && (output.back() == '\n' || output.back() == '\r')) output.pop_back();
+  return output;
+}
+
+// Writes the phase file when the test ends, however it ends.
+class PhaseFileAtExit {
+ public:
+  PhaseFileAtExit(const PhaseRecorder& phases, std::string dir, std::string family, std::ostream& err)
+      : phases_(phases), dir_(std::move(dir)), family_(std::move(family)), err_(err) {}
+  ~PhaseFileAtExit() {
+    if (!phases_.write(dir_))
+      note(err_, "could not write perf_phases." + family_ + ".json in " + dir_ + " (the verdict stands)");
+  }
+  PhaseFileAtExit(const PhaseFileAtExit&) = delete;
+  PhaseFileAtExit& operator=(const PhaseFileAtExit&) = delete;
+
+ private:
+  const PhaseRecorder& phases_;
+  std::string dir_;
+  std::string family_;
+  std::ostream& err_;
+};
+
+class StoredRun {
+ public:
+  StoredRun(const StoredRunOptions& options, Suite& suite, const SuiteGpu& gpu, std::string baseline_path,
+            Baseline baseline, PhaseRecorder& phases, std::ostream& out, std::ostream& err)
+      : options_(options),
+        suite_(suite),
+        gpu_(gpu),
+        baseline_path_(std::move(baseline_path)),
+        baseline_(std::move(baseline)),
+        phases_(phases),
+        out_(out),
+        err_(err),
+        prefix_(options.out + "/" + options.family) {}
+
+  int run();
+
+ private:
+  std::string canary() const { return options_.canary ? kCanaryFamily : ""; }
+  void remove_previous_results() const;
+  void check_and_fingerprint();
+  void leave_unchanged_untimed();
+  void measure_look(const std::string& time_filter);
+  void measure(int run, const std::string& time_filter);
+  Look judge();
+  void diagnose();
+
+  const StoredRunOptions& options_;
+  Suite& suite_;
+  const SuiteGpu& gpu_;
+  const std::string baseline_path_;
+  const Baseline baseline_;
+  PhaseRecorder& phases_;
+  std::ostream& out_;
+  std::ostream& err_;
+  const std::string prefix_;  // <out>/<family>
+
+  std::string commit_;
+  std::string first_look_;                   // the cases the timing processes run; "" for none
+  bool skip_unchanged_ = false;              // as asked, unless no fingerprint was captured
+  std::optional<ResultsFile> fingerprints_;  // the checking process's, where it captured some
+  std::vector<std::string> runs_;            // every timing process's results, in order
+  int run_count_ = 0;
+  MeasuredResults measured_;
+};
+
+int StoredRun::run() {
+  phases_.begin();
+  const GpuLock lock(gpu_.uuid, options_.lock_wait_s);
+  phases_.end("lock_wait");
+  remove_previous_results();
+  commit_ = options_.git_commit ? *options_.git_commit : checkout_commit(options_.baselines);
+  first_look_ = family_filter(options_.family, canary());
+  skip_unchanged_ = options_.skip_unchanged;
+  if (options_.check_references || options_.skip_unchanged) check_and_fingerprint();
+  if (skip_unchanged_) leave_unchanged_untimed();
+  if (!first_look_.empty()) {
+    phases_.begin();
+    measure_look("");
+    phases_.end("first_look");
+  }
+  const Look last = judge_until_decided(
+      options_.max_remeasure, [this] { return judge(); },
+      [this](int attempt, const std::vector<std::string>& ambiguous) {
+        note(err_, "re-measuring " + std::to_string(ambiguous.size()) + " ambiguous benchmark(s) in " +
+                       std::to_string(options_.processes) + " more processes, attempt " + std::to_string(attempt) +
+                       " of " + std::to_string(options_.max_remeasure));
+        phases_.begin();
+        measure_look(exact_filter(ambiguous));
+        phases_.end("remeasure");
+      });
+  if (!options_.same_code_ledger.empty() && last.exit_code != formats::kExitInvalidInput) {
+    add_to_same_code_ledger(options_.same_code_ledger, prefix_ + ".verdict.json", prefix_ + ".md", out_, err_);
+  }
+  if (last.exit_code == formats::kExitRegression && options_.diagnosis) {
+    phases_.begin();
+    diagnose();
+    phases_.end("diagnosis");
+  }
+  out_ << "report: " << prefix_ << ".md\n";
+  return last.exit_code;
+}
+
+// A results file of an earlier run would be judged as this run's.
+void StoredRun::remove_previous_results() const {
+  const std::string runs = options_.family + ".run";
+  std::error_code error;
+  std::vector<std::filesystem::path> previous = {prefix_ + ".fingerprints.json"};
+  for (const auto& entry : std::filesystem::directory_iterator(options_.out, error)) {
+    const std::string name = entry.path().filename().string();
+    const bool a_run =
+        name.rfind(runs, 0) == 0 && name.size() >= runs.size() + 5 && name.compare(name.size() - 5, 5, ".json") == 0;
+    if (a_run) previous.push_back(entry.path());
+  }
+  for (const std::filesystem::path& path : previous) std::filesystem::remove(path, error);
+}
+
+void StoredRun::check_and_fingerprint() {
+  const ProcessFiles files{prefix_ + ".fingerprints.json", prefix_ + ".fingerprints.log"};
+  phases_.begin();
+  const ProcessOutcome outcome = suite_.check("^" + options_.family + "/", {{"GPUPERF_GIT_COMMIT", commit_}}, files);
+  phases_.end("checking");
+  if (outcome.signaled) {
+    stop_after_failure(files.log,
+                       "the benchmark binary crashed (signal " + std::to_string(outcome.code) + ") while checking " +
+                           options_.family + "; log: " + files.log,
+                       err_);
+  }
+  if (!outcome.succeeded()) {
+    stop_after_failure(files.log,
+                       "checking and fingerprinting " + options_.family + " failed (exit " +
+                           std::to_string(outcome.code) + "); log: " + files.log,
+                       err_);
+  }
+  // CUPTI may be unavailable (another profiler attached): the cases were checked, but nothing is known of
+  // their code, so nothing can be skipped as unchanged.
+  fingerprints_ = suite_.read_fingerprints(files.results);
+  if (!fingerprints_) {
+    note(err_, "the checking process captured no fingerprint (" + files.log + "): every benchmark is timed");
+    skip_unchanged_ = false;
+  }
+}
+
+// Only what changed is timed, with the canary beside it.
+void StoredRun::leave_unchanged_untimed() {
+  const std::vector<ResultsFile> checked = {*fingerprints_};
+  const Selection family = Selection::family(options_.family);
+  const std::set<std::string> unchanged = unchanged_benchmarks(baseline_, checked, family);
+  int fingerprinted = 0;
+  for (const auto& entry : pool_fingerprints(checked)) fingerprinted += family.matches(entry.first) ? 1 : 0;
+  out_ << unchanged_line(unchanged.size(), fingerprinted, why_platform_prevents_skipping(baseline_, checked)) << "\n";
+  std::vector<std::string> changed;
+  for (const auto& entry : fingerprints_->fingerprints) {
+    if (unchanged.count(entry.first) == 0) changed.push_back(entry.first);
+  }
+  first_look_ = changed.empty() ? "" : names_filter(changed, options_.family, canary());
+}
+
+void StoredRun::measure_look(const std::string& time_filter) {
+  for (int process = 0; process < options_.processes; ++process) measure(++run_count_, time_filter);
+}
+
+// One timing process, which neither checks nor captures.
+void StoredRun::measure(int run, const std::string& time_filter) {
+  const std::string name = prefix_ + ".run" + std::to_string(run);
+  const ProcessFiles files{name + ".json", name + ".log"};
+  const TimingRequest request{first_look_, time_filter, options_.repetitions, false, {{"GPUPERF_GIT_COMMIT", commit_}}};
+  const ProcessOutcome outcome = suite_.time(request, files);
+  const std::string where = " during run " + std::to_string(run) + " of " + options_.family + "; log: " + files.log;
+  if (outcome.signaled) {
+    stop_after_failure(files.log, "the benchmark binary crashed (signal " + std::to_string(outcome.code) + ")" + where,
+                       err_);
+  }
+  if (!outcome.succeeded()) {
+    stop_after_failure(files.log, "the benchmark binary failed (exit " + std::to_string(outcome.code) + ")" + where,
+                       err_);
+  }
+  runs_.push_back(files.results);
+}
+
+// Every process so far against the baseline: the reports written, the console lines printed.
+Look StoredRun::judge() {
+  try {
+    std::vector<ResultsFile> results = measured_.read(suite_, runs_);
+    if (fingerprints_) results.push_back(*fingerprints_);
+    CompareOptions options;
+    options.selection = Selection::family(options_.family);
+    options.looks = looks_budget(options_.max_remeasure);
+    options.strict = options_.strict;
+    options.skip_unchanged = skip_unchanged_;
+    const Comparison comparison = compare_with_baseline(baseline_, results, options);
+    write_report_files(comparison, {prefix_ + ".md", prefix_ + ".verdict.json", ""});
+    write_console_report(comparison, out_);
+    return {exit_code(comparison), ambiguous_benchmarks(comparison)};
+  } catch (const formats::InputError& e) {
+    err_ << "perf_gate: error: " << e.what() << "\n";
+    return {formats::kExitInvalidInput, {}};
+  }
+}
+
+// The kernels to profile: the fingerprints of this run's checking process (none with --no-reference-check).
+void StoredRun::diagnose() {
+  const std::string stored = baseline_path_.substr(0, baseline_path_.size() - 5) + ".ncu.json";
+  run_ncu_diagnosis({"--stored", stored, "--bench", suite_.program(), "--verdict", prefix_ + ".verdict.json",
+                     "--fingerprints", fingerprints_ ? prefix_ + ".fingerprints.json" : prefix_ + ".run1.json",
+                     "--markdown", prefix_ + ".md", "--dir", prefix_},
+                    err_);
+}
+
+}  // namespace
+
+int run_against_baseline(const StoredRunOptions& options, Suite& suite, std::ostream& out, std::ostream& err) {
+  PhaseRecorder phases(options.family);
+  try {
+    const SuiteGpu gpu = suite.gpu();
+    const std::string baseline_path = options.baselines + "/" + gpu.slug + ".json";
+    std::error_code error;
+    if (!std::filesystem::is_regular_file(baseline_path, error)) {
+      const std::string message = "no baseline for this GPU (" + formats::escape_console(gpu.name) + "): expected " +
+                                  baseline_path +
+                                  ". Record one with: scripts/update_baseline.sh --build-dir <build dir>";
+      if (options.strict) throw DriverStop(formats::kExitInvalidInput, message);
+      out << "SKIPPED: " << message << "\n";
+      return formats::kExitNotJudged;
+    }
+    std::filesystem::create_directories(options.out, error);
+    if (error) {
+      throw DriverStop(formats::kExitInvalidInput,
+                       "cannot create the folder " + options.out + ": " + error.message() + " - give a writable --out");
+    }
+    const PhaseFileAtExit phase_file(phases, options.phases_dir.empty() ? options.out + "/phases" : options.phases_dir,
+                                     options.family, err);
+    try {
+      // Read before the GPU is taken: a baseline that cannot be judged against costs no measurement.
+      Baseline baseline = load_baseline(baseline_path);
+      return StoredRun(options, suite, gpu, baseline_path, std::move(baseline), phases, out, err).run();
+    } catch (const formats::InputError& e) {
+      err << "perf_gate: error: " << e.what() << "\n";
+      return formats::kExitInvalidInput;
+    }
+  } catch (const DriverStop& stop) {
+    return report_stop(stop, err);
+  }
+}
+
+}  // namespace gpuperf::gate::driver

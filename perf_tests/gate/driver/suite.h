@@ -1,0 +1,68 @@
+#pragma once
+// A benchmark suite as the driver sees it: a program it asks, one fresh process at a time, which GPU it
+// sees, to check and fingerprint its cases, and to time them; and the reader of what each process wrote.
+// The driver's procedures (stored_run.h, ab_run.h) call only this interface, so that a suite of another
+// format (suite_format.h) is one more implementation, and a test fakes one without processes.
+
+#include <optional>
+#include <string>
+
+#include "gate/driver/process.h"
+#include "gate/inputs/results.h"
+
+namespace gpuperf::gate::driver {
+
+// The GPU a suite's processes run on, as it identifies it.
+struct SuiteGpu {
+  std::string name;  // "NVIDIA H100 80GB HBM3"
+  std::string slug;  // names the baseline: baselines/<slug>.json (a valid GPU slug, formats/names.h)
+  std::string uuid;  // names the GPU's lock
+};
+
+// Where one process writes: its results file and its log (stdout and stderr together).
+struct ProcessFiles {
+  std::string results;
+  std::string log;
+};
+
+// What one timing process does.
+struct TimingRequest {
+  std::string filter;             // the cases it runs, in their turn (a regular expression: "^reduction/")
+  std::string time_filter;        // of those, the ones it times ("" all); the others are only set up
+  int repetitions = 0;            // timed samples of each benchmark
+  bool check_references = false;  // compare each case with its reference first (and capture fingerprints)
+  EnvironmentAdditions environment;
+};
+
+class Suite {
+ public:
+  virtual ~Suite() = default;
+
+  // The program, as messages name it.
+  virtual std::string program() const = 0;
+
+  // The GPU the suite sees. DriverStop: exit 77 where it sees none (the message is the suite's reason),
+  // exit 2 where it cannot say.
+  virtual SuiteGpu gpu() = 0;
+
+  // One process that checks every case `filter` selects against its reference and captures its
+  // fingerprint, timing nothing.
+  virtual ProcessOutcome check(const std::string& filter, const EnvironmentAdditions& environment,
+                               const ProcessFiles& files) = 0;
+
+  // One process that times, as `request` says.
+  virtual ProcessOutcome time(const TimingRequest& request, const ProcessFiles& files) = 0;
+
+  // Whether this build can time a subset of the cases it runs (TimingRequest::time_filter); an older one
+  // times the ambiguous benchmarks alone.
+  virtual bool supports_time_filter() = 0;
+
+  // What a timing process wrote. formats::InputError for a file that is not valid results.
+  virtual ResultsFile read_results(const std::string& path) const = 0;
+
+  // What a checking process wrote; nullopt where it captured no fingerprint (a profiler already attached:
+  // the cases were checked, but nothing is known of their code).
+  virtual std::optional<ResultsFile> read_fingerprints(const std::string& path) const = 0;
+};
+
+}  // namespace gpuperf::gate::driver

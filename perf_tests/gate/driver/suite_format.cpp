@@ -1,0 +1,43 @@
+#include "gate/driver/suite_format.h"
+
+#include "formats/escape.h"
+#include "formats/exit_codes.h"
+#include "gate/driver/driver_stop.h"
+#include "gate/driver/gpuperf_suite.h"
+
+namespace gpuperf::gate::driver {
+
+const char* format_name(SuiteFormat format) {
+  switch (format) {
+    case SuiteFormat::kGpuperf:
+      return "gpuperf";
+    case SuiteFormat::kGbench:
+      return "gbench";
+    case SuiteFormat::kNvbench:
+      return "nvbench";
+  }
+  return "";
+}
+
+SuiteFormat parse_suite_format(const std::string& text) {
+  for (const SuiteFormat format : {SuiteFormat::kGpuperf, SuiteFormat::kGbench, SuiteFormat::kNvbench}) {
+    if (text == format_name(format)) return format;
+  }
+  throw DriverStop(formats::kExitInvalidInput,
+                   "--format '" + formats::escape_console(text) + "' is none of gpuperf, gbench, nvbench");
+}
+
+std::unique_ptr<Suite> make_suite(SuiteFormat format, const std::string& program) {
+  if (format == SuiteFormat::kGpuperf) return std::make_unique<GpuperfSuite>(program);
+  const std::string meanwhile =
+      format == SuiteFormat::kGbench
+          ? "meanwhile run it with --benchmark_out=FILE --benchmark_out_format=json, one process at a time, and "
+            "judge the files with perf_gate compare --results"
+          : "nvbench's output is not read yet";
+  throw DriverStop(formats::kExitInvalidInput, std::string("--format ") + format_name(format) +
+                                                   " is not supported yet: the driver runs gpuperf_bench suites "
+                                                   "(--format gpuperf) only; " +
+                                                   meanwhile);
+}
+
+}  // namespace gpuperf::gate::driver

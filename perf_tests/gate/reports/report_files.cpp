@@ -1,0 +1,38 @@
+#include "gate/reports/report_files.h"
+
+#include <sstream>
+
+#include "formats/atomic_file.h"
+#include "gate/reports/reports.h"
+
+namespace gpuperf::gate {
+
+void check_report_files(const ReportFiles& files) {
+  formats::OutputFiles probe;
+  for (const std::string* path : {&files.markdown, &files.json, &files.remeasure_list}) {
+    if (!path->empty()) probe.add(*path, "");
+  }
+}
+
+void write_report_files(const Comparison& comparison, const ReportFiles& files) {
+  formats::OutputFiles outputs;
+  if (!files.markdown.empty()) {
+    std::ostringstream markdown;
+    write_markdown_report(comparison, markdown);
+    outputs.add(files.markdown, markdown.str());
+  }
+  if (!files.json.empty()) outputs.add(files.json, json_report(comparison));
+  if (!files.remeasure_list.empty()) outputs.add(files.remeasure_list, remeasure_list(comparison));
+  outputs.write();
+}
+
+std::vector<std::string> ambiguous_benchmarks(const Comparison& comparison) {
+  std::vector<std::string> names;
+  std::istringstream list(remeasure_list(comparison));
+  for (std::string name; std::getline(list, name);) {
+    if (!name.empty()) names.push_back(name);
+  }
+  return names;
+}
+
+}  // namespace gpuperf::gate

@@ -1,0 +1,31 @@
+#pragma once
+// The report files of one judgement, written together: what perf_gate compare and ab write for their
+// --markdown, --json and --remeasure-list, and what the driver (perf_gate run, ab-run) writes after each
+// look.
+
+#include <string>
+#include <vector>
+
+#include "gate/judging/comparison.h"
+
+namespace gpuperf::gate {
+
+// The files to write; "" leaves one out.
+struct ReportFiles {
+  std::string markdown;
+  std::string json;
+  std::string remeasure_list;
+};
+
+// Checks every path given (formats::check_output_path, each file once) before anything is read or
+// judged: a bad one fails at once, with nothing written. InputError naming it.
+void check_report_files(const ReportFiles& files);
+
+// Writes every file given, all or none (formats::OutputFiles). InputError naming a file that failed.
+void write_report_files(const Comparison& comparison, const ReportFiles& files);
+
+// The AMBIGUOUS benchmarks of the comparison, in the order of remeasure_list (reports.h): what is
+// measured again.
+std::vector<std::string> ambiguous_benchmarks(const Comparison& comparison);
+
+}  // namespace gpuperf::gate

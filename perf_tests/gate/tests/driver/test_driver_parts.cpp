@@ -1,0 +1,222 @@
+// The driver's parts on their own: the filters it gives a suite, the phase file it writes, the lock
+// folder's rule, the GPU lock, processes (a crash told apart, the log, the environment) and the suite of
+// gpuperf_bench's format read from its --gpu-info.
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <sstream>
+#include <string>
+
+#include "formats/exit_codes.h"
+#include "formats/input_error.h"
+#include "gate/driver/benchmark_filters.h"
+#include "gate/driver/driver_stop.h"
+#include "gate/driver/gpu_lock.h"
+#include "gate/driver/gpuperf_suite.h"
+#include "gate/driver/process.h"
+#include "gate/driver/runtime_folder.h"
+#include "gate/driver/suite_format.h"
+#include "gate/phases/phase_files.h"
+#include "gate/tests/support/gate_test_support.h"
+
+namespace gpuperf::gate::driver {
+namespace {
+
+std::string read_text(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+TEST(BenchmarkFilters, AreTheScriptsRegularExpressions) {
+  EXPECT_EQ(family_filter("reduction", "ceiling"), "^(reduction|ceiling)/");
+  EXPECT_EQ(family_filter("ceiling", "ceiling"), "^ceiling/") << "the canary's own family once";
+  EXPECT_EQ(family_filter("reduction", ""), "^reduction/");
+  EXPECT_EQ(exact_filter({"fake/long/n:2", "fake/short/n:1"}), "^(fake/long/n:2|fake/short/n:1)(/|$)");
+  EXPECT_EQ(names_filter({"fake/long/n:2"}, "fake", "ceiling"), "^(fake/long/n:2)(/|$)|^ceiling/");
+  EXPECT_EQ(regex_escaped("a.b*c+d?(e)[f]{g}|h^i$j\\k"), "a\\.b\\*c\\+d\\?\\(e\\)\\[f\\]\\{g\\}\\|h\\^i\\$j\\\\k");
+}
+
+TEST(PhaseFileText, IsReadBackAsWritten) {
+  phases::PhaseFile file;
+  file.kind = phases::PhaseFileKind::kPerfPhases;
+  file.family = "reduction";
+  file.span = {1767225600.25, 1767225645.5};
+  file.phases = {{"lock_wait", {1767225600.25, 1767225600.5}}, {"checking", {1767225600.5, 1767225602.125}}};
+  const std::string text = phases::phase_file_text(file);
+  EXPECT_EQ(text,
+            "{\"schema_version\": 1, \"what\": \"perf_phases\", \"family\": \"reduction\", \"start_epoch_s\": "
+            "1767225600.250000, \"end_epoch_s\": 1767225645.500000, \"phases\": [{\"phase\": \"lock_wait\", "
+            "\"start_epoch_s\": 1767225600.250000, \"end_epoch_s\": 1767225600.500000},{\"phase\": \"checking\", "
+            "\"start_epoch_s\": 1767225600.500000, \"end_epoch_s\": 1767225602.125000}]}\n");
+  const phases::PhaseFile read = phases::parse_phase_file(text, "written");
+  ASSERT_EQ(read.phases.size(), 2u);
+  EXPECT_EQ(read.phases[1].name, "checking");
+  EXPECT_DOUBLE_EQ(read.phases[1].span.end_epoch_s, 1767225602.125);
+  EXPECT_EQ(phases::phase_file_name(phases::PhaseFileKind::kPerfPhases, "reduction"), "perf_phases.reduction.json");
+  EXPECT_EQ(phases::phase_file_name(phases::PhaseFileKind::kBuild, ""), "build.json");
+}
+
+// Sets an environment variable for one test and puts it back.
+class ScopedEnvironment {
+ public:
+  ScopedEnvironment(const char* name, const std::optional<std::string>& value) : name_(name) {
+    if (const char* previous = std::getenv(name)) previous_ = previous;
+    if (value) {
+      ::setenv(name, value->c_str(), 1);
+    } else {
+      ::unsetenv(name);
+    }
+  }
+  ~ScopedEnvironment() {
+    if (previous_) {
+      ::setenv(name_, previous_->c_str(), 1);
+    } else {
+      ::unsetenv(name_);
+    }
+  }
+
+ private:
+  const char* name_;
+  std::optional<std::string> previous_;
+};
+
+using RuntimeFolderTest = testing::ScratchFolderTest;
+
+TEST_F(RuntimeFolderTest, XdgRuntimeDirWhenSetElseAFolderOfTheUserUnderTmpdir) {
+  std::filesystem::create_directories(path("xdg"));
+  ::chmod(path("xdg").c_str(), 0700);
+  {
+    const ScopedEnvironment xdg("XDG_RUNTIME_DIR", path("xdg"));
+    EXPECT_EQ(private_runtime_folder(), path("xdg"));
+  }
+  const ScopedEnvironment xdg("XDG_RUNTIME_DIR", std::nullopt);
+  const ScopedEnvironment tmpdir("TMPDIR", dir_.string());
+  const std::string made = private_runtime_folder();
+  EXPECT_EQ(made, dir_.string() + "/gpuperf-" + std::to_string(::getuid()));
+  struct stat info {};
+  ASSERT_EQ(::stat(made.c_str(), &info), 0);
+  EXPECT_EQ(info.st_mode & 0777, 0700u) << "created private";
+  EXPECT_EQ(private_runtime_folder(), made) << "and used again";
+}
+
+TEST_F(RuntimeFolderTest, AFolderOthersCanWriteOrALinkIsRefused) {
+  std::filesystem::create_directories(path("open"));
+  ::chmod(path("open").c_str(), 0777);
+  EXPECT_NE(why_not_private_folder(path("open")).find("writable by other users (mode 0777)"), std::string::npos);
+  std::filesystem::create_directories(path("mine"));
+  ::chmod(path("mine").c_str(), 0700);
+  std::filesystem::create_directory_symlink(path("mine"), path("link"));
+  EXPECT_NE(why_not_private_folder(path("link")).find("symbolic link"), std::string::npos);
+  EXPECT_EQ(why_not_private_folder(path("mine")), "");
+  const ScopedEnvironment xdg("XDG_RUNTIME_DIR", path("open"));
+  try {
+    private_runtime_folder();
+    FAIL() << "a folder others can write was used";
+  } catch (const DriverStop& stop) {
+    EXPECT_EQ(stop.exit_code(), formats::kExitInvalidInput);
+    EXPECT_NE(std::string(stop.what()).find("the lock folder " + path("open") + " (from XDG_RUNTIME_DIR) is writable"),
+              std::string::npos)
+        << stop.what();
+  }
+  // Another user's folder cannot be made here without root; the rule names the owner.
+  if (::getuid() != 0) {
+    EXPECT_NE(why_not_private_folder("/").find("is owned by user 0"), std::string::npos);
+  }
+}
+
+TEST_F(RuntimeFolderTest, TheGpuLockWaitsThenSaysWhoHoldsIt) {
+  std::filesystem::create_directories(path("xdg"));
+  ::chmod(path("xdg").c_str(), 0700);
+  const ScopedEnvironment xdg("XDG_RUNTIME_DIR", path("xdg"));
+  const GpuLock held("GPU-test-1", 0);
+  EXPECT_EQ(held.file(), path("xdg") + "/gpuperf-GPU-test-1.lock");
+  try {
+    const GpuLock second("GPU-test-1", 0);
+    FAIL() << "two holders of one GPU";
+  } catch (const DriverStop& stop) {
+    EXPECT_NE(std::string(stop.what())
+                  .find("another perf run has held GPU GPU-test-1 for more than 0 s (lock file " + held.file() +
+                        "). Wait for it to finish, or raise --lock-wait."),
+              std::string::npos)
+        << stop.what();
+  }
+  const GpuLock other_gpu("GPU-test-2", 0);  // another GPU is free
+  EXPECT_THROW(GpuLock("../GPU", 0), DriverStop) << "a UUID names a file: no path in it";
+}
+
+using ProcessTest = testing::ScratchFolderTest;
+
+TEST_F(ProcessTest, ACrashIsToldApartFromAFailure) {
+  const ProcessOutcome crashed = run_process({{"/bin/sh", "-c", "kill -SEGV $$"}, {}, path("crash.log")});
+  EXPECT_TRUE(crashed.signaled);
+  EXPECT_EQ(crashed.code, 11);
+  EXPECT_EQ(crashed.describe(), "signal 11");
+  const ProcessOutcome failed = run_process({{"/bin/sh", "-c", "exit 139"}, {}, path("fail.log")});
+  EXPECT_FALSE(failed.signaled) << "an exit code above 128 is not a signal";
+  EXPECT_EQ(failed.describe(), "exit 139");
+}
+
+TEST_F(ProcessTest, OutputGoesToTheLogWithTheEnvironmentAdded) {
+  const ProcessOutcome outcome = run_process({{"/bin/sh", "-c", "echo out $GPUPERF_GIT_COMMIT; echo err >&2"},
+                                              {{"GPUPERF_GIT_COMMIT", "abc123"}},
+                                              path("log")});
+  EXPECT_TRUE(outcome.succeeded());
+  EXPECT_EQ(read_text(path("log")), "out abc123\nerr\n");
+  std::string lines;
+  for (int i = 1; i <= 30; ++i) lines += std::to_string(i) + "\n";
+  std::ofstream(path("long.log")) << lines;
+  EXPECT_EQ(log_tail(path("long.log"), 2), "29\n30\n");
+  std::string captured;
+  EXPECT_EQ(run_process_captured({{"/bin/sh", "-c", "echo a; echo b >&2; exit 3"}, {}, ""}, captured).code, 3);
+  EXPECT_EQ(captured, "a\nb\n");
+  try {
+    run_process({{path("none")}, {}, path("none.log")});
+    FAIL() << "a missing program ran";
+  } catch (const DriverStop& stop) {
+    EXPECT_NE(std::string(stop.what()).find("cannot run '" + path("none") + "'"), std::string::npos) << stop.what();
+  }
+}
+
+TEST_F(ProcessTest, TheGpuperfSuiteReadsItsGpuInfo) {
+  const std::string bench = write("bench.sh",
+                                  "#!/bin/sh\necho '{\"name\": \"Fake GPU\", \"slug\": \"fake-gpu\", "
+                                  "\"uuid\": \"GPU-fake\"}'\n");
+  ::chmod(bench.c_str(), 0755);
+  const SuiteGpu gpu = GpuperfSuite(bench).gpu();
+  EXPECT_EQ(gpu.slug, "fake-gpu");
+  EXPECT_EQ(gpu.uuid, "GPU-fake");
+  const std::string none = write("none.sh", "#!/bin/sh\necho 'SKIPPED: no CUDA device' >&2\nexit 77\n");
+  ::chmod(none.c_str(), 0755);
+  try {
+    GpuperfSuite(none).gpu();
+    FAIL() << "no GPU, no skip";
+  } catch (const DriverStop& stop) {
+    EXPECT_EQ(stop.exit_code(), formats::kExitNotJudged);
+    EXPECT_STREQ(stop.what(), "no CUDA device");
+  }
+  EXPECT_THROW(parse_gpu_info("{\"name\": \"x\", \"slug\": \"../x\", \"uuid\": \"\"}", "info"), formats::InputError)
+      << "a slug names a file";
+}
+
+TEST(SuiteFormat, OnlyGpuperfRunsYet) {
+  EXPECT_EQ(parse_suite_format("gbench"), SuiteFormat::kGbench);
+  EXPECT_THROW(parse_suite_format("catch2"), DriverStop);
+  EXPECT_NE(make_suite(SuiteFormat::kGpuperf, "bench"), nullptr);
+  for (const SuiteFormat format : {SuiteFormat::kGbench, SuiteFormat::kNvbench}) {
+    try {
+      make_suite(format, "bench");
+      FAIL() << format_name(format) << " ran";
+    } catch (const DriverStop& stop) {
+      EXPECT_NE(std::string(stop.what()).find("is not supported yet"), std::string::npos) << stop.what();
+    }
+  }
+}
+
+}  // namespace
+}  // namespace gpuperf::gate::driver

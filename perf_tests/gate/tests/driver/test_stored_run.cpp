@@ -1,0 +1,269 @@
+// perf_gate run's procedure (gate/driver/stored_run.h) on a fake suite (fake_suite.h): which processes it
+// asks for, in what order and with which filters, how it judges between looks, and how it ends; the
+// scenarios of scripts/tests/test_perf_test.sh that need no process.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "formats/exit_codes.h"
+#include "formats/tests/launch_fixture.h"
+#include "gate/driver/looks.h"
+#include "gate/driver/stored_run.h"
+#include "gate/inputs/baseline.h"
+#include "gate/phases/phase_files.h"
+#include "gate/recording/record.h"
+#include "gate/tests/driver/fake_suite.h"
+#include "gate/tests/support/gate_test_support.h"
+
+namespace gpuperf::gate::driver {
+namespace {
+
+using testing::FakeSuite;
+using testing::kFakeLong;
+using testing::kFakeShort;
+
+std::string read_text(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// A scratch folder with a baseline of the fake suite in baselines/, the lock folder (XDG_RUNTIME_DIR)
+// inside it for the test's time.
+class StoredRunTest : public testing::ScratchFolderTest {
+ protected:
+  void SetUp() override {
+    ScratchFolderTest::SetUp();
+    const char* previous = std::getenv("XDG_RUNTIME_DIR");
+    if (previous != nullptr) previous_runtime_dir_ = previous;
+    std::filesystem::create_directories(path("run"));
+    std::filesystem::permissions(path("run"), std::filesystem::perms::owner_all);
+    ::setenv("XDG_RUNTIME_DIR", path("run").c_str(), 1);
+    std::filesystem::create_directories(path("baselines"));
+  }
+  void TearDown() override {
+    if (previous_runtime_dir_) {
+      ::setenv("XDG_RUNTIME_DIR", previous_runtime_dir_->c_str(), 1);
+    } else {
+      ::unsetenv("XDG_RUNTIME_DIR");
+    }
+    ScratchFolderTest::TearDown();
+  }
+
+  // A baseline of 10 clean processes, tolerance 3% (the fingerprints of `fingerprints`, where given).
+  void record_baseline_file(const std::optional<ResultsFile>& fingerprints = std::nullopt) {
+    std::vector<ResultsFile> runs = FakeSuite::clean_processes(10);
+    if (fingerprints) runs.push_back(*fingerprints);
+    RecordOptions options;
+    options.default_tolerance_pct = 3.0;
+    options.same_gpu_tolerance_pct = 3.0;
+    options.commit = "abc";
+    std::ofstream(path("baselines/nvidia-h200.json")) << baseline_to_text(record_baseline(runs, nullptr, options));
+  }
+
+  StoredRunOptions options() const {
+    StoredRunOptions o;
+    o.family = "fake";
+    o.baselines = path("baselines");
+    o.out = path("out");
+    o.git_commit = "abc";
+    o.diagnosis = false;
+    return o;
+  }
+
+  int run(FakeSuite& suite, const StoredRunOptions& o) {
+    std::ostringstream out;
+    std::ostringstream err;
+    const int code = run_against_baseline(o, suite, out, err);
+    out_ = out.str();
+    err_ = err.str();
+    return code;
+  }
+
+  std::vector<std::string> phase_names() const {
+    std::vector<std::string> names;
+    for (const phases::Phase& phase :
+         phases::parse_phase_file(read_text(path("out/phases/perf_phases.fake.json")), "phases").phases) {
+      names.push_back(phase.name);
+    }
+    return names;
+  }
+
+  std::optional<std::string> previous_runtime_dir_;
+  std::string out_;
+  std::string err_;
+};
+
+const std::string kFirstLook = "^(fake|ceiling)/";
+
+TEST_F(StoredRunTest, NoGpuIsSkipped) {
+  FakeSuite suite;
+  suite.has_gpu = false;
+  EXPECT_EQ(run(suite, options()), formats::kExitNotJudged);
+  EXPECT_NE(err_.find("SKIPPED: no CUDA device"), std::string::npos) << err_;
+}
+
+TEST_F(StoredRunTest, AGpuWithoutBaselineIsSkippedOrWithStrictFails) {
+  FakeSuite suite;
+  EXPECT_EQ(run(suite, options()), formats::kExitNotJudged);
+  EXPECT_NE(
+      out_.find("SKIPPED: no baseline for this GPU (NVIDIA H200): expected " + path("baselines/nvidia-h200.json")),
+      std::string::npos)
+      << out_;
+  StoredRunOptions strict = options();
+  strict.strict = true;
+  EXPECT_EQ(run(suite, strict), formats::kExitInvalidInput);
+  EXPECT_NE(err_.find("error: no baseline for this GPU"), std::string::npos) << err_;
+  EXPECT_EQ(suite.calls, (std::vector<std::string>{"gpu", "gpu"})) << "nothing is run without a baseline";
+}
+
+TEST_F(StoredRunTest, ACleanRunChecksThenTimesThreeProcessesWithTheCanary) {
+  record_baseline_file();
+  FakeSuite suite;
+  EXPECT_EQ(run(suite, options()), formats::kExitPass) << out_ << err_;
+  EXPECT_EQ(suite.calls,
+            (std::vector<std::string>{"gpu", "check ^fake/", "time " + kFirstLook + " reps=30",
+                                      "time " + kFirstLook + " reps=30", "time " + kFirstLook + " reps=30"}));
+  EXPECT_NE(out_.find("report: " + path("out/fake.md")), std::string::npos) << out_;
+  EXPECT_NE(err_.find("captured no fingerprint"), std::string::npos) << "the fake captures none: " << err_;
+  EXPECT_TRUE(std::filesystem::exists(path("out/fake.verdict.json")));
+  EXPECT_EQ(phase_names(), (std::vector<std::string>{"lock_wait", "checking", "first_look"}));
+}
+
+TEST_F(StoredRunTest, EveryProcessIsToldTheBuildsCommit) {
+  record_baseline_file();
+  FakeSuite given;
+  run(given, options());
+  ASSERT_EQ(given.environments.size(), 4u);
+  for (const EnvironmentAdditions& environment : given.environments) {
+    EXPECT_EQ(environment, (EnvironmentAdditions{{"GPUPERF_GIT_COMMIT", "abc"}}));
+  }
+  // Not given: the baselines' checkout's, none here (not a git checkout).
+  StoredRunOptions o = options();
+  o.git_commit = std::nullopt;
+  FakeSuite found;
+  run(found, o);
+  ASSERT_FALSE(found.environments.empty());
+  EXPECT_EQ(found.environments.front(), (EnvironmentAdditions{{"GPUPERF_GIT_COMMIT", ""}}));
+}
+
+TEST_F(StoredRunTest, OptionsShapeTheProcesses) {
+  record_baseline_file();
+  FakeSuite suite;
+  StoredRunOptions o = options();
+  o.check_references = false;
+  o.canary = false;
+  o.processes = 2;
+  o.repetitions = 7;
+  EXPECT_EQ(run(suite, o), formats::kExitPass) << out_ << err_;
+  EXPECT_EQ(suite.calls, (std::vector<std::string>{"gpu", "time ^fake/ reps=7", "time ^fake/ reps=7"}));
+}
+
+TEST_F(StoredRunTest, ASlowdownFailsWithASlowLine) {
+  record_baseline_file();
+  FakeSuite suite;
+  suite.slowdown_pct = 10.0;
+  EXPECT_EQ(run(suite, options()), formats::kExitRegression);
+  EXPECT_NE(out_.find("SLOW"), std::string::npos) << out_;
+  EXPECT_NE(out_.find(kFakeLong), std::string::npos) << out_;
+}
+
+TEST_F(StoredRunTest, AmbiguousBenchmarksAreRemeasuredWithinTheLooksBudget) {
+  record_baseline_file();
+  FakeSuite suite;
+  suite.slowdown_pct = 3.0;  // at the tolerance: ambiguous
+  StoredRunOptions o = options();
+  o.max_remeasure = 2;
+  run(suite, o);
+  ASSERT_NE(err_.find("re-measuring"), std::string::npos) << out_ << err_;
+  const std::string remeasure =
+      "time " + kFirstLook + " time=^(" + std::string(kFakeLong) + "|" + kFakeShort + ")(/|$) reps=30";
+  int timed = 0;
+  int remeasured = 0;
+  for (const std::string& call : suite.calls) {
+    timed += call.rfind("time ", 0) == 0 ? 1 : 0;
+    remeasured += call == remeasure ? 1 : 0;
+  }
+  EXPECT_EQ(timed, 3 + remeasured) << "re-measurements keep the first look's filter and time the ambiguous ones";
+  EXPECT_GE(remeasured, 3);
+  EXPECT_LE(timed, 3 * looks_budget(o.max_remeasure)) << "never past the budget";
+  EXPECT_NE(err_.find("attempt 1 of 2"), std::string::npos) << err_;
+  const std::vector<std::string> names = phase_names();
+  EXPECT_EQ(names.size(), 3 + static_cast<std::size_t>(remeasured / 3));
+  EXPECT_EQ(names.back(), "remeasure");
+}
+
+TEST_F(StoredRunTest, ACrashIsToldApartFromAFailure) {
+  record_baseline_file();
+  FakeSuite crashing;
+  crashing.crash_at_process = 3;  // the checking process, then run 2
+  EXPECT_EQ(run(crashing, options()), formats::kExitInvalidInput);
+  EXPECT_NE(err_.find("error: the benchmark binary crashed (signal 11) during run 2 of fake; log: " +
+                      path("out/fake.run2.log")),
+            std::string::npos)
+      << err_;
+  EXPECT_EQ(phase_names(), (std::vector<std::string>{"lock_wait", "checking"})) << "written whatever the exit";
+  FakeSuite failing;
+  failing.fail_at_process = 1;
+  EXPECT_EQ(run(failing, options()), formats::kExitInvalidInput);
+  EXPECT_NE(
+      err_.find("error: checking and fingerprinting fake failed (exit 1); log: " + path("out/fake.fingerprints.log")),
+      std::string::npos)
+      << err_;
+  FakeSuite crashing_check;
+  crashing_check.crash_at_process = 1;
+  EXPECT_EQ(run(crashing_check, options()), formats::kExitInvalidInput);
+  EXPECT_NE(err_.find("crashed (signal 11) while checking fake"), std::string::npos) << err_;
+}
+
+TEST_F(StoredRunTest, ACorruptBaselineFailsBeforeAnythingIsMeasured) {
+  std::ofstream(path("baselines/nvidia-h200.json")) << "{\"schema_version\": 2, \"gpu\":";
+  FakeSuite suite;
+  EXPECT_EQ(run(suite, options()), formats::kExitInvalidInput);
+  EXPECT_NE(err_.find("nvidia-h200.json"), std::string::npos) << err_;
+  EXPECT_EQ(suite.calls, std::vector<std::string>{"gpu"});
+}
+
+// A fingerprint-only checking process's results: each benchmark's one kernel, fake/long's with
+// `long_sass` as its machine code.
+ResultsFile fingerprints_with(const std::string& long_sass) {
+  ResultsFile file = FakeSuite::clean_processes(1).front();
+  file.benchmarks.clear();
+  formats::Fingerprint short_code;
+  short_code.capture_status = formats::kCapturedByCupti;
+  short_code.kernels = {
+      formats::testing::launch_of("short_kernel", "short_kernel", {8, 1, 1}, {256, 1, 1}, 32, "00000000000000bb")};
+  formats::Fingerprint long_code = short_code;
+  long_code.kernels = {
+      formats::testing::launch_of("long_kernel", "long_kernel", {8, 1, 1}, {256, 1, 1}, 32, long_sass)};
+  file.fingerprints = {{kFakeShort, short_code}, {kFakeLong, long_code}};
+  return file;
+}
+
+TEST_F(StoredRunTest, SkipUnchangedTimesOnlyWhatChanged) {
+  record_baseline_file(fingerprints_with("00000000000000aa"));
+  FakeSuite unchanged;
+  unchanged.fingerprints = fingerprints_with("00000000000000aa");
+  StoredRunOptions o = options();
+  o.skip_unchanged = true;
+  EXPECT_EQ(run(unchanged, o), formats::kExitPass) << out_ << err_;
+  EXPECT_NE(out_.find("2 of 2 fingerprinted benchmarks unchanged"), std::string::npos) << out_;
+  EXPECT_EQ(unchanged.calls, (std::vector<std::string>{"gpu", "check ^fake/"})) << "nothing timed";
+
+  FakeSuite changed;
+  changed.fingerprints = fingerprints_with("00000000000000ff");
+  changed.slowdown_pct = 10.0;
+  EXPECT_EQ(run(changed, o), formats::kExitRegression) << out_ << err_;
+  const std::string only_long = "time ^(fake/long/n:2)(/|$)|^ceiling/ reps=30";
+  EXPECT_EQ(changed.calls, (std::vector<std::string>{"gpu", "check ^fake/", only_long, only_long, only_long}));
+}
+
+}  // namespace
+}  // namespace gpuperf::gate::driver
