@@ -10,7 +10,7 @@
 # run; a merge that brought a slowdown with its branch is named itself.
 #
 #   bisect.sh --good SHA --bad SHA --benchmark NAME [--repo DIR] [--work DIR] [--first-parent-of REF]
-#             [--tolerance-pct X] [--source-dir DIR] [--preset P] [--cmake-args "..."] [--json FILE]
+#             [--tolerance-pct X] [--gate PATH] [--source-dir DIR] [--preset P] [--cmake-args "..."] [--json FILE]
 #
 # --first-parent-of REF: both ends must lie on REF's first-parent chain (a CI job passes its default
 # branch: then every commit bisected is one of the merges or pushes that branch took, reviewed code);
@@ -23,6 +23,9 @@
 # build planted there would run as this user.
 # --source-dir, --preset, --cmake-args: the CMake project inside the repository and how to configure it,
 # as scripts/ci/build.sh takes them. --tolerance-pct: ab_compare.sh's (default its own).
+# --gate: the perf_gate that runs and judges each step (perf_gate ab-run); by default ab_compare.sh's
+# search, which takes the bisected commit's own build's where it has ab-run: give the harness's own when
+# the range is older than ab-run.
 # A step is bad when the benchmark is SLOW, good when SAME or FAST, skipped when its build fails or the
 # benchmark is not judged (or stays AMBIGUOUS after ab_compare.sh's re-measuring). The two ends are
 # compared first: when the bad end is not slower than the good one there is nothing to bisect.
@@ -41,7 +44,7 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 source "$here/lib/common.sh"
 readonly BENCHMARK_NAME='^[A-Za-z][A-Za-z0-9_]{0,47}(/[A-Za-z0-9_.,:-]+)+$'
 
-good="" bad="" benchmark="" repo="" work="" tolerance="" source_dir="."
+good="" bad="" benchmark="" repo="" work="" tolerance="" gate="" source_dir="."
 preset="" cmake_args="" json="" first_parent_of=""
 while (($#)); do
   case "$1" in
@@ -52,6 +55,7 @@ while (($#)); do
     --work) need_value "$@"; work=$2; shift 2 ;;
     --first-parent-of) need_value "$@"; first_parent_of=$2; shift 2 ;;
     --tolerance-pct) need_value "$@"; tolerance=$2; shift 2 ;;
+    --gate) need_value "$@"; gate=$2; shift 2 ;;
     --source-dir) need_value "$@"; source_dir=$2; shift 2 ;;
     --preset) need_value "$@"; preset=$2; shift 2 ;;
     --cmake-args) need_value "$@"; cmake_args=$2; shift 2 ;;
@@ -130,6 +134,10 @@ mkdir -p "$work/steps"
 step=(bash "$here/ci/bisect_step.sh" --work "$work" --benchmark "$benchmark" --source-dir "$source_dir"
   --preset "$preset" --cmake-args "$cmake_args" --commits "$work/commits.txt")
 [[ -n $tolerance ]] && step+=(--tolerance-pct "$tolerance")
+if [[ -n $gate ]]; then
+  [[ -x $gate ]] || die "$EXIT_INVALID" "--gate $gate is not an executable perf_gate"
+  step+=(--gate "$(cd "$(dirname "$gate")" && pwd)/$(basename "$gate")")
+fi
 
 # ended: a step aborted, and with it the bisection: the GPU it started on is gone or failing, git bisect
 # checked out a commit off the first-parent chain, or a build to reuse is another user's (neither run).

@@ -4,7 +4,7 @@
 # commit under WORK, kept, so a commit measured twice is built once), then judges it against the good
 # commit's build with scripts/ab_compare.sh on the one benchmark. Not meant to be run by hand.
 #
-#   bisect_step.sh --work WORK --benchmark NAME [--good-bench BENCH] [--build-only] [--tolerance-pct X]
+#   bisect_step.sh --work WORK --benchmark NAME [--good-bench BENCH] [--build-only] [--tolerance-pct X] [--gate PATH]
 #                  [--source-dir DIR] [--preset P] [--cmake-args "..."] [--commits FILE]
 # --build-only: build, and print the build's benchmark binary (what later steps get as --good-bench).
 # --commits FILE: the commits that may be built, one full hash a line (bisect.sh's first-parent chain);
@@ -20,7 +20,7 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 source "$here/../lib/common.sh"
 readonly STEP_GOOD=0 STEP_BAD=1 STEP_SKIP=125 STEP_ABORT=128
 
-work="" benchmark="" good_bench="" build_only="" tolerance="" source_dir="." preset="" cmake_args="" commits=""
+work="" benchmark="" good_bench="" build_only="" tolerance="" gate="" source_dir="." preset="" cmake_args="" commits=""
 while (($#)); do
   case "$1" in
     --work) need_value "$@"; work=$2; shift 2 ;;
@@ -28,6 +28,7 @@ while (($#)); do
     --good-bench) need_value "$@"; good_bench=$2; shift 2 ;;
     --build-only) build_only=1; shift ;;
     --tolerance-pct) need_value "$@"; tolerance=$2; shift 2 ;;
+    --gate) need_value "$@"; gate=$2; shift 2 ;;
     --source-dir) need_value "$@"; source_dir=$2; shift 2 ;;
     --preset) need_value "$@"; preset=$2; shift 2 ;;
     --cmake-args) need_value "$@"; cmake_args=$2; shift 2 ;;
@@ -108,6 +109,7 @@ rm -rf "$out"
 mkdir -p "$out"
 tolerance_args=()
 [[ -n $tolerance ]] && tolerance_args=(--tolerance-pct "$tolerance")
+[[ -n $gate ]] && tolerance_args+=(--gate "$gate")  # the judge: bisect.sh's --gate, else ab_compare.sh's search
 rc=0
 bash "$here/../ab_compare.sh" --a "$good_bench" --b "$bench" --out "$out" --no-diagnosis \
   --filter "$(exact_filter <<<"$benchmark")" "${tolerance_args[@]}" >"$out/ab.out" 2>"$out/ab.err" || rc=$?

@@ -56,8 +56,9 @@ gate=$1 results=$2 baselines=$3 key_prefix=$4 commit=$5
   die "$EXIT_INVALID" "RUN_KEY_PREFIX '$key_prefix' is not $GH_REPO/<workflow run id>"
 run_id=${BASH_REMATCH[1]}
 missed_limit=${HISTORY_MISSED_RUNS:-20}
-[[ $missed_limit =~ ^[0-9]{1,3}$ ]] && ((10#$missed_limit <= 100)) ||
+if ! [[ $missed_limit =~ ^[0-9]{1,3}$ ]] || ((10#$missed_limit > 100)); then
   die "$EXIT_INVALID" "HISTORY_MISSED_RUNS '$missed_limit' is not a number of runs from 0 to 100"
+fi
 missed_limit=$((10#$missed_limit))
 branch=${HISTORY_DEFAULT_BRANCH:-}
 ((missed_limit == 0)) || [[ $branch =~ $BRANCH_RULE ]] ||

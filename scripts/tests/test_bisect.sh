@@ -83,6 +83,15 @@ builds=$(grep -c -- "--build" "$FAKE_LOG")
 expect 0 "^first bad commit: $c5" "a second bisection of the range finds it again" \
   --repo "$repo" --good "$c1" --bad "$c8" --benchmark "$bench" --work "$work/w"
 check "and builds nothing again ($builds builds the first time)" test "$(grep -c -- "--build" "$FAKE_LOG")" = "$builds"
+# --gate: every step judged by the perf_gate given, not the bisected builds' own (older commits' may
+# predate ab-run).
+printf '#!/usr/bin/env bash\necho "$*" >>%q\nexec %q "$@"\n' "$work/given-gate.log" "$FAKE_PERF_GATE" >"$work/given-gate"
+chmod +x "$work/given-gate"
+expect 0 "^first bad commit: $c5" "a bisection judged by the gate given finds it too" \
+  --repo "$repo" --good "$c1" --bad "$c8" --benchmark "$bench" --work "$work/w" --gate "$work/given-gate"
+check "each step ran the given gate's ab-run" bash -c "test \"\$(grep -c '^ab-run ' '$work/given-gate.log')\" -ge 3"
+expect 2 "--gate $work/nosuch is not an executable perf_gate" "a --gate that is no program" \
+  --repo "$repo" --good "$c1" --bad "$c8" --benchmark "$bench" --gate "$work/nosuch"
 
 # Work folders are private: another user's build is never run. A planted build (c1's, with its marker,
 # whose binary leaves a mark when run) where the work folder used to be by default:

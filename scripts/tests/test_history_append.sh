@@ -237,7 +237,17 @@ expect 0 "" "the next analysis" append 141 HISTORY_MISSED_RUNS=0
 check "is given the last one as --previous" cmp "$work/first-changes.json" "$work/previous-given.json"
 check "which is kept beside the new one, as the store is" cmp "$work/first-changes.json" \
   <(gzip -dc "$release/perf-history-changes-fake-gpu.previous.json.gz")
-use_gate=$gate
+cat >"$work/gate-older" <<EOF
+#!/usr/bin/env bash
+# The real perf_gate as a release before --previous answered: that option of history-changes refused.
+if [[ \$1 == history-changes && " \$* " == *" --previous "* ]]; then
+  echo "error: unknown option '--previous' for history-changes" >&2
+  exit 2
+fi
+exec "$gate" "\$@"
+EOF
+chmod +x "$work/gate-older"
+use_gate="$work/gate-older"
 expect 0 "run again without it" "a perf_gate that refuses --previous runs the analysis without it" append 142 HISTORY_MISSED_RUNS=0
 # shellcheck disable=SC2016  # backquotes of Markdown
 check "which writes the job summary" grep -q '^### History of `fake-gpu`' "$work/summary"

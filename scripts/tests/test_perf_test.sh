@@ -300,17 +300,18 @@ sleep 1
 EXTRA_ARGS="--lock-wait 1" run 2 "another perf run has held GPU GPU-fake" "two perf runs at once"
 wait "$holder"
 
-# The lock lives in a folder of this user's alone (XDG_RUNTIME_DIR, else TMPDIR/gpuperf-<uid>, made 0700);
-# one that other users can write is refused, as they could hold or replace the lock there.
-EXTRA_ARGS="--lock-wait 1" run 0 "report:" "the lock folder is made private" XDG_RUNTIME_DIR=
-if [[ -f $work/gpuperf-$(id -u)/gpuperf-GPU-fake.lock && $(stat -c %a "$work/gpuperf-$(id -u)") == 700 ]]; then
+# The lock lives in a folder of this user's alone (TMPDIR/gpuperf-locks-<uid>, made 0700), as
+# scripts/lib/common.sh's lock_gpu keeps it; one that other users can write is refused, as they could
+# hold or replace the lock there.
+EXTRA_ARGS="--lock-wait 1" run 0 "report:" "the lock folder is made private"
+if [[ -f $work/gpuperf-locks-$(id -u)/gpuperf-GPU-fake.lock && $(stat -c %a "$work/gpuperf-locks-$(id -u)") == 700 ]]; then
   passed=$((passed + 1))
 else
   failed=$((failed + 1))
-  echo "FAIL: no lock file in $work/gpuperf-$(id -u) (mode 700): $(ls -la "$work" 2>&1)"
+  echo "FAIL: no lock file in $work/gpuperf-locks-$(id -u) (mode 700): $(ls -la "$work" 2>&1)"
 fi
-mkdir -p "$work/open/gpuperf-$(id -u)" && chmod 777 "$work/open/gpuperf-$(id -u)"
-run 2 "is writable by other users" "a lock folder others can write is refused" XDG_RUNTIME_DIR= TMPDIR="$work/open"
+mkdir -p "$work/open/gpuperf-locks-$(id -u)" && chmod 777 "$work/open/gpuperf-locks-$(id -u)"
+run 2 "is writable by group or others" "a lock folder others can write is refused" TMPDIR="$work/open"
 
 cp "$work/baselines/fake-gpu.json" "$work/good.json"
 head -c 200 "$work/good.json" >"$work/baselines/fake-gpu.json"

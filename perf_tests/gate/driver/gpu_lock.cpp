@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -39,10 +40,22 @@ GpuLock::GpuLock(const std::string& gpu_uuid, int wait_s) {
                                                      "' is not one (letters, digits and '-'): check the "
                                                      "benchmark binary's --gpu-info");
   }
-  file_ = private_runtime_folder() + "/gpuperf-" + gpu_uuid + ".lock";
-  // O_CLOEXEC: the benchmark processes must not inherit the lock, or one left running would hold the GPU
-  // after the run ended.
-  fd_ = ::open(file_.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW, 0600);
+  // The host's shared lock file, where root made one for every user of the GPU (docs/runner_setup.md):
+  // opened first, then checked, so that what is locked is the file checked, whatever the path names
+  // meanwhile; a file of anyone else's is never waited on.
+  file_ = temporary_folder() + "/gpuperf-" + gpu_uuid + ".lock";
+  fd_ = ::open(file_.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+  struct stat info {};
+  if (fd_ >= 0 && (::fstat(fd_, &info) != 0 || !S_ISREG(info.st_mode) || info.st_uid != 0)) {
+    ::close(fd_);
+    fd_ = -1;
+  }
+  if (fd_ < 0) {
+    file_ = private_lock_folder() + "/gpuperf-" + gpu_uuid + ".lock";
+    // O_CLOEXEC: the benchmark processes must not inherit the lock, or one left running would hold the
+    // GPU after the run ended.
+    fd_ = ::open(file_.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW, 0600);
+  }
   if (fd_ < 0) {
     throw DriverStop(formats::kExitInvalidInput,
                      "cannot open the GPU's lock file " + file_ + ": " + std::strerror(errno));

@@ -88,54 +88,49 @@ class ScopedEnvironment {
 
 using RuntimeFolderTest = testing::ScratchFolderTest;
 
-TEST_F(RuntimeFolderTest, XdgRuntimeDirWhenSetElseAFolderOfTheUserUnderTmpdir) {
-  std::filesystem::create_directories(path("xdg"));
-  ::chmod(path("xdg").c_str(), 0700);
-  {
-    const ScopedEnvironment xdg("XDG_RUNTIME_DIR", path("xdg"));
-    EXPECT_EQ(private_runtime_folder(), path("xdg"));
-  }
-  const ScopedEnvironment xdg("XDG_RUNTIME_DIR", std::nullopt);
+TEST_F(RuntimeFolderTest, AFolderOfTheUserUnderTmpdirMadePrivate) {
   const ScopedEnvironment tmpdir("TMPDIR", dir_.string());
-  const std::string made = private_runtime_folder();
-  EXPECT_EQ(made, dir_.string() + "/gpuperf-" + std::to_string(::getuid()));
+  const std::string made = private_lock_folder();
+  EXPECT_EQ(made, dir_.string() + "/gpuperf-locks-" + std::to_string(::getuid()));
   struct stat info {};
   ASSERT_EQ(::stat(made.c_str(), &info), 0);
   EXPECT_EQ(info.st_mode & 0777, 0700u) << "created private";
-  EXPECT_EQ(private_runtime_folder(), made) << "and used again";
+  EXPECT_EQ(private_lock_folder(), made) << "and used again";
 }
 
 TEST_F(RuntimeFolderTest, AFolderOthersCanWriteOrALinkIsRefused) {
   std::filesystem::create_directories(path("open"));
   ::chmod(path("open").c_str(), 0777);
-  EXPECT_NE(why_not_private_folder(path("open")).find("writable by other users (mode 0777)"), std::string::npos);
+  EXPECT_EQ(why_not_private_folder(path("open")), path("open") + " is writable by group or others (mode 777)");
   std::filesystem::create_directories(path("mine"));
   ::chmod(path("mine").c_str(), 0700);
   std::filesystem::create_directory_symlink(path("mine"), path("link"));
-  EXPECT_NE(why_not_private_folder(path("link")).find("symbolic link"), std::string::npos);
+  EXPECT_EQ(why_not_private_folder(path("link")), path("link") + " is a symbolic link");
   EXPECT_EQ(why_not_private_folder(path("mine")), "");
-  const ScopedEnvironment xdg("XDG_RUNTIME_DIR", path("open"));
+  const std::string uid = std::to_string(::getuid());
+  std::filesystem::create_directories(path("tmp/gpuperf-locks-" + uid));
+  ::chmod(path("tmp/gpuperf-locks-" + uid).c_str(), 0777);
+  const ScopedEnvironment tmpdir("TMPDIR", path("tmp"));
   try {
-    private_runtime_folder();
+    private_lock_folder();
     FAIL() << "a folder others can write was used";
   } catch (const DriverStop& stop) {
     EXPECT_EQ(stop.exit_code(), formats::kExitInvalidInput);
-    EXPECT_NE(std::string(stop.what()).find("the lock folder " + path("open") + " (from XDG_RUNTIME_DIR) is writable"),
+    EXPECT_NE(std::string(stop.what()).find("the GPU lock folder is not private: " + path("tmp/gpuperf-locks-" + uid) +
+                                            " is writable by group or others"),
               std::string::npos)
         << stop.what();
   }
   // Another user's folder cannot be made here without root; the rule names the owner.
   if (::getuid() != 0) {
-    EXPECT_NE(why_not_private_folder("/").find("is owned by user 0"), std::string::npos);
+    EXPECT_NE(why_not_private_folder("/").find("belongs to another user (uid 0)"), std::string::npos);
   }
 }
 
 TEST_F(RuntimeFolderTest, TheGpuLockWaitsThenSaysWhoHoldsIt) {
-  std::filesystem::create_directories(path("xdg"));
-  ::chmod(path("xdg").c_str(), 0700);
-  const ScopedEnvironment xdg("XDG_RUNTIME_DIR", path("xdg"));
+  const ScopedEnvironment tmpdir("TMPDIR", dir_.string());
   const GpuLock held("GPU-test-1", 0);
-  EXPECT_EQ(held.file(), path("xdg") + "/gpuperf-GPU-test-1.lock");
+  EXPECT_EQ(held.file(), private_lock_folder() + "/gpuperf-GPU-test-1.lock");
   try {
     const GpuLock second("GPU-test-1", 0);
     FAIL() << "two holders of one GPU";
@@ -148,6 +143,19 @@ TEST_F(RuntimeFolderTest, TheGpuLockWaitsThenSaysWhoHoldsIt) {
   }
   const GpuLock other_gpu("GPU-test-2", 0);  // another GPU is free
   EXPECT_THROW(GpuLock("../GPU", 0), DriverStop) << "a UUID names a file: no path in it";
+}
+
+// A lock file at the shared path that is not root's (another user made it to stall our runs) is never
+// waited on; root's shared file is (runner_setup.md), which only a root test can make.
+TEST_F(RuntimeFolderTest, OnlyRootsSharedLockFileIsUsed) {
+  const ScopedEnvironment tmpdir("TMPDIR", dir_.string());
+  write("gpuperf-GPU-shared.lock", "");
+  const GpuLock lock("GPU-shared", 0);
+  if (::getuid() == 0) {
+    EXPECT_EQ(lock.file(), path("gpuperf-GPU-shared.lock")) << "root's file, shared by every user";
+  } else {
+    EXPECT_EQ(lock.file(), private_lock_folder() + "/gpuperf-GPU-shared.lock") << "a file of this user's own";
+  }
 }
 
 using ProcessTest = testing::ScratchFolderTest;
