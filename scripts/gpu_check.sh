@@ -7,7 +7,7 @@
 #   gpu_check.sh OUTDIR [--build-dir DIR] [--families "a;b"] [--record] [--calibrate]
 #                       [--planted-regression] [--other-process] [--clean-runs N] [--ab-clean-runs N]
 #                       [--clean-family F] [--deadline SECONDS] [--order-check] [--skip-correctness]
-#                       [--skip-perf] [--consumer]
+#                       [--skip-perf] [--skip-unit] [--consumer]
 #
 # --clean-runs / --ab-clean-runs: false-alarm checks on unchanged code, each run in fresh processes:
 # scripts/perf_test.sh of F against the committed baseline (every family for "all"; odd runs with the
@@ -23,6 +23,7 @@
 # checks, order, its neighbours, the pause after freed memory?), its table in OUTDIR/order/.
 # --consumer: scripts/consumer_check.sh: the harness installed, examples/consumer built against it,
 # its first baseline recorded, then a real slowdown planted in its kernel judged (OUTDIR/consumer/).
+# --skip-unit: leave the unit tests out (they need no GPU; a build that CI tested has run them).
 # --other-process: a second benchmark process shares the GPU while perf.<F> runs; the gate must say
 # "not judged" (CTest: skipped), never pass or fail.
 #
@@ -35,7 +36,7 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 out=$(mkdir -p "$1" && cd "$1" && pwd)
 shift
 build="$root/build-gpu" families="" record="" calibrate="" planted="" clean_runs=0 ab_clean_runs=0
-clean_family=reduction other_process="" skip_perf="" skip_correctness="" order_check="" deadline=0 consumer=""
+clean_family=reduction other_process="" skip_perf="" skip_unit="" skip_correctness="" order_check="" deadline=0 consumer=""
 while (($#)); do
   case "$1" in
     --build-dir) need_value "$@"; build=$2; shift 2 ;;
@@ -51,6 +52,7 @@ while (($#)); do
     --order-check) order_check=1; shift ;;
     --consumer) consumer=1; shift ;;
     --skip-perf) skip_perf=1; shift ;;
+    --skip-unit) skip_unit=1; shift ;;
     --skip-correctness) skip_correctness=1; shift ;;
     *) die "$EXIT_INVALID" "unknown argument '$1'" ;;
   esac
@@ -90,7 +92,8 @@ step build cmake --build "$build" -j "$(nproc)" || { grep -E 'error|FAILED' "$lo
 # it GPUPERF_PHASES_DIR; scripts/lib/phases.sh).
 phases_dir="$build/perf-results/phases"
 rm -rf "$phases_dir"
-step unit ctest --test-dir "$build" -L unit --output-on-failure --output-junit "$out/unit-junit.xml"
+[[ -n $skip_unit ]] ||
+  step unit ctest --test-dir "$build" -L unit --output-on-failure --output-junit "$out/unit-junit.xml"
 if [[ -z $skip_correctness ]]; then
   step correctness ctest --test-dir "$build" -L correctness --output-on-failure \
     --output-junit "$out/correctness-junit.xml"
