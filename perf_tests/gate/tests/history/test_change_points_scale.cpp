@@ -91,7 +91,7 @@ std::string date_of(int i) {
 // the rest in one transaction of plain SQL.
 void build_store(const std::string& path, int runs) {
   { open_store(path, StoreAccess::kAppend); }  // the schema
-  const std::unique_ptr<StoreConnection> db = connect_sqlite(path, path, StoreAccess::kAppend, "libsqlite3.so.0");
+  const std::unique_ptr<StoreConnection> db = connect_sqlite(path, path, StoreAccess::kAppend, StoreOptions{});
   db->run("BEGIN IMMEDIATE");
   std::ostringstream sql;
   sql << "INSERT INTO benchmarks (id, name, unit) VALUES ";
