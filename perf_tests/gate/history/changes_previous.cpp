@@ -41,31 +41,6 @@ nlohmann::json parse_without_points(const std::string& path) {
   }
 }
 
-ExportedChangePoint read_change_point(const formats::ObjectReader& object) {
-  ExportedChangePoint change;
-  change.index = static_cast<std::size_t>(object.integer("index", 1));
-  change.good_commit = object.string("good_commit");
-  change.bad_commit = object.string("bad_commit");
-  change.before = object.positive("before");
-  change.after = object.positive("after");
-  change.change_pct = object.number("change_pct");
-  change.p_value = object.number("p_value");
-  return change;
-}
-
-ExportedDrift read_drift(const formats::ObjectReader& object) {
-  ExportedDrift drift;
-  drift.since = object.string("since");
-  drift.change_pct = object.number("change_pct");
-  drift.tolerance_pct = object.number("tolerance_pct");
-  const nlohmann::json& beyond = object.require("beyond_tolerance");
-  if (!beyond.is_boolean()) object.fail("beyond_tolerance", "is not true or false");
-  drift.beyond_tolerance = beyond.get<bool>();
-  drift.good_commit = object.string("good_commit");
-  drift.bad_commit = object.string("bad_commit");
-  return drift;
-}
-
 }  // namespace
 
 PreviousChanges read_previous_changes(const std::string& path, const std::string& gpu_slug) {
@@ -83,9 +58,9 @@ PreviousChanges read_previous_changes(const std::string& path, const std::string
       PreviousSeries one;
       const nlohmann::json& changes = entry.array("change_points");
       for (std::size_t c = 0; c < changes.size(); ++c) {
-        one.change_points.push_back(read_change_point(entry.element("change_points", c, changes[c])));
+        one.change_points.push_back(read_exported_change_point(entry.element("change_points", c, changes[c]), 0));
       }
-      if (const std::optional<formats::ObjectReader> drift = entry.optional_object("drift")) one.drift = read_drift(*drift);
+      if (const std::optional<formats::ObjectReader> drift = entry.optional_object("drift")) one.drift = read_exported_drift(*drift);
       previous.series[{entry.non_empty_string("benchmark"), entry.non_empty_string("unit")}] = std::move(one);
     }
     previous.state = PreviousChanges::State::kRead;

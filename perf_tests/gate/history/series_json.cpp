@@ -1,6 +1,7 @@
 #include "gate/history/series_json.h"
 
 #include <cmath>
+#include <limits>
 #include <sstream>
 #include <utility>
 
@@ -118,9 +119,12 @@ SeriesPoint read_point(const formats::ObjectReader& object) {
   return point;
 }
 
-ExportedChangePoint read_change_point(const formats::ObjectReader& object, std::size_t points) {
+}  // namespace
+
+ExportedChangePoint read_exported_change_point(const formats::ObjectReader& object, std::size_t points) {
   ExportedChangePoint change;
-  change.index = static_cast<std::size_t>(object.integer("index", 1, static_cast<long long>(points) - 1));
+  const long long last = points == 0 ? std::numeric_limits<long long>::max() : static_cast<long long>(points) - 1;
+  change.index = static_cast<std::size_t>(object.integer("index", 1, last));
   change.good_commit = object.string("good_commit");
   change.bad_commit = object.string("bad_commit");
   change.before = object.positive("before");
@@ -130,7 +134,7 @@ ExportedChangePoint read_change_point(const formats::ObjectReader& object, std::
   return change;
 }
 
-ExportedDrift read_drift(const formats::ObjectReader& object) {
+ExportedDrift read_exported_drift(const formats::ObjectReader& object) {
   ExportedDrift drift;
   drift.since = object.string("since");
   drift.baseline_value = object.positive("baseline_value");
@@ -144,8 +148,6 @@ ExportedDrift read_drift(const formats::ObjectReader& object) {
   drift.bad_commit = object.string("bad_commit");
   return drift;
 }
-
-}  // namespace
 
 SeriesExport export_of(const std::string& gpu_slug, const std::vector<Series>& series) {
   SeriesExport document;
@@ -208,10 +210,10 @@ SeriesExport read_series_json(const std::string& text, const std::string& source
     }
     const nlohmann::json& changes = entry.array("change_points");
     for (std::size_t c = 0; c < changes.size(); ++c) {
-      exported.change_points.push_back(read_change_point(entry.element("change_points", c, changes[c]), points.size()));
+      exported.change_points.push_back(read_exported_change_point(entry.element("change_points", c, changes[c]), points.size()));
     }
     if (const std::optional<formats::ObjectReader> drift = entry.optional_object("drift")) {
-      exported.drift = read_drift(*drift);
+      exported.drift = read_exported_drift(*drift);
     }
     document.series.push_back(std::move(exported));
   }

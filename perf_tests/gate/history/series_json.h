@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "formats/json_fields.h"
 #include "gate/history/series.h"
 
 namespace gpuperf::gate::history {
@@ -84,6 +85,12 @@ class SeriesJsonWriter {
   std::string gpu_slug_;  // for messages
   bool first_ = true;
 };
+
+// One change point and one drift of an export, as read_series_json reads them: the previous analysis
+// (changes_previous.h) reads them too, without the points. `points` bounds the change point's index (0:
+// not known).
+ExportedChangePoint read_exported_change_point(const formats::ObjectReader& object, std::size_t points);
+ExportedDrift read_exported_drift(const formats::ObjectReader& object);
 
 // Reads an export; `source` names it in messages. InputError for anything malformed: another
 // schema_version, a missing or mistyped field, a benchmark name or GPU slug that breaks formats/names.h, a
