@@ -34,6 +34,7 @@
 #include "gate/history/store.h"
 #include "gate/history/store_connection.h"
 #include "gate/statistics/statistics.h"
+#include "gate/tests/history/test_change_points_support.h"
 #include "gate/tests/support/gate_test_support.h"
 
 namespace gpuperf::gate::history {
@@ -57,16 +58,7 @@ std::string benchmark_name(int b) {
          std::string(static_cast<std::size_t>(10 + b % 40), 'x') + "/n:268435456";
 }
 
-class Noise {
- public:
-  explicit Noise(std::uint64_t seed) : rng_(seed) {}
-  double uniform() { return (static_cast<double>(rng_.next() >> 11) + 0.5) * 0x1.0p-53; }
-  double uniform(double low, double high) { return low + (high - low) * uniform(); }
-  double normal() { return std::sqrt(-2.0 * std::log(uniform())) * std::cos(6.283185307179586 * uniform()); }
-
- private:
-  SplitMix64 rng_;
-};
+using testing::Noise;
 
 // The log level of benchmark b at run i: kLevelChanges steps of 2-4%, up or down, spread over the runs.
 double level_of(int b, int i, int runs) {
@@ -177,7 +169,7 @@ std::string read_file(const std::string& path) {
   return text.str();
 }
 
-class HistoryScale : public testing::ScratchFolderTest {};
+class HistoryScale : public gate::testing::ScratchFolderTest {};
 
 TEST_F(HistoryScale, TheSuiteAtTenThousandRunsIsAnalysedInAMinuteAndHalfAGigabyte) {
   const char* gate = std::getenv("PERF_GATE");

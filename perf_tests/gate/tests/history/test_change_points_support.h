@@ -14,6 +14,20 @@ namespace gpuperf::gate::history::testing {
 // The relative noise of one point: the median of 3 processes at a process sd of 0.44%.
 inline constexpr double kNoiseSd = 0.003;
 
+// Seeded random numbers for the simulations: uniform on (0, 1) or (low, high), standard normal
+// (Box-Muller), and a whole number below n.
+class Noise {
+ public:
+  explicit Noise(std::uint64_t seed) : rng_(seed) {}
+  double uniform() { return (static_cast<double>(rng_.next() >> 11) + 0.5) * 0x1.0p-53; }
+  double uniform(double low, double high) { return low + (high - low) * uniform(); }
+  double normal() { return std::sqrt(-2.0 * std::log(uniform())) * std::cos(6.283185307179586 * uniform()); }
+  std::size_t below(std::size_t n) { return rng_.below(static_cast<std::uint32_t>(n)); }
+
+ private:
+  SplitMix64 rng_;
+};
+
 class SeriesMaker {
  public:
   explicit SeriesMaker(std::uint64_t seed) : rng_(seed) {}

@@ -32,6 +32,7 @@
 #include <vector>
 
 #include "gate/history/change_points.h"
+#include "gate/tests/history/test_change_points_support.h"
 #include "gate/history/change_points_runners.h"
 #include "gate/statistics/statistics.h"
 
@@ -58,17 +59,7 @@ constexpr int kChangedSeries = 100;
 // A change point counts as this change when its index is at most this far from the true one [points].
 constexpr std::size_t kMatchDistance = 5;
 
-class Noise {
- public:
-  explicit Noise(std::uint64_t seed) : rng_(seed) {}
-  double uniform() { return (static_cast<double>(rng_.next() >> 11) + 0.5) * 0x1.0p-53; }
-  double uniform(double low, double high) { return low + (high - low) * uniform(); }
-  double normal() { return std::sqrt(-2.0 * std::log(uniform())) * std::cos(6.283185307179586 * uniform()); }
-  std::size_t below(std::size_t n) { return rng_.below(static_cast<std::uint32_t>(n)); }
-
- private:
-  SplitMix64 rng_;
-};
+using testing::Noise;
 
 enum class Kind { kClean, kStep, kRamp };
 
