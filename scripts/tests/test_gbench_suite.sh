@@ -2,10 +2,12 @@
 # Tests of a team's Google Benchmark suite driven by perf_gate run/ab-run --format gbench, on a machine
 # without a GPU: fake_gbench.sh stands in for the team's binary and GPUPERF_TEST_GPU_IDENTITY for NVML.
 # The first baseline recorded (run --record), a clean run SAME (0), a planted 10% slowdown SLOW (1), no GPU
-# (77), a crash and a failure (2), re-measurement by name, the suite's own arguments, A/B of two builds.
-#   test_gbench_suite.sh PERF_GATE
+# (77), a crash and a failure (2), re-measurement by name, the suite's own arguments, A/B of two builds;
+# and, given CMake, gpuperf_add_suite's perf.<name> under CTest with its first baseline recorded by
+# update_baseline.sh --suite.
+#   test_gbench_suite.sh PERF_GATE [CMAKE CTEST GENERATOR MAKE_PROGRAM]
 set -uo pipefail
-gate=$1
+gate=$(realpath "$1") cmake=${2:-} ctest=${3:-} generator=${4:-} make_program=${5:-}
 here="$(cd "$(dirname "$0")" && pwd)"
 bench="$here/fake_gbench.sh"
 work=$(mktemp -d)
@@ -132,6 +134,41 @@ chmod +x "$slow_bench"
 expect 1 "2 SLOW" "A/B, build B 10% slower"
 check "the A/B report says fingerprints were not captured" \
   grep -q "fingerprints not captured (a Google Benchmark suite)" "$work/ab/ab.md"
+
+# gpuperf_add_suite in a team's project (cmake/KernelFamily.cmake as the package installs it, perf_gate
+# as gpuperf::perf_gate): perf.saxpy_suite skips without a baseline, update_baseline.sh --suite records
+# it, then the test passes clean and fails a planted slowdown.
+if [[ -n $cmake ]]; then
+  project=$work/team
+  mkdir -p "$project/baselines"
+  cat >"$project/CMakeLists.txt" <<CMAKE
+cmake_minimum_required(VERSION 3.25)
+project(team LANGUAGES NONE)
+add_executable(gpuperf::perf_gate IMPORTED)
+set_target_properties(gpuperf::perf_gate PROPERTIES IMPORTED_LOCATION "$gate")
+set_property(GLOBAL PROPERTY GPUPERF_SCRIPTS_DIR "$here/..")
+include("$here/../../cmake/KernelFamily.cmake")
+gpuperf_add_suite(saxpy_suite COMMAND "$bench" FORMAT gbench ARGS --benchmark_min_time=0.1s)
+CMAKE
+  "$cmake" -S "$project" -B "$project/build" -G "$generator" -DCMAKE_MAKE_PROGRAM="$make_program" \
+    >"$work/log" 2>&1
+  expect 0 "Generating done" "a project with gpuperf_add_suite configures"
+  suite_test() { (cd "$project/build" && "$ctest" -R '^perf\.saxpy_suite$' --output-on-failure) >"$work/log" 2>&1; }
+  suite_test
+  expect 0 "Skipped" "perf.saxpy_suite without a baseline: skipped"
+  check "perf.saxpy_suite is labelled perf" grep -q "perf" <(cd "$project/build" && "$ctest" -N -L perf)
+  FAKE_ARGS_LOG=$work/cmake_args bash "$here/../update_baseline.sh" --build-dir "$project/build" \
+    --suite saxpy_suite --runs 3 --repetitions 5 >"$work/log" 2>&1
+  expect 0 "wrote $project/baselines/nvidia-h100-80gb-hbm3.json: 2 benchmarks" "update_baseline.sh --suite"
+  check "the suite's ARGS reach its processes" grep -q -- "^--benchmark_min_time=0.1s --benchmark_repetitions=5" \
+    "$work/cmake_args"
+  suite_test
+  expect 0 "100% tests passed" "perf.saxpy_suite clean"
+  FAKE_SLOWDOWN_PCT=10 suite_test
+  expect 8 "SLOW  *saxpy_suite/BM_saxpy/1024" "perf.saxpy_suite with a planted slowdown"
+  bash "$here/../update_baseline.sh" --build-dir "$project/build" --suite nothere >"$work/log" 2>&1
+  expect 2 "no suite 'nothere' in" "update_baseline.sh --suite of an unknown suite"
+fi
 
 echo "gbench suite: $passed passed, $failed failed"
 ((failed == 0))
