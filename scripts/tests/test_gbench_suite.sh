@@ -104,8 +104,7 @@ FAKE_CRASH=1 run_suite
 expect 2 "crashed (signal 11) during run 1 of saxpy_suite" "a crash"
 FAKE_FAIL=1 run_suite
 expect 2 "failed (exit 1) during run 1 of saxpy_suite" "a failure"
-grep -q "CHECK failed: cudaMalloc" "$work/log" && passed=$((passed + 1)) ||
-  { failed=$((failed + 1)); echo "FAIL: a failure shows the log's tail"; }
+check "a failure shows the log's tail" grep -q "CHECK failed: cudaMalloc" "$work/log"
 cp "$baseline" "$work/before.json"
 FAKE_CRASH=1 "$gate" run --record --format gbench --family saxpy_suite --bench "$bench" \
   --baselines "$work/baselines" --out "$work/record" >"$work/log" 2>&1
