@@ -13,6 +13,14 @@
 #   files (relative: to this CMakeLists.txt); default GPUPERF_BASELINE_DIR, else the top-level project's
 #   baselines/. The folder must exist (it may be empty: perf tests skip until a GPU's first baseline).
 #
+# gpuperf_add_suite(<name> COMMAND <target or path> FORMAT gbench [BASELINES <folder>] [ARGS <args...>])
+#   A team's own benchmark suite, judged as a family is: CTest's perf.<name> runs perf_gate run --format
+#   <format> on the binary (a target of this project, or a path), its benchmarks named <name>/... (the
+#   suite's name is a family name; docs/suites.md), against <folder>/<gpu slug>.json (BASELINES as for a
+#   family). ARGS go to each of its processes first. FORMAT gbench: a Google Benchmark binary; nvbench is
+#   not run yet. Needs no family and no CUDA of its own; <build>/gpuperf-suites/<name>.txt tells
+#   update_baseline.sh --build-dir <build> --suite <name> how to record its first baseline.
+#
 # gpuperf_add_tests()
 #   Generates the programs of every family declared so far (gpuperf_bench, gpuperf_correctness, in this
 #   directory's build folder), their CTest tests, and <build>/gpuperf-programs.txt, which tells the
@@ -100,19 +108,7 @@ function(gpuperf_add_family name)
                         "has generated the programs and tests already: declare every family before it")
   endif()
 
-  if(DEFINED ARG_BASELINES)
-    get_filename_component(baselines "${ARG_BASELINES}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
-  elseif(GPUPERF_BASELINE_DIR)
-    get_filename_component(baselines "${GPUPERF_BASELINE_DIR}" ABSOLUTE BASE_DIR "${CMAKE_SOURCE_DIR}")
-  else()
-    set(baselines "${CMAKE_SOURCE_DIR}/baselines")
-  endif()
-  if(NOT IS_DIRECTORY "${baselines}")
-    message(FATAL_ERROR "the baseline folder of the family '${name}', ${baselines}, does not exist. Create it "
-                        "and commit it (a README.md in it is enough: perf tests skip until a GPU's first "
-                        "baseline, recorded with update_baseline.sh --build-dir <build>), or name another "
-                        "with BASELINES <folder> or -DGPUPERF_BASELINE_DIR=<folder>")
-  endif()
+  _gpuperf_baselines_folder(baselines "the family '${name}'" "${ARG_BASELINES}")
 
   set_property(GLOBAL PROPERTY GPUPERF_FAMILY_${name}_DECLARED_IN "${CMAKE_CURRENT_LIST_FILE}")
   set_property(GLOBAL APPEND PROPERTY GPUPERF_DECLARED_FAMILIES ${name})
@@ -158,6 +154,122 @@ function(gpuperf_gpu_test_properties out_properties out_launcher)
   get_property(scripts GLOBAL PROPERTY GPUPERF_SCRIPTS_DIR)
   set(${out_properties} ${properties} PARENT_SCOPE)
   set(${out_launcher} bash ${scripts}/ci/with_ctest_gpu.sh PARENT_SCOPE)
+endfunction()
+
+# The options every perf test gives perf_gate run, from the cache variables above.
+function(_gpuperf_perf_test_options out_options)
+  set(perf_test_options "")
+  if(GPUPERF_STRICT_BASELINE)
+    list(APPEND perf_test_options --strict)
+  endif()
+  if(NOT GPUPERF_REPETITIONS STREQUAL "")
+    list(APPEND perf_test_options --repetitions ${GPUPERF_REPETITIONS})
+  endif()
+  if(NOT GPUPERF_PERF_MAX_REMEASURE STREQUAL "")
+    list(APPEND perf_test_options --max-remeasure ${GPUPERF_PERF_MAX_REMEASURE})
+  endif()
+  if(GPUPERF_SKIP_UNCHANGED)
+    list(APPEND perf_test_options --skip-unchanged)
+  endif()
+  if(NOT GPUPERF_SAME_CODE_LEDGER STREQUAL "")
+    list(APPEND perf_test_options --same-code-ledger ${GPUPERF_SAME_CODE_LEDGER})
+  endif()
+  set(${out_options} ${perf_test_options} PARENT_SCOPE)
+endfunction()
+
+# The folder of a family's or suite's baselines: BASELINES (relative: to this CMakeLists.txt), else
+# GPUPERF_BASELINE_DIR, else the top-level project's baselines/. It must exist.
+function(_gpuperf_baselines_folder out_folder what given)
+  if(NOT given STREQUAL "")
+    get_filename_component(baselines "${given}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
+  elseif(GPUPERF_BASELINE_DIR)
+    get_filename_component(baselines "${GPUPERF_BASELINE_DIR}" ABSOLUTE BASE_DIR "${CMAKE_SOURCE_DIR}")
+  else()
+    set(baselines "${CMAKE_SOURCE_DIR}/baselines")
+  endif()
+  if(NOT IS_DIRECTORY "${baselines}")
+    message(FATAL_ERROR "the baseline folder of ${what}, ${baselines}, does not exist. Create it "
+                        "and commit it (a README.md in it is enough: perf tests skip until a GPU's first "
+                        "baseline, recorded with update_baseline.sh --build-dir <build>), or name another "
+                        "with BASELINES <folder> or -DGPUPERF_BASELINE_DIR=<folder>")
+  endif()
+  set(${out_folder} "${baselines}" PARENT_SCOPE)
+endfunction()
+
+function(gpuperf_add_suite name)
+  cmake_parse_arguments(PARSE_ARGV 1 ARG "" "COMMAND;FORMAT;BASELINES" "ARGS")
+  if(ARG_UNPARSED_ARGUMENTS)
+    message(FATAL_ERROR "gpuperf_add_suite(${name}): unknown arguments '${ARG_UNPARSED_ARGUMENTS}'; it takes "
+                        "COMMAND <target or path> FORMAT gbench [BASELINES <folder>] [ARGS <args...>]")
+  endif()
+  # The name names the test perf.<name> and the suite's benchmarks, <name>/...: perf_gate holds it to the
+  # family rule (formats/names.h) when the test runs; here only what CMake's own names need.
+  if(NOT name MATCHES "^[A-Za-z0-9_]+$")
+    message(FATAL_ERROR "gpuperf_add_suite(${name}): a suite's name is a family name (letters, digits, _): it "
+                        "names the test perf.${name} and its benchmarks ${name}/... (docs/suites.md)")
+  endif()
+  if(NOT ARG_COMMAND)
+    message(FATAL_ERROR "gpuperf_add_suite(${name}) has no COMMAND: name the suite's benchmark binary (a target "
+                        "of this project, or a path)")
+  endif()
+  if(ARG_FORMAT STREQUAL "nvbench")
+    message(FATAL_ERROR "gpuperf_add_suite(${name}): FORMAT nvbench is not run by perf_gate yet (its output is "
+                        "read: docs/suites.md); FORMAT gbench runs a Google Benchmark binary")
+  elseif(NOT ARG_FORMAT STREQUAL "gbench")
+    message(FATAL_ERROR "gpuperf_add_suite(${name}): FORMAT '${ARG_FORMAT}' is not gbench (a Google Benchmark "
+                        "binary; nvbench: not yet)")
+  endif()
+  get_property(declared GLOBAL PROPERTY GPUPERF_DECLARED_FAMILIES)
+  get_property(suites GLOBAL PROPERTY GPUPERF_SUITES)
+  if(name IN_LIST declared OR name IN_LIST suites)
+    message(FATAL_ERROR "gpuperf_add_suite(${name}): '${name}' is already a family's or suite's name, which "
+                        "names its test perf.${name}: give each its own")
+  endif()
+  set_property(GLOBAL APPEND PROPERTY GPUPERF_SUITES ${name})
+  _gpuperf_baselines_folder(baselines "the suite '${name}'" "${ARG_BASELINES}")
+  if(TARGET ${ARG_COMMAND})
+    set(bench "$<TARGET_FILE:${ARG_COMMAND}>")
+  else()
+    get_filename_component(bench "${ARG_COMMAND}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
+  endif()
+  set(suite_arguments "")
+  if(ARG_ARGS)
+    set(suite_arguments -- ${ARG_ARGS})
+  endif()
+
+  gpuperf_gpu_test_properties(gpu_test_properties on_ctest_gpu)
+  _gpuperf_perf_test_options(perf_test_options)
+  list(REMOVE_ITEM perf_test_options --skip-unchanged)  # a team's suite captures no fingerprints
+  set(perf_results_dir ${CMAKE_BINARY_DIR}/perf-results)
+  cmake_language(DEFER DIRECTORY "${CMAKE_CURRENT_SOURCE_DIR}" CALL enable_testing)
+  if(NOT CMAKE_CURRENT_SOURCE_DIR STREQUAL CMAKE_SOURCE_DIR)
+    cmake_language(DEFER DIRECTORY "${CMAKE_SOURCE_DIR}" CALL enable_testing)
+  endif()
+  add_test(NAME perf.${name}
+           COMMAND ${on_ctest_gpu} $<TARGET_FILE:gpuperf::perf_gate> run
+                   --format ${ARG_FORMAT}
+                   --family ${name}
+                   --bench ${bench}
+                   --baselines ${baselines}
+                   --out ${perf_results_dir}
+                   ${perf_test_options}
+                   ${suite_arguments})
+  set_tests_properties(perf.${name} PROPERTIES
+    LABELS perf ${gpu_test_properties} ENVIRONMENT "GPUPERF_PHASES_DIR=${perf_results_dir}/phases" TIMEOUT 600)
+
+  # What update_baseline.sh --build-dir <build> --suite <name> reads to record the suite's baseline
+  # (perf_gate run --record): one key=value a line, the suite's arguments one arg= line each.
+  set(argument_lines "")
+  foreach(argument IN LISTS ARG_ARGS)
+    string(APPEND argument_lines "arg=${argument}\n")
+  endforeach()
+  file(GENERATE OUTPUT ${CMAKE_BINARY_DIR}/gpuperf-suites/${name}.txt CONTENT
+"# Written by gpuperf_add_suite() (CMake): how to run the suite ${name}, for update_baseline.sh --suite.
+gate=$<TARGET_FILE:gpuperf::perf_gate>
+bench=${bench}
+format=${ARG_FORMAT}
+baselines=${baselines}
+${argument_lines}")
 endfunction()
 
 function(gpuperf_add_tests)
@@ -219,22 +331,7 @@ function(gpuperf_add_tests)
   # --- one correctness and one perf test per family -------------------------------------------------
   gpuperf_gpu_test_properties(gpu_test_properties on_ctest_gpu)
   set(perf_results_dir ${CMAKE_BINARY_DIR}/perf-results)
-  set(perf_test_options "")
-  if(GPUPERF_STRICT_BASELINE)
-    list(APPEND perf_test_options --strict)
-  endif()
-  if(NOT GPUPERF_REPETITIONS STREQUAL "")
-    list(APPEND perf_test_options --repetitions ${GPUPERF_REPETITIONS})
-  endif()
-  if(NOT GPUPERF_PERF_MAX_REMEASURE STREQUAL "")
-    list(APPEND perf_test_options --max-remeasure ${GPUPERF_PERF_MAX_REMEASURE})
-  endif()
-  if(GPUPERF_SKIP_UNCHANGED)
-    list(APPEND perf_test_options --skip-unchanged)
-  endif()
-  if(NOT GPUPERF_SAME_CODE_LEDGER STREQUAL "")
-    list(APPEND perf_test_options --same-code-ledger ${GPUPERF_SAME_CODE_LEDGER})
-  endif()
+  _gpuperf_perf_test_options(perf_test_options)
   # Every GPU test records where its time went (scripts/ci/with_ctest_gpu.sh, perf_gate run) into
   # <build>/perf-results/phases, which perf_gate phases tabulates.
   set(test_environment "GPUPERF_PHASES_DIR=${perf_results_dir}/phases")

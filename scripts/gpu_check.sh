@@ -22,7 +22,9 @@
 # --order-check: scripts/order_check.sh over the whole suite, 3 rounds (does a benchmark's time depend on
 # checks, order, its neighbours, the pause after freed memory?), its table in OUTDIR/order/.
 # --consumer: scripts/consumer_check.sh: the harness installed, examples/consumer built against it,
-# its first baseline recorded, then a real slowdown planted in its kernel judged (OUTDIR/consumer/).
+# its first baseline recorded, then a real slowdown planted in its kernel judged (OUTDIR/consumer/); and
+# scripts/gbench_consumer_check.sh, the same for examples/gbench_suite, a Google Benchmark suite, with
+# A/B of its clean and planted builds (OUTDIR/gbench_consumer/).
 # --skip-unit: leave the unit tests out (they need no GPU; a build that CI tested has run them).
 # --other-process: a second benchmark process shares the GPU while perf.<F> runs; the gate must say
 # "not judged" (CTest: skipped), never pass or fail.
@@ -197,6 +199,8 @@ fi
 if [[ -n $consumer ]]; then
   step consumer "$root/scripts/consumer_check.sh" "$build" "$out/consumer"
   tail -n 20 "$logs/consumer.log"
+  step gbench_consumer "$root/scripts/gbench_consumer_check.sh" "$build" "$out/gbench_consumer"
+  tail -n 20 "$logs/gbench_consumer.log"
 fi
 
 if [[ -n $calibrate ]]; then

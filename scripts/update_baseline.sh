@@ -4,9 +4,13 @@
 # through review like code; the gate prints what moved against the old one.
 #
 #   update_baseline.sh --build-dir DIR [--runs N] [--repetitions N] [--baselines DIR]
+#   update_baseline.sh --build-dir DIR --suite NAME [--runs N] [--repetitions N] [--baselines DIR]
 #
 # DIR: this repository's build folder, or that of a project using the harness (its gpuperf-programs.txt
 # names its programs and baseline folder, the default of --baselines).
+# --suite: a team's own suite (gpuperf_add_suite(NAME ...), whose DIR/gpuperf-suites/NAME.txt names its
+# binary, format, arguments and baseline folder): recorded by perf_gate run --record, which does what is
+# said below but the checking process (such a suite captures no fingerprints) and names the GPU from NVML.
 # Each of the --runs (default 10) is a separate process, and the file keeps each one's median per
 # benchmark: the gate estimates a benchmark's process-to-process spread from them, so more processes
 # give narrower intervals (a baseline from 3 is judged with the wide interval 2 degrees of freedom
@@ -19,7 +23,28 @@
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
 
-build_dir="" runs=10 repetitions=30 baselines="" lock_wait=1800
+# record_suite <build dir> <suite>: a team's suite recorded by perf_gate run --record (its exit code).
+record_suite() {
+  local file="$1/gpuperf-suites/$2.txt" key value gate="" bench="" format="" folder="" arguments=()
+  [[ $2 =~ ^[A-Za-z0-9_]+$ ]] || die "$EXIT_INVALID" "--suite '$2' is not a suite's name (letters, digits, _)"
+  [[ -f $file ]] || die "$EXIT_INVALID" "no suite '$2' in $1 (expected $file, written by gpuperf_add_suite($2 ...) when CMake configures)"
+  while IFS='=' read -r key value; do
+    case "$key" in
+      gate) gate=$value ;;
+      bench) bench=$value ;;
+      format) format=$value ;;
+      baselines) folder=$value ;;
+      arg) arguments+=("$value") ;;
+    esac
+  done <"$file"
+  [[ -x $gate && -x $bench ]] || die "$EXIT_INVALID" "the suite '$2' is not built in $1: build first (cmake --build $1)"
+  ((${#arguments[@]})) && arguments=(-- "${arguments[@]}")
+  exec "$gate" run --record --format "$format" --family "$2" --bench "$bench" --baselines "${baselines:-$folder}" \
+    --out "$1/perf-results/record" --processes "$runs" --repetitions "$repetitions" --lock-wait "$lock_wait" \
+    "${arguments[@]}"
+}
+
+build_dir="" runs=10 repetitions=30 baselines="" lock_wait=1800 suite=""
 while (($#)); do
   case "$1" in
     --build-dir) need_value "$@"; build_dir=$2; shift 2 ;;
@@ -27,10 +52,12 @@ while (($#)); do
     --repetitions) need_value "$@"; repetitions=$2; shift 2 ;;
     --baselines) need_value "$@"; baselines=$2; shift 2 ;;
     --lock-wait) need_value "$@"; lock_wait=$2; shift 2 ;;
+    --suite) need_value "$@"; suite=$2; shift 2 ;;
     *) die "$EXIT_INVALID" "unknown argument '$1' (see the header of $0)" ;;
   esac
 done
 [[ -n $build_dir ]] || die "$EXIT_INVALID" "--build-dir is required (the CMake build folder of the perf tests: this repository's, or a project's that uses the harness)"
+[[ -z $suite ]] || record_suite "$build_dir" "$suite"
 harness_in "$build_dir"
 # Default: the baseline folder the build names (a project's own), else this repository's baselines/.
 [[ -n $baselines ]] || baselines=${build_baselines:-"$(cd "$(dirname "$0")/.." && pwd)/baselines"}

@@ -20,6 +20,15 @@ Arguments::Arguments(const std::string& command, const std::vector<std::string>&
       switches_.insert(option);
       continue;
     }
+    if (spec->kind == OptionKind::kRest) {
+      std::vector<std::string>& rest = values_[option];
+      for (; i < args.size(); ++i) {
+        rest.push_back(args[i]);
+        order_.emplace_back(option, args[i]);
+      }
+      if (rest.empty()) throw UsageError(option + " needs a value");
+      break;
+    }
     const bool single = spec->kind == OptionKind::kValue;
     std::vector<std::string>& values = values_[option];
     if (single && !values.empty()) throw UsageError(option + " given twice");

@@ -19,8 +19,10 @@ class UsageError : public std::runtime_error {
   explicit UsageError(const std::string& message) : std::runtime_error(message) {}
 };
 
-// kValue: one value ("--out FILE"); kValues: one or more ("--results A.json B.json"); kSwitch: none.
-enum class OptionKind { kValue, kValues, kSwitch };
+// kValue: one value ("--out FILE"); kValues: one or more ("--results A.json B.json"); kSwitch: none;
+// kRest: every argument after it, verbatim, "--" ones too (the option "--": "run ... -- --benchmark_x=1",
+// arguments for another program).
+enum class OptionKind { kValue, kValues, kSwitch, kRest };
 
 struct OptionSpec {
   const char* name;  // "--baseline"

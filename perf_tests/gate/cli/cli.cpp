@@ -19,6 +19,7 @@ using cli::UsageError;
 constexpr OptionKind kValue = OptionKind::kValue;
 constexpr OptionKind kValues = OptionKind::kValues;
 constexpr OptionKind kSwitch = OptionKind::kSwitch;
+constexpr OptionKind kRest = OptionKind::kRest;
 
 // One command of perf_gate: its name, the function that runs it, its paragraph of the usage (synopsis,
 // then what it does) and the options it takes. The usage, the parser and the dispatch all read this one
@@ -37,7 +38,7 @@ const std::vector<Command>& commands() {
        R"(  perf_gate run --family F --bench PATH --baselines DIR --out DIR [--processes N (3)] [--repetitions N (30)]
                 [--max-remeasure N (3)] [--strict] [--lock-wait SECONDS (1800)] [--no-canary]
                 [--no-reference-check] [--skip-unchanged] [--same-code-ledger FILE] [--no-diagnosis]
-                [--format gpuperf]
+                [--format gpuperf|gbench] [--record] [-- SUITE ARGS...]
       One family's perf test, as CTest runs it (perf.<family>): holds the GPU (a lock per GPU UUID, in
       $XDG_RUNTIME_DIR or a folder of this user's under $TMPDIR), checks every case of family F against its
       reference and captures its fingerprint in a process that times nothing, then times the family in
@@ -51,8 +52,14 @@ const std::vector<Command>& commands() {
       Writes into --out: F.fingerprints.json, F.runN.json (each process, its .log beside), F.md and
       F.verdict.json; where its time went into $GPUPERF_PHASES_DIR (default --out/phases)/perf_phases.F.json.
       Each process gets GPUPERF_GIT_COMMIT (default: the commit of DIR's checkout). A process that fails or
-      crashes (a signal, told apart) is exit 2. --format: the kind of suite; gpuperf_bench's (gbench and
-      nvbench: not yet).
+      crashes (a signal, told apart) is exit 2. --format: the kind of suite; gpuperf_bench's (default),
+      or gbench, a team's Google Benchmark binary: F names the suite (the family of its benchmarks'
+      names, docs/suites.md), the arguments after -- go to each of its processes, the GPU is read with
+      NVML (none: skipped, 77), and it has no checking process, fingerprints or memory canary;
+      re-measurements time the ambiguous benchmarks alone (--benchmark_filter). nvbench: not yet.
+      --record (gbench): records the suite's baseline DIR/<gpu slug>.json instead, from --processes
+      (here 10) processes, as scripts/update_baseline.sh records ours (hand-set tolerances kept, what
+      moved printed, the file written whole or not at all); exit 0 written, 2 failure, 77 no GPU.
 )",
        {{"--family", kValue},
         {"--bench", kValue},
@@ -68,12 +75,15 @@ const std::vector<Command>& commands() {
         {"--skip-unchanged", kSwitch},
         {"--same-code-ledger", kValue},
         {"--no-diagnosis", kSwitch},
-        {"--format", kValue}}},
+        {"--format", kValue},
+        {"--record", kSwitch},
+        {"--", kRest}}},
       {"ab-run",
        cli::run_ab_test,
        R"(  perf_gate ab-run --a BENCH_A --b BENCH_B --out DIR [--rounds N (6)] [--repetitions N (20)] [--filter REGEX]
                    [--tolerance-pct X (1.0)] [--max-remeasure N (4)] [--lock-wait SECONDS (1800)]
                    [--no-reference-check] [--no-diagnosis] [--same-code-ledger FILE] [--format gpuperf]
+                   [--format gbench --suite NAME [-- SUITE ARGS...]]
       Compare build B with build A on this GPU (B's), no stored baseline: --rounds rounds of one process of
       each build, interleaved (A B, B A, ...), judged as ab does; AMBIGUOUS benchmarks get --rounds more
       rounds (at most --max-remeasure times), timed after the first rounds' other cases where both builds
@@ -81,7 +91,8 @@ const std::vector<Command>& commands() {
       (--no-reference-check: it only times). This perf_gate judges: none need sit beside either build.
       On a regression, scripts/ncu_diagnose.sh profiles the slowest SLOW benchmarks in both builds.
       Writes into --out: a.roundN.json, b.roundN.json (each process, its .log beside), ab.md and
-      ab.verdict.json.
+      ab.verdict.json. --format gbench: two builds of a team's Google Benchmark suite NAME, as run's
+      (every benchmark each round; --filter and --no-reference-check do not apply).
 )",
        {{"--a", kValue},
         {"--b", kValue},
@@ -95,7 +106,9 @@ const std::vector<Command>& commands() {
         {"--no-reference-check", kSwitch},
         {"--no-diagnosis", kSwitch},
         {"--same-code-ledger", kValue},
-        {"--format", kValue}}},
+        {"--format", kValue},
+        {"--suite", kValue},
+        {"--", kRest}}},
       {"compare",
        cli::run_compare,
        R"(  perf_gate compare --baseline FILE --results R1.json [R2.json ...] [--family F | --filter REGEX]

@@ -4,6 +4,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "formats/input_error.h"
 #include "formats/names.h"
@@ -12,6 +13,7 @@
 #include "gate/driver/shared_steps.h"
 #include "gate/driver/stored_run.h"
 #include "gate/driver/suite_format.h"
+#include "gate/driver/suite_record.h"
 #include "gate/inputs/baseline.h"
 
 namespace gpuperf::gate::cli {
@@ -23,10 +25,22 @@ constexpr int kMaxRemeasure = 99;      // looks_budget at most 100, the most per
 constexpr int kMaxLockWaitS = 604800;  // a week [s]
 constexpr int kMaxRounds = 1000;
 
+// A team's suite (gbench) takes its benchmarks' family from --family (run) or --suite (ab-run), and the
+// arguments after "--" for each of its processes.
 std::unique_ptr<driver::Suite> suite_from(const Arguments& args, const std::string& program) {
   const driver::SuiteFormat format =
       driver::parse_suite_format(args.has("--format") ? args.value("--format") : "gpuperf");
-  return driver::make_suite(format, program);
+  const std::vector<std::string> arguments = args.has("--") ? args.list("--") : std::vector<std::string>{};
+  if (format == driver::SuiteFormat::kGpuperf) {
+    if (!arguments.empty()) throw UsageError("arguments after -- are for a team's suite (--format gbench)");
+    return driver::make_suite(format, program);
+  }
+  const std::string family = args.has("--family") ? args.value("--family") : args.value("--suite");
+  if (const std::string error = formats::name_error(formats::NameKind::kFamily, family); !error.empty()) {
+    throw formats::InputError(std::string(args.has("--family") ? "--family" : "--suite") + " (the suite's name, "
+                              "the family of its benchmarks' names): " + error);
+  }
+  return driver::make_suite(format, program, family, arguments);
 }
 
 // A variable of the environment; nullopt where it is unset or empty (as bash's ${NAME:-default}).
@@ -78,10 +92,25 @@ driver::AbRunOptions ab_run_options(const Arguments& args) {
 
 }  // namespace
 
+// --record: the suite's baseline instead of a test against it (driver/suite_record.h), 10 processes unless
+// --processes says.
+driver::RecordRunOptions record_run_options(const Arguments& args, const driver::StoredRunOptions& run) {
+  driver::RecordRunOptions options;
+  options.family = run.family;
+  options.baselines = run.baselines;
+  options.out = run.out;
+  options.processes = args.has("--processes") ? run.processes : driver::kDefaultRecordProcesses;
+  options.repetitions = run.repetitions;
+  options.lock_wait_s = run.lock_wait_s;
+  options.commit = run.git_commit.value_or("");
+  return options;
+}
+
 int run_stored_test(const Arguments& args, std::ostream& out, std::ostream& err) {
   const driver::StoredRunOptions options = stored_run_options(args);
   try {
     const std::unique_ptr<driver::Suite> suite = suite_from(args, args.value("--bench"));
+    if (args.has("--record")) return driver::record_suite_baseline(record_run_options(args, options), *suite, out, err);
     return driver::run_against_baseline(options, *suite, out, err);
   } catch (const driver::DriverStop& stop) {
     return driver::report_stop(stop, err);

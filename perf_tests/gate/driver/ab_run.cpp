@@ -35,8 +35,10 @@ class AbRun {
 
  private:
   void remove_previous_rounds() const;
-  void measure(int rounds, const std::string& filter, const std::string& time_filter);
-  void run_arm(Arm& arm, const std::string& filter, const std::string& time_filter);
+  void measure(int rounds, const std::string& filter, const std::string& time_filter,
+               const std::vector<std::string>& alone);
+  void run_arm(Arm& arm, const std::string& filter, const std::string& time_filter,
+               const std::vector<std::string>& alone);
   Look judge();
   void remeasure(int attempt, const std::vector<std::string>& ambiguous);
 
@@ -61,7 +63,7 @@ int AbRun::run() {
                      "cannot create the folder " + options_.out + ": " + error.message() + " - give a writable --out");
   }
   remove_previous_rounds();
-  measure(options_.rounds, options_.filter, "");
+  measure(options_.rounds, options_.filter, "", {});
   const Look last = judge_until_decided(
       options_.max_remeasure, [this] { return judge(); },
       [this](int attempt, const std::vector<std::string>& ambiguous) { remeasure(attempt, ambiguous); });
@@ -70,7 +72,7 @@ int AbRun::run() {
   if (!options_.same_code_ledger.empty() && last.exit_code != formats::kExitInvalidInput) {
     add_to_same_code_ledger(options_.same_code_ledger, report, markdown, out_, err_);
   }
-  if (last.exit_code == formats::kExitRegression && options_.diagnosis) {
+  if (last.exit_code == formats::kExitRegression && options_.diagnosis && b_.suite.abilities().checks) {
     run_ncu_diagnosis({"--a", a_.suite.program(), "--b", b_.suite.program(), "--dir", options_.out}, err_);
   }
   out_ << "report: " << markdown << "\n";
@@ -90,23 +92,27 @@ void AbRun::remove_previous_rounds() const {
   for (const std::filesystem::path& path : previous) std::filesystem::remove(path, error);
 }
 
-void AbRun::measure(int rounds, const std::string& filter, const std::string& time_filter) {
+// `alone`, where not empty: only these benchmarks run (`filter` names them too).
+void AbRun::measure(int rounds, const std::string& filter, const std::string& time_filter,
+                    const std::vector<std::string>& alone) {
   for (const int last = round_ + rounds; round_ < last;) {
     ++round_;
     note(err_, "round " + std::to_string(round_));
     // Alternate which build goes first, so neither always runs on a GPU the other just warmed.
     Arm& first = round_ % 2 == 1 ? a_ : b_;
     Arm& second = round_ % 2 == 1 ? b_ : a_;
-    run_arm(first, filter, time_filter);
-    run_arm(second, filter, time_filter);
+    run_arm(first, filter, time_filter, alone);
+    run_arm(second, filter, time_filter, alone);
   }
 }
 
-void AbRun::run_arm(Arm& arm, const std::string& filter, const std::string& time_filter) {
+void AbRun::run_arm(Arm& arm, const std::string& filter, const std::string& time_filter,
+                    const std::vector<std::string>& alone) {
   const std::string name = options_.out + "/" + arm.name + ".round" + std::to_string(round_);
   const ProcessFiles files{name + ".json", name + ".log"};
   // Round 1 checks every case of both builds against its reference; later rounds only time.
-  const TimingRequest request{filter, time_filter, options_.repetitions, round_ == 1 && options_.check_references, {}};
+  const TimingRequest request{
+      filter, time_filter, options_.repetitions, round_ == 1 && options_.check_references, {}, alone};
   const ProcessOutcome outcome = arm.suite.time(request, files);
   const std::string build = std::string("build ") + arm.name;
   if (outcome.signaled) {
@@ -144,21 +150,22 @@ Look AbRun::judge() {
 
 // Re-measurement rounds time the ambiguous benchmarks and set up the first rounds' other cases in their
 // turn (harness/timed_cases.h says why). A build from before --time-filter (an older commit under
-// scripts/bisect.sh) times them alone, and then so does the other build: both arms alike.
+// scripts/bisect.sh), or a team's suite (gbench_suite.h), times them alone, and then so does the other
+// build: both arms alike.
 void AbRun::remeasure(int attempt, const std::vector<std::string>& ambiguous) {
   note(err_, "re-measuring " + std::to_string(ambiguous.size()) + " ambiguous benchmark(s) in " +
                  std::to_string(options_.rounds) + " more rounds, attempt " + std::to_string(attempt) + " of " +
                  std::to_string(options_.max_remeasure));
   if (!time_filter_support_) {
     time_filter_support_ = a_.suite.supports_time_filter() && b_.suite.supports_time_filter();
-    if (!*time_filter_support_) {
+    if (!*time_filter_support_ && a_.suite.abilities().checks) {
       note(err_, "a build has no --time-filter (older than the harness's): both time the ambiguous benchmarks alone");
     }
   }
   if (*time_filter_support_) {
-    measure(options_.rounds, options_.filter, exact_filter(ambiguous));
+    measure(options_.rounds, options_.filter, exact_filter(ambiguous), {});
   } else {
-    measure(options_.rounds, exact_filter(ambiguous), "");
+    measure(options_.rounds, exact_filter(ambiguous), "", ambiguous);
   }
 }
 

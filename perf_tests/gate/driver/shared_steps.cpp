@@ -39,4 +39,17 @@ std::vector<ResultsFile> MeasuredResults::read(const Suite& suite, const std::ve
   return files;
 }
 
+std::string checkout_commit(const std::string& folder) {
+  std::string output;
+  try {
+    const ProcessOutcome outcome =
+        run_process_captured({{"git", "-C", folder, "rev-parse", "--short", "HEAD"}, {}, ""}, output);
+    if (!outcome.succeeded()) return "";
+  } catch (const DriverStop&) {
+    return "";  // no git
+  }
+  while (!output.empty() && (output.back() == '\n' || output.back() == '\r')) output.pop_back();
+  return output;
+}
+
 }  // namespace gpuperf::gate::driver

@@ -36,4 +36,8 @@ class MeasuredResults {
   std::map<std::string, ResultsFile> read_;
 };
 
+// The commit of `folder`'s checkout, short ("" where it is none, or git is missing): what each process
+// names in its results' context when GPUPERF_GIT_COMMIT does not say.
+std::string checkout_commit(const std::string& folder);
+
 }  // namespace gpuperf::gate::driver

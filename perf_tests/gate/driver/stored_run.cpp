@@ -27,21 +27,6 @@
 namespace gpuperf::gate::driver {
 namespace {
 
-// The commit of the baselines' checkout, short ("" where it is none): what each process names in its
-// results' context when GPUPERF_GIT_COMMIT does not say.
-std::string checkout_commit(const std::string& folder) {
-  std::string output;
-  try {
-    const ProcessOutcome outcome =
-        run_process_captured({{"git", "-C", folder, "rev-parse", "--short", "HEAD"}, {}, ""}, output);
-    if (!outcome.succeeded()) return "";
-  } catch (const DriverStop&) {
-    return "";  // no git
-  }
-  while (!output.empty() && (output.back() == '\n' || output.back() == '\r')) output.pop_back();
-  return output;
-}
-
 // Writes the phase file when the test ends, however it ends.
 class PhaseFileAtExit {
  public:
@@ -78,12 +63,12 @@ class StoredRun {
   int run();
 
  private:
-  std::string canary() const { return options_.canary ? kCanaryFamily : ""; }
+  std::string canary() const { return options_.canary && suite_.abilities().canary ? kCanaryFamily : ""; }
   void remove_previous_results() const;
   void check_and_fingerprint();
   void leave_unchanged_untimed();
-  void measure_look(const std::string& time_filter);
-  void measure(int run, const std::string& time_filter);
+  void measure_look(const std::string& time_filter, const std::vector<std::string>& alone);
+  void measure(int run, const std::string& time_filter, const std::vector<std::string>& alone);
   Look judge();
   void diagnose();
 
@@ -113,12 +98,15 @@ int StoredRun::run() {
   remove_previous_results();
   commit_ = options_.git_commit ? *options_.git_commit : checkout_commit(options_.baselines);
   first_look_ = family_filter(options_.family, canary());
-  skip_unchanged_ = options_.skip_unchanged;
-  if (options_.check_references || options_.skip_unchanged) check_and_fingerprint();
+  skip_unchanged_ = options_.skip_unchanged && suite_.abilities().checks;
+  if (options_.skip_unchanged && !skip_unchanged_) {
+    note(err_, suite_.program() + " captures no fingerprints: --skip-unchanged times every benchmark");
+  }
+  if ((options_.check_references || options_.skip_unchanged) && suite_.abilities().checks) check_and_fingerprint();
   if (skip_unchanged_) leave_unchanged_untimed();
   if (!first_look_.empty()) {
     phases_.begin();
-    measure_look("");
+    measure_look("", {});
     phases_.end("first_look");
   }
   const Look last = judge_until_decided(
@@ -128,13 +116,19 @@ int StoredRun::run() {
                        std::to_string(options_.processes) + " more processes, attempt " + std::to_string(attempt) +
                        " of " + std::to_string(options_.max_remeasure));
         phases_.begin();
-        measure_look(exact_filter(ambiguous));
+        if (suite_.supports_time_filter()) {
+          measure_look(exact_filter(ambiguous), {});
+        } else {
+          measure_look("", ambiguous);
+        }
         phases_.end("remeasure");
       });
   if (!options_.same_code_ledger.empty() && last.exit_code != formats::kExitInvalidInput) {
     add_to_same_code_ledger(options_.same_code_ledger, prefix_ + ".verdict.json", prefix_ + ".md", out_, err_);
   }
-  if (last.exit_code == formats::kExitRegression && options_.diagnosis) {
+  // Nsight Compute profiles our suite's cases in their profiler window (--profiler-window), which a team's
+  // suite has not.
+  if (last.exit_code == formats::kExitRegression && options_.diagnosis && suite_.abilities().checks) {
     phases_.begin();
     diagnose();
     phases_.end("diagnosis");
@@ -198,15 +192,17 @@ void StoredRun::leave_unchanged_untimed() {
   first_look_ = changed.empty() ? "" : names_filter(changed, options_.family, canary());
 }
 
-void StoredRun::measure_look(const std::string& time_filter) {
-  for (int process = 0; process < options_.processes; ++process) measure(++run_count_, time_filter);
+// `alone`, where not empty: only these benchmarks run (a suite without --time-filter re-measuring them).
+void StoredRun::measure_look(const std::string& time_filter, const std::vector<std::string>& alone) {
+  for (int process = 0; process < options_.processes; ++process) measure(++run_count_, time_filter, alone);
 }
 
 // One timing process, which neither checks nor captures.
-void StoredRun::measure(int run, const std::string& time_filter) {
+void StoredRun::measure(int run, const std::string& time_filter, const std::vector<std::string>& alone) {
   const std::string name = prefix_ + ".run" + std::to_string(run);
   const ProcessFiles files{name + ".json", name + ".log"};
-  const TimingRequest request{first_look_, time_filter, options_.repetitions, false, {{"GPUPERF_GIT_COMMIT", commit_}}};
+  const TimingRequest request{alone.empty() ? first_look_ : exact_filter(alone), time_filter, options_.repetitions,
+                              false, {{"GPUPERF_GIT_COMMIT", commit_}}, alone};
   const ProcessOutcome outcome = suite_.time(request, files);
   const std::string where = " during run " + std::to_string(run) + " of " + options_.family + "; log: " + files.log;
   if (outcome.signaled) {

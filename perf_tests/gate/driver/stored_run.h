@@ -5,14 +5,15 @@
 //      skipped, or exit 2 with strict);
 //   2. the GPU's lock (gpu_lock.h), waited for up to lock_wait_s;
 //   3. a checking process (the suite checks every case of the family against its reference and captures
-//      its fingerprint, timing nothing), unless check_references and skip_unchanged are both off;
+//      its fingerprint, timing nothing), unless check_references and skip_unchanged are both off, or the
+//      suite has none (Suite::abilities: a team's suite, gbench_suite.h, which has no canary either);
 //   4. with skip_unchanged, the benchmarks whose fingerprint and platform are the baseline's are left
 //      untimed (UNCHANGED); the rest are timed;
 //   5. the first look: `processes` timing processes of the family, the memory canary's family beside it
 //      (canary: the reports say when this machine streams memory slower or faster than the baseline's);
 //   6. judged in-process; while benchmarks are AMBIGUOUS, `processes` more processes time them (the first
-//      look's filter, the ambiguous ones as time filter: each timed case keeps its history), at most
-//      max_remeasure times (looks.h);
+//      look's filter, the ambiguous ones as time filter: each timed case keeps its history; a suite
+//      without --time-filter, a team's, runs them alone), at most max_remeasure times (looks.h);
 //   7. the same-code ledger, where given; on a regression the Nsight Compute diagnosis (ncu_diagnosis.h);
 //   8. where its time went: <phases_dir>/perf_phases.<family>.json, whatever the exit.
 //

@@ -6,6 +6,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "gate/driver/process.h"
 #include "gate/inputs/results.h"
@@ -32,6 +33,15 @@ struct TimingRequest {
   int repetitions = 0;            // timed samples of each benchmark
   bool check_references = false;  // compare each case with its reference first (and capture fingerprints)
   EnvironmentAdditions environment;
+  // Where not empty: exactly these benchmarks (our names), which `filter` selects too, and time_filter is "".
+  // A suite that cannot search our names with a regular expression (a team's) selects them by these.
+  std::vector<std::string> only_names;
+};
+
+// What a suite does beside timing. Our own does both; a team's suite neither (gbench_suite.h).
+struct SuiteAbilities {
+  bool checks = true;  // check() and read_fingerprints(): a checking process that captures fingerprints
+  bool canary = true;  // times the memory canary's family (the ceiling) beside its own
 };
 
 class Suite {
@@ -40,6 +50,9 @@ class Suite {
 
   // The program, as messages name it.
   virtual std::string program() const = 0;
+
+  // What it does beside timing.
+  virtual SuiteAbilities abilities() const { return {}; }
 
   // The GPU the suite sees. DriverStop: exit 77 where it sees none (the message is the suite's reason),
   // exit 2 where it cannot say.

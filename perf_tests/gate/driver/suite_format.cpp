@@ -3,6 +3,7 @@
 #include "formats/escape.h"
 #include "formats/exit_codes.h"
 #include "gate/driver/driver_stop.h"
+#include "gate/driver/gbench_suite.h"
 #include "gate/driver/gpuperf_suite.h"
 
 namespace gpuperf::gate::driver {
@@ -27,17 +28,14 @@ SuiteFormat parse_suite_format(const std::string& text) {
                    "--format '" + formats::escape_console(text) + "' is none of gpuperf, gbench, nvbench");
 }
 
-std::unique_ptr<Suite> make_suite(SuiteFormat format, const std::string& program) {
+std::unique_ptr<Suite> make_suite(SuiteFormat format, const std::string& program, const std::string& family,
+                                  const std::vector<std::string>& arguments) {
   if (format == SuiteFormat::kGpuperf) return std::make_unique<GpuperfSuite>(program);
-  const std::string meanwhile =
-      format == SuiteFormat::kGbench
-          ? "meanwhile run it with --benchmark_out=FILE --benchmark_out_format=json, one process at a time, and "
-            "judge the files with perf_gate compare --results"
-          : "nvbench's output is not read yet";
+  if (format == SuiteFormat::kGbench) return std::make_unique<GbenchSuite>(program, family, arguments);
   throw DriverStop(formats::kExitInvalidInput, std::string("--format ") + format_name(format) +
-                                                   " is not supported yet: the driver runs gpuperf_bench suites "
-                                                   "(--format gpuperf) only; " +
-                                                   meanwhile);
+                                                   " is not supported yet: the driver runs gpuperf_bench and Google "
+                                                   "Benchmark suites (--format gpuperf, gbench); nvbench's output is "
+                                                   "not read yet");
 }
 
 }  // namespace gpuperf::gate::driver

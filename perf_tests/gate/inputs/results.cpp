@@ -367,6 +367,7 @@ ResultsFile parse_results(const std::string& text, const std::string& source, co
   file.source = source;
   // Another suite's context is Google Benchmark's own (host, CPUs, caches): its GPU comes from elsewhere.
   if (reading.ours()) file.gpu = parse_context(doc, source);
+  if (!reading.ours()) file.no_fingerprints_because = "a Google Benchmark suite";
   const auto list = doc.find("benchmarks");
   if (list == doc.end()) {
     throw formats::InputError(source + ": has no 'benchmarks' array - is this a Google Benchmark JSON file? " +

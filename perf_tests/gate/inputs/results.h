@@ -68,6 +68,9 @@ struct ResultsFile {
   // each benchmark's timed run launched, by benchmark name. One that cannot be read is kept as not captured,
   // its capture_status saying why: a warning in the reports, never an error. Empty in other files.
   std::map<std::string, formats::Fingerprint> fingerprints;
+  // Why a file of a suite that cannot capture fingerprints holds none: "a Google Benchmark suite"; "" in
+  // our perf binary's files (their absence has other reasons: judging/code_check.h).
+  std::string no_fingerprints_because;
 };
 
 // The registry name of a benchmark ("reduction/reduce9/n:1024") from the run_name Google Benchmark writes:

@@ -23,9 +23,14 @@ const formats::Fingerprint& find_or(const std::map<std::string, formats::Fingerp
 }  // namespace
 
 void add_code_changes(const std::map<std::string, formats::Fingerprint>& before, const std::map<std::string, formats::Fingerprint>& now,
-                      const std::string& before_label, const std::string& now_label, Comparison& comparison) {
+                      const std::string& before_label, const std::string& now_label, Comparison& comparison,
+                      const std::string& now_cannot_have) {
   // A side with no fingerprint at all says so once, for the run, rather than on every row.
   constexpr const char* kWhereFrom = "a checking process of gpuperf_bench captures them with CUPTI";
+  if (now.empty() && !now_cannot_have.empty()) {
+    comparison.code_not_checked = "fingerprints not captured (" + now_cannot_have + ")";
+    return;
+  }
   if (before.empty() && now.empty()) {
     comparison.code_not_checked = "neither " + before_label + " nor " + now_label + " hold fingerprints (" +
                                   kWhereFrom + ")";
@@ -46,6 +51,14 @@ void add_code_changes(const std::map<std::string, formats::Fingerprint>& before,
     if (!in_before && !in_now) continue;  // a benchmark on one side only (NEW, MISSING): nothing to compare
     row.code = compare_code(find_or(before, row.name, before_missing), find_or(now, row.name, now_missing));
   }
+}
+
+std::string no_fingerprints_because(const std::vector<ResultsFile>& results) {
+  if (results.empty()) return "";
+  for (const ResultsFile& file : results) {
+    if (file.no_fingerprints_because != results.front().no_fingerprints_because) return "";
+  }
+  return results.front().no_fingerprints_because;
 }
 
 std::map<std::string, formats::Fingerprint> baseline_fingerprints(const Baseline& baseline) {

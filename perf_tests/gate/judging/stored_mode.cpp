@@ -210,7 +210,8 @@ Comparison compare_with_baseline(const Baseline& baseline, const std::vector<Res
     comparison.benchmarks.push_back(std::move(row));
   }
   sort_by_severity(comparison.benchmarks);
-  add_code_changes(baseline_fingerprints(baseline), pool_fingerprints(results), "the baseline", "these results", comparison);
+  add_code_changes(baseline_fingerprints(baseline), pool_fingerprints(results), "the baseline", "these results", comparison,
+                   no_fingerprints_because(results));
   add_canary(baseline, results, options.selection, comparison);
   // Said only where it judged something, so that header and JSON agree with the rows' tolerances.
   if (same_gpu_tolerance_applied(comparison)) {

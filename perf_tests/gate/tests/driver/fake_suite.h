@@ -34,13 +34,15 @@ class FakeSuite : public driver::Suite {
   bool time_filter_supported = true;
   std::optional<ResultsFile> fingerprints;  // what a checking process captured; nullopt: nothing
   double process_sd = 0.0005;               // the relative spread of process offsets
+  driver::SuiteAbilities suite_abilities;   // {false, false}: a team's suite (no checking, no canary)
 
-  // Every call, one a line: "gpu", "check FILTER", "time [check] FILTER [time=T] reps=R", "probe".
+  // Every call, one a line: "gpu", "check FILTER", "time [check] FILTER [time=T] reps=R [alone=N]", "probe".
   std::vector<std::string> calls;
   // What each process was given on top of the environment, in call order.
   std::vector<driver::EnvironmentAdditions> environments;
 
   std::string program() const override { return program_; }
+  driver::SuiteAbilities abilities() const override { return suite_abilities; }
 
   driver::SuiteGpu gpu() override {
     calls.emplace_back("gpu");
@@ -58,7 +60,8 @@ class FakeSuite : public driver::Suite {
   driver::ProcessOutcome time(const driver::TimingRequest& request, const driver::ProcessFiles& files) override {
     calls.push_back(std::string("time ") + (request.check_references ? "check " : "") + request.filter +
                     (request.time_filter.empty() ? "" : " time=" + request.time_filter) +
-                    " reps=" + std::to_string(request.repetitions));
+                    " reps=" + std::to_string(request.repetitions) +
+                    (request.only_names.empty() ? "" : " alone=" + std::to_string(request.only_names.size())));
     environments.push_back(request.environment);
     const driver::ProcessOutcome outcome = outcome_of_next_process();
     if (outcome.succeeded()) written_[files.results] = process_results(request, files.results);
@@ -79,7 +82,7 @@ class FakeSuite : public driver::Suite {
     FakeSuite suite;
     std::vector<ResultsFile> files;
     for (int i = 0; i < processes; ++i) {
-      files.push_back(suite.process_results({"^(fake|ceiling)/", "", 30, false, {}}, "p" + std::to_string(i)));
+      files.push_back(suite.process_results({"^(fake|ceiling)/", "", 30, false, {}, {}}, "p" + std::to_string(i)));
     }
     return files;
   }

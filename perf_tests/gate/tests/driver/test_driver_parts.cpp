@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -15,8 +16,10 @@
 #include "formats/input_error.h"
 #include "gate/driver/benchmark_filters.h"
 #include "gate/driver/driver_stop.h"
+#include "gate/driver/gbench_suite.h"
 #include "gate/driver/gpu_lock.h"
 #include "gate/driver/gpuperf_suite.h"
+#include "gate/driver/nvml_gpu.h"
 #include "gate/driver/process.h"
 #include "gate/driver/runtime_folder.h"
 #include "gate/driver/suite_format.h"
@@ -212,18 +215,47 @@ TEST_F(ProcessTest, TheGpuperfSuiteReadsItsGpuInfo) {
       << "a slug names a file";
 }
 
-TEST(SuiteFormat, OnlyGpuperfRunsYet) {
+TEST(SuiteFormat, GpuperfAndGbenchRunNvbenchNotYet) {
   EXPECT_EQ(parse_suite_format("gbench"), SuiteFormat::kGbench);
   EXPECT_THROW(parse_suite_format("catch2"), DriverStop);
   EXPECT_NE(make_suite(SuiteFormat::kGpuperf, "bench"), nullptr);
-  for (const SuiteFormat format : {SuiteFormat::kGbench, SuiteFormat::kNvbench}) {
-    try {
-      make_suite(format, "bench");
-      FAIL() << format_name(format) << " ran";
-    } catch (const DriverStop& stop) {
-      EXPECT_NE(std::string(stop.what()).find("is not supported yet"), std::string::npos) << stop.what();
-    }
+  const std::unique_ptr<Suite> gbench = make_suite(SuiteFormat::kGbench, "bench", "saxpy_suite");
+  EXPECT_FALSE(gbench->abilities().checks);
+  EXPECT_FALSE(gbench->abilities().canary);
+  EXPECT_FALSE(gbench->supports_time_filter());
+  try {
+    make_suite(SuiteFormat::kNvbench, "bench");
+    FAIL() << "nvbench ran";
+  } catch (const DriverStop& stop) {
+    EXPECT_NE(std::string(stop.what()).find("is not supported yet"), std::string::npos) << stop.what();
   }
+}
+
+// A re-measurement's --benchmark_filter: our names mapped back to Google Benchmark's run names, escaped.
+TEST(GbenchSuite, FilterNamesTheRunsOurNamesCameFrom) {
+  EXPECT_EQ(gbench_filter({"saxpy_suite/BM_saxpy/1024", "saxpy_suite/BM_copy_x3cfloat_x3e/4096"}, "saxpy_suite"),
+            "^(BM_saxpy/1024|BM_copy<float>/4096)(/|$)");
+  EXPECT_EQ(gbench_filter({"s/BM_x/threads:2"}, "s"), "^(BM_x/threads:2)(/|$)");
+  EXPECT_EQ(gbench_filter({"s/BM_x.y/1"}, "s"), "^(BM_x\\.y/1)(/|$)") << "a regex character is escaped";
+  EXPECT_THROW(gbench_filter({"other/BM_x/1"}, "s"), DriverStop) << "another family";
+  EXPECT_THROW(gbench_filter({"s/BM_x41/1"}, "s"), DriverStop) << "not a name the mapping writes";
+}
+
+// The test stand-in for NVML (GPUPERF_TEST_GPU_IDENTITY): a GPU, or none with its reason.
+TEST(NvmlGpu, TestIdentityFileGivesAGpuOrNone) {
+  std::string why;
+  const auto gpu = parse_test_gpu_identity(R"({"name": "NVIDIA H100 80GB HBM3", "uuid": "GPU-1", "driver": "580.1"})",
+                                           "id.json", why);
+  ASSERT_TRUE(gpu);
+  EXPECT_EQ(gpu->slug, "nvidia-h100-80gb-hbm3") << "made from the name";
+  EXPECT_EQ(gpu->uuid, "GPU-1");
+  EXPECT_EQ(gpu->driver, "580.1");
+  EXPECT_FALSE(parse_test_gpu_identity(R"({"none": "no device visible"})", "id.json", why));
+  EXPECT_EQ(why, "no device visible");
+  EXPECT_THROW(parse_test_gpu_identity(R"({"name": "x", "uuid": "u", "slug": "../x"})", "id.json", why),
+               formats::InputError)
+      << "a slug names a file";
+  EXPECT_THROW(parse_test_gpu_identity(R"({"uuid": "u"})", "id.json", why), formats::InputError);
 }
 
 }  // namespace

@@ -200,6 +200,32 @@ TEST_F(StoredRunTest, AmbiguousBenchmarksAreRemeasuredWithinTheLooksBudget) {
   EXPECT_EQ(names.back(), "remeasure");
 }
 
+// A team's suite (--format gbench): no checking process, no canary, and without --time-filter the
+// ambiguous benchmarks are re-measured alone, by name.
+TEST_F(StoredRunTest, ATeamsSuiteIsTimedAloneWithoutCheckingOrCanary) {
+  record_baseline_file();
+  FakeSuite suite;
+  suite.suite_abilities = {false, false};
+  suite.time_filter_supported = false;
+  suite.slowdown_pct = 3.0;  // at the tolerance: ambiguous
+  StoredRunOptions o = options();
+  o.max_remeasure = 1;
+  o.skip_unchanged = true;
+  run(suite, o);
+  ASSERT_NE(err_.find("re-measuring"), std::string::npos) << out_ << err_;
+  EXPECT_NE(err_.find("captures no fingerprints: --skip-unchanged times every benchmark"), std::string::npos) << err_;
+  const std::string alone = "time ^(" + std::string(kFakeLong) + "|" + kFakeShort + ")(/|$) reps=30 alone=2";
+  int first_look = 0;
+  int remeasured = 0;
+  for (const std::string& call : suite.calls) {
+    EXPECT_NE(call.rfind("check", 0), 0u) << "no checking process: " << call;
+    first_look += call == "time ^fake/ reps=30" ? 1 : 0;
+    remeasured += call == alone ? 1 : 0;
+  }
+  EXPECT_EQ(first_look, 3) << "the family alone, no canary beside it";
+  EXPECT_EQ(remeasured, 3) << "the ambiguous benchmarks alone, named";
+}
+
 TEST_F(StoredRunTest, ACrashIsToldApartFromAFailure) {
   record_baseline_file();
   FakeSuite crashing;

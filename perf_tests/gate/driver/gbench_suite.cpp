@@ -1,0 +1,69 @@
+#include "gate/driver/gbench_suite.h"
+
+#include "formats/escape.h"
+#include "formats/exit_codes.h"
+#include "formats/foreign_names.h"
+#include "formats/input_error.h"
+#include "gate/driver/benchmark_filters.h"
+#include "gate/driver/driver_stop.h"
+#include "gate/driver/nvml_gpu.h"
+#include "gate/inputs/gbench_results.h"
+
+namespace gpuperf::gate::driver {
+
+std::string gbench_filter(const std::vector<std::string>& names, const std::string& family) {
+  std::vector<std::string> run_names;
+  for (const std::string& name : names) {
+    const formats::GbenchName run = formats::gbench_from_our_name(name);
+    if (!run.error.empty() || run.family != family) {
+      throw DriverStop(formats::kExitInvalidInput,
+                       "cannot select '" + formats::escape_console(name) + "' in the Google Benchmark suite " +
+                           family + (run.error.empty() ? ": another family" : ": " + run.error));
+    }
+    run_names.push_back(run.run_name);
+  }
+  return exact_filter(run_names);
+}
+
+const formats::GpuIdentity& GbenchSuite::identity() const {
+  if (identity_) return *identity_;
+  std::string why_none;
+  try {
+    identity_ = identify_gpu(why_none);
+  } catch (const formats::InputError& e) {
+    throw DriverStop(formats::kExitInvalidInput, e.what());
+  }
+  if (!identity_) throw DriverStop(formats::kExitNotJudged, "no CUDA device (" + why_none + ")");
+  return *identity_;
+}
+
+SuiteGpu GbenchSuite::gpu() {
+  const formats::GpuIdentity& gpu = identity();
+  return {gpu.name, gpu.slug, gpu.uuid};
+}
+
+// Never called: abilities() says the suite has no checking pass.
+ProcessOutcome GbenchSuite::check(const std::string& /*filter*/, const EnvironmentAdditions& /*environment*/,
+                                  const ProcessFiles& /*files*/) {
+  throw DriverStop(formats::kExitInvalidInput, "a Google Benchmark suite has no checking process");
+}
+
+// The first look runs every benchmark of the binary (its family is the whole suite); a re-measurement
+// names the ambiguous ones (request.only_names). request.check_references is the team's tests' business.
+ProcessOutcome GbenchSuite::time(const TimingRequest& request, const ProcessFiles& files) {
+  std::vector<std::string> argv = {program_};
+  argv.insert(argv.end(), arguments_.begin(), arguments_.end());
+  if (!request.only_names.empty()) argv.push_back("--benchmark_filter=" + gbench_filter(request.only_names, family_));
+  argv.push_back("--benchmark_repetitions=" + std::to_string(request.repetitions));
+  argv.push_back("--benchmark_out=" + files.results);
+  argv.emplace_back("--benchmark_out_format=json");
+  return run_process({argv, request.environment, files.log});
+}
+
+ResultsFile GbenchSuite::read_results(const std::string& path) const {
+  return load_gbench_results(path, family_, identity());
+}
+
+std::optional<ResultsFile> GbenchSuite::read_fingerprints(const std::string& /*path*/) const { return std::nullopt; }
+
+}  // namespace gpuperf::gate::driver

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Stands in for a team's Google Benchmark binary in the tests of perf_gate run --format gbench, on machines
+# without a GPU: writes the JSON Google Benchmark writes with --benchmark_out=FILE --benchmark_out_format=json
+# (context of the host, one iteration row a repetition, then its aggregate rows) for two benchmarks timed
+# with manual time, BM_saxpy/1024 and BM_copy<float>/4096, shaped by environment variables:
+#   FAKE_SLOWDOWN_PCT=X   every sample X% slower
+#   FAKE_SLOW_NAME=REGEX  only the benchmarks whose run name matches it are (default: all)
+#   FAKE_CRASH=1          die of SIGSEGV before writing anything
+#   FAKE_FAIL=1           exit 1 after an error message, writing nothing (as a failed CHECK)
+#   FAKE_ARGS_LOG=FILE    append each run's arguments to FILE
+#   FAKE_SPREAD_PCT=X     process n (counted in FAKE_ARGS_LOG) X% faster, as fast or X% slower, n mod 3: a
+#                         spread between processes, the same in every look
+# It takes --benchmark_filter (searched in each run name, as Google Benchmark does), --benchmark_repetitions
+# and --benchmark_out; --benchmark_out_format must be json.
+set -euo pipefail
+[[ -n ${FAKE_ARGS_LOG:-} ]] && echo "$*" >>"$FAKE_ARGS_LOG"
+out="" filter="." repetitions=1 format=""
+for arg in "$@"; do
+  case "$arg" in
+    --benchmark_out=*) out=${arg#*=} ;;
+    --benchmark_out_format=*) format=${arg#*=} ;;
+    --benchmark_filter=*) filter=${arg#*=} ;;
+    --benchmark_repetitions=*) repetitions=${arg#*=} ;;
+  esac
+done
+[[ -n $out && $format == json ]] || { echo "fake_gbench: give --benchmark_out=FILE --benchmark_out_format=json" >&2; exit 2; }
+[[ -n ${FAKE_CRASH:-} ]] && kill -SEGV $$
+[[ -n ${FAKE_FAIL:-} ]] && { echo "CHECK failed: cudaMalloc: out of memory" >&2; exit 1; }
+offset=0
+if [[ -n ${FAKE_SPREAD_PCT:-} ]]; then
+  process=$(wc -l <"$FAKE_ARGS_LOG")
+  offset=$((process % 3 - 1))
+fi
+jq -n --arg filter "$filter" --argjson reps "$repetitions" --argjson slow "${FAKE_SLOWDOWN_PCT:-0}" \
+  --argjson offset "$offset" --argjson spread "${FAKE_SPREAD_PCT:-0}" \
+  --arg slow_name "${FAKE_SLOW_NAME:-.}" '
+  def rows($name; $base):
+    ($base * (1 + $offset * $spread / 100)
+     * (if $name | test($slow_name) then 1 + $slow / 100 else 1 end)) as $scaled
+    | [range(0; $reps) as $i
+       | {name: "\($name)/manual_time", family_index: 0, per_family_instance_index: 0,
+          run_name: "\($name)/manual_time", run_type: "iteration", repetitions: $reps, repetition_index: $i,
+          threads: 1, iterations: 1000, real_time: ($scaled * (1 + (($i * 7919) % 11 - 5) / 2000)),
+          cpu_time: 3.5, time_unit: "us"}]
+    | . + [{name: "\($name)/manual_time_mean", run_name: "\($name)/manual_time", run_type: "aggregate",
+            repetitions: $reps, threads: 1, aggregate_name: "mean", aggregate_unit: "time", iterations: $reps,
+            real_time: $scaled, cpu_time: 3.5, time_unit: "us"}];
+  {context: {date: "2026-11-27T12:00:00+00:00", host_name: "fake-host", executable: "./fake_gbench",
+             num_cpus: 16, mhz_per_cpu: 2000, cpu_scaling_enabled: false, caches: [],
+             load_avg: [0.1, 0.1, 0.1], library_version: "v1.8.3", library_build_type: "release"},
+   benchmarks: ([rows("BM_saxpy/1024"; 12.5), rows("BM_copy<float>/4096"; 40)] | flatten
+                | map(select(.run_name | test($filter))))}' >"$out"
+echo "wrote $out"

@@ -1,0 +1,173 @@
+#!/usr/bin/env bash
+# Tests of a team's Google Benchmark suite driven by perf_gate run/ab-run --format gbench, on a machine
+# without a GPU: fake_gbench.sh stands in for the team's binary and GPUPERF_TEST_GPU_IDENTITY for NVML.
+# The first baseline recorded (run --record), a clean run SAME (0), a planted 10% slowdown SLOW (1), no GPU
+# (77), a crash and a failure (2), re-measurement by name, the suite's own arguments, A/B of two builds;
+# and, given CMake, gpuperf_add_suite's perf.<name> under CTest with its first baseline recorded by
+# update_baseline.sh --suite.
+#   test_gbench_suite.sh PERF_GATE [CMAKE CTEST GENERATOR MAKE_PROGRAM]
+set -uo pipefail
+gate=$(realpath "$1") cmake=${2:-} ctest=${3:-} generator=${4:-} make_program=${5:-}
+here="$(cd "$(dirname "$0")" && pwd)"
+bench="$here/fake_gbench.sh"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+export TMPDIR=$work  # the GPU lock's files too
+unset GPUPERF_PHASES_DIR GPUPERF_GIT_COMMIT
+passed=0 failed=0
+
+echo '{"name": "NVIDIA H100 80GB HBM3", "uuid": "GPU-test-1", "driver": "580.95.05"}' >"$work/gpu.json"
+echo '{"none": "no device visible (CUDA_VISIBLE_DEVICES=)"}' >"$work/no_gpu.json"
+export GPUPERF_TEST_GPU_IDENTITY=$work/gpu.json
+baseline=$work/baselines/nvidia-h100-80gb-hbm3.json
+
+expect() {  # expect <exit> <text> <description>: the last command's exit and output ($work/log)
+  local rc=$? want=$1 text=$2 what=$3
+  if ((rc == want)) && grep -q -- "$text" "$work/log"; then
+    passed=$((passed + 1))
+  else
+    failed=$((failed + 1))
+    echo "FAIL: $what: exit $rc (want $want), output should contain '$text':"
+    sed 's/^/    /' "$work/log"
+  fi
+}
+check() {  # check <description> <command...>
+  local what=$1
+  shift
+  if "$@" >/dev/null 2>&1; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL: $what"; fi
+}
+run_suite() {  # run_suite [perf_gate run options...]: the suite saxpy_suite against $work/baselines
+  "$gate" run --format gbench --family saxpy_suite --bench "$bench" --baselines "$work/baselines" \
+    --out "$work/out" "$@" >"$work/log" 2>&1
+}
+
+# No baseline yet: skipped, saying how to record one.
+run_suite
+expect 77 "SKIPPED: no baseline for this GPU (NVIDIA H100 80GB HBM3)" "no baseline"
+
+# The first baseline: 10 processes of the whole suite, our names, the GPU the driver identified.
+FAKE_ARGS_LOG=$work/record_args "$gate" run --record --format gbench --family saxpy_suite --bench "$bench" \
+  --baselines "$work/baselines" --out "$work/record" --repetitions 5 >"$work/log" 2>&1
+expect 0 "wrote $baseline: 2 benchmarks of NVIDIA H100 80GB HBM3 (nvidia-h100-80gb-hbm3), 10 runs" "first baseline"
+check "the baseline holds the suite's benchmarks by our names" \
+  jq -e '.benchmarks | keys == ["saxpy_suite/BM_copy_x3cfloat_x3e/4096", "saxpy_suite/BM_saxpy/1024"]' "$baseline"
+check "the baseline names the GPU NVML (here its stand-in) identified" \
+  jq -e '.recorded.gpu_uuids == ["GPU-test-1"] and .gpu.driver == "580.95.05"' "$baseline"
+check "each recording process ran the whole suite with Google Benchmark's own flags" \
+  grep -qx -- "--benchmark_repetitions=5 --benchmark_out=$work/record/saxpy_suite.record1.json --benchmark_out_format=json" \
+  "$work/record_args"
+check "10 recording processes" test "$(wc -l <"$work/record_args")" -eq 10
+
+# A clean run passes; the report says plainly that no fingerprint was captured.
+FAKE_ARGS_LOG=$work/clean_args run_suite
+expect 0 "PASS - NVIDIA H100 80GB HBM3 (nvidia-h100-80gb-hbm3) vs baseline .*: 2 SAME (exit 0)" "clean run"
+check "the report says fingerprints were not captured, and why" \
+  grep -q "Code changes not checked: fingerprints not captured (a Google Benchmark suite)." "$work/out/saxpy_suite.md"
+check "3 timing processes, no checking process, no canary, no --time-filter" \
+  test "$(grep -c -- "^--benchmark_repetitions=30 --benchmark_out=" "$work/clean_args")" -eq 3 -a \
+  "$(wc -l <"$work/clean_args")" -eq 3
+check "the phase file is written" jq -e '[.phases[].phase] == ["lock_wait", "first_look"]' \
+  "$work/out/phases/perf_phases.saxpy_suite.json"
+
+# A planted 10% slowdown of one benchmark fails, naming it; no Nsight Compute diagnosis is tried.
+FAKE_SLOWDOWN_PCT=10 FAKE_SLOW_NAME=copy run_suite
+expect 1 "SLOW  *saxpy_suite/BM_copy_x3cfloat_x3e/4096  40.0. us -> 44.01 us  +9.9%" "planted slowdown"
+check "the other benchmark stays SAME" jq -e \
+  '[.benchmarks[] | select(.verdict == "SAME") | .name] == ["saxpy_suite/BM_saxpy/1024"]' \
+  "$work/out/saxpy_suite.verdict.json"
+check "no Nsight Compute diagnosis for a team's suite" bash -c "! grep -q ncu '$work/log'"
+
+# At the tolerance (2%, the same GPU's) with a spread between processes: ambiguous, re-measured by name
+# with --benchmark_filter (the verdict after it is the gate's business, tested elsewhere).
+: >"$work/remeasure_args"
+FAKE_SLOWDOWN_PCT=2 FAKE_SLOW_NAME=copy FAKE_SPREAD_PCT=1 FAKE_ARGS_LOG=$work/remeasure_args run_suite \
+  --max-remeasure 1 || true
+(exit 0)
+expect 0 "re-measuring 1 ambiguous benchmark(s) in 3 more processes, attempt 1 of 1" "re-measurement at the tolerance"
+check "re-measurements select the ambiguous benchmark by its Google Benchmark name" \
+  test "$(grep -c -- '^--benchmark_filter=^(BM_copy<float>/4096)(/|\$) --benchmark_repetitions=30' \
+    "$work/remeasure_args")" -eq 3
+
+# The team's own arguments (after --) come first in every process.
+FAKE_ARGS_LOG=$work/own_args run_suite -- --benchmark_min_time=0.2s --benchmark_enable_random_interleaving=false
+expect 0 "2 SAME" "the suite's own arguments"
+check "its arguments before the driver's" grep -q -- \
+  "^--benchmark_min_time=0.2s --benchmark_enable_random_interleaving=false --benchmark_repetitions=30" "$work/own_args"
+
+# No GPU: skipped; a crash and a failure of the binary: exit 2, told apart, with the log's tail.
+GPUPERF_TEST_GPU_IDENTITY=$work/no_gpu.json run_suite
+expect 77 "SKIPPED: no CUDA device (no device visible (CUDA_VISIBLE_DEVICES=))" "no GPU"
+GPUPERF_TEST_GPU_IDENTITY=$work/no_gpu.json "$gate" run --record --format gbench --family saxpy_suite \
+  --bench "$bench" --baselines "$work/baselines" --out "$work/record" >"$work/log" 2>&1
+expect 77 "SKIPPED: no CUDA device" "no GPU, recording"
+FAKE_CRASH=1 run_suite
+expect 2 "crashed (signal 11) during run 1 of saxpy_suite" "a crash"
+FAKE_FAIL=1 run_suite
+expect 2 "failed (exit 1) during run 1 of saxpy_suite" "a failure"
+check "a failure shows the log's tail" grep -q "CHECK failed: cudaMalloc" "$work/log"
+cp "$baseline" "$work/before.json"
+FAKE_CRASH=1 "$gate" run --record --format gbench --family saxpy_suite --bench "$bench" \
+  --baselines "$work/baselines" --out "$work/record" >"$work/log" 2>&1
+expect 2 "crashed (signal 11) in run 1; log: .*; nothing written" "a crash while recording"
+check "a failed recording leaves the baseline as it was" cmp "$baseline" "$work/before.json"
+
+# Bad input: a suite name that breaks the name rule, our own suite recorded this way, arguments for it.
+"$gate" run --format gbench --family 'Saxpy Suite' --bench "$bench" --baselines "$work/baselines" \
+  --out "$work/out" >"$work/log" 2>&1
+expect 2 "family" "a suite name that breaks the name rule"
+"$gate" run --record --family saxpy_suite --bench "$bench" --baselines "$work/baselines" --out "$work/out" \
+  >"$work/log" 2>&1
+expect 2 "record it with scripts/update_baseline.sh" "--record of our own suite"
+"$gate" run --family fake --bench "$bench" --baselines "$work/baselines" --out "$work/out" -- --x >"$work/log" 2>&1
+expect 2 "arguments after -- are for a team's suite" "suite arguments for our own suite"
+
+# A/B of two builds of the suite: the same code passes, a 10% slower build B fails.
+"$gate" ab-run --format gbench --suite saxpy_suite --a "$bench" --b "$bench" --out "$work/ab" --rounds 3 \
+  >"$work/log" 2>&1
+expect 0 "2 SAME" "A/B of the same build"
+slow_bench=$work/slow_gbench.sh
+printf '#!/usr/bin/env bash\nFAKE_SLOWDOWN_PCT=10 exec %q "$@"\n' "$bench" >"$slow_bench"
+chmod +x "$slow_bench"
+"$gate" ab-run --format gbench --suite saxpy_suite --a "$bench" --b "$slow_bench" --out "$work/ab" --rounds 3 \
+  >"$work/log" 2>&1
+expect 1 "2 SLOW" "A/B, build B 10% slower"
+check "the A/B report says fingerprints were not captured" \
+  grep -q "fingerprints not captured (a Google Benchmark suite)" "$work/ab/ab.md"
+
+# gpuperf_add_suite in a team's project (cmake/KernelFamily.cmake as the package installs it, perf_gate
+# as gpuperf::perf_gate): perf.saxpy_suite skips without a baseline, update_baseline.sh --suite records
+# it, then the test passes clean and fails a planted slowdown.
+if [[ -n $cmake ]]; then
+  project=$work/team
+  mkdir -p "$project/baselines"
+  cat >"$project/CMakeLists.txt" <<CMAKE
+cmake_minimum_required(VERSION 3.25)
+project(team LANGUAGES NONE)
+add_executable(gpuperf::perf_gate IMPORTED)
+set_target_properties(gpuperf::perf_gate PROPERTIES IMPORTED_LOCATION "$gate")
+set_property(GLOBAL PROPERTY GPUPERF_SCRIPTS_DIR "$here/..")
+include("$here/../../cmake/KernelFamily.cmake")
+gpuperf_add_suite(saxpy_suite COMMAND "$bench" FORMAT gbench ARGS --benchmark_min_time=0.1s)
+CMAKE
+  "$cmake" -S "$project" -B "$project/build" -G "$generator" -DCMAKE_MAKE_PROGRAM="$make_program" \
+    >"$work/log" 2>&1
+  expect 0 "Generating done" "a project with gpuperf_add_suite configures"
+  suite_test() { (cd "$project/build" && "$ctest" -R '^perf\.saxpy_suite$' --output-on-failure) >"$work/log" 2>&1; }
+  suite_test
+  expect 0 "Skipped" "perf.saxpy_suite without a baseline: skipped"
+  check "perf.saxpy_suite is labelled perf" grep -q "perf" <(cd "$project/build" && "$ctest" -N -L perf)
+  FAKE_ARGS_LOG=$work/cmake_args bash "$here/../update_baseline.sh" --build-dir "$project/build" \
+    --suite saxpy_suite --runs 3 --repetitions 5 >"$work/log" 2>&1
+  expect 0 "wrote $project/baselines/nvidia-h100-80gb-hbm3.json: 2 benchmarks" "update_baseline.sh --suite"
+  check "the suite's ARGS reach its processes" grep -q -- "^--benchmark_min_time=0.1s --benchmark_repetitions=5" \
+    "$work/cmake_args"
+  suite_test
+  expect 0 "100% tests passed" "perf.saxpy_suite clean"
+  FAKE_SLOWDOWN_PCT=10 suite_test
+  expect 8 "SLOW  *saxpy_suite/BM_saxpy/1024" "perf.saxpy_suite with a planted slowdown"
+  bash "$here/../update_baseline.sh" --build-dir "$project/build" --suite nothere >"$work/log" 2>&1
+  expect 2 "no suite 'nothere' in" "update_baseline.sh --suite of an unknown suite"
+fi
+
+echo "gbench suite: $passed passed, $failed failed"
+((failed == 0))
