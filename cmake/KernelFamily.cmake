@@ -13,12 +13,12 @@
 #   files (relative: to this CMakeLists.txt); default GPUPERF_BASELINE_DIR, else the top-level project's
 #   baselines/. The folder must exist (it may be empty: perf tests skip until a GPU's first baseline).
 #
-# gpuperf_add_suite(<name> COMMAND <target or path> FORMAT gbench [BASELINES <folder>] [ARGS <args...>])
+# gpuperf_add_suite(<name> COMMAND <target or path> FORMAT gbench|nvbench [BASELINES <folder>] [ARGS <args...>])
 #   A team's own benchmark suite, judged as a family is: CTest's perf.<name> runs perf_gate run --format
 #   <format> on the binary (a target of this project, or a path), its benchmarks named <name>/... (the
 #   suite's name is a family name; docs/suites.md), against <folder>/<gpu slug>.json (BASELINES as for a
-#   family). ARGS go to each of its processes first. FORMAT gbench: a Google Benchmark binary; nvbench is
-#   not run yet. Needs no family and no CUDA of its own; <build>/gpuperf-suites/<name>.txt tells
+#   family). ARGS go to each of its processes. FORMAT gbench: a Google Benchmark binary; nvbench: an nvbench
+#   binary. Needs no family and no CUDA of its own; <build>/gpuperf-suites/<name>.txt tells
 #   update_baseline.sh --build-dir <build> --suite <name> how to record its first baseline.
 #
 # gpuperf_add_tests()
@@ -200,7 +200,7 @@ function(gpuperf_add_suite name)
   cmake_parse_arguments(PARSE_ARGV 1 ARG "" "COMMAND;FORMAT;BASELINES" "ARGS")
   if(ARG_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "gpuperf_add_suite(${name}): unknown arguments '${ARG_UNPARSED_ARGUMENTS}'; it takes "
-                        "COMMAND <target or path> FORMAT gbench [BASELINES <folder>] [ARGS <args...>]")
+                        "COMMAND <target or path> FORMAT gbench|nvbench [BASELINES <folder>] [ARGS <args...>]")
   endif()
   # The name names the test perf.<name> and the suite's benchmarks, <name>/...: perf_gate holds it to the
   # family rule (formats/names.h) when the test runs; here only what CMake's own names need.
@@ -212,12 +212,9 @@ function(gpuperf_add_suite name)
     message(FATAL_ERROR "gpuperf_add_suite(${name}) has no COMMAND: name the suite's benchmark binary (a target "
                         "of this project, or a path)")
   endif()
-  if(ARG_FORMAT STREQUAL "nvbench")
-    message(FATAL_ERROR "gpuperf_add_suite(${name}): FORMAT nvbench is not run by perf_gate yet (its output is "
-                        "read: docs/suites.md); FORMAT gbench runs a Google Benchmark binary")
-  elseif(NOT ARG_FORMAT STREQUAL "gbench")
-    message(FATAL_ERROR "gpuperf_add_suite(${name}): FORMAT '${ARG_FORMAT}' is not gbench (a Google Benchmark "
-                        "binary; nvbench: not yet)")
+  if(NOT ARG_FORMAT MATCHES "^(gbench|nvbench)$")
+    message(FATAL_ERROR "gpuperf_add_suite(${name}): FORMAT '${ARG_FORMAT}' is neither gbench (a Google Benchmark "
+                        "binary) nor nvbench (an nvbench binary)")
   endif()
   get_property(declared GLOBAL PROPERTY GPUPERF_DECLARED_FAMILIES)
   get_property(suites GLOBAL PROPERTY GPUPERF_SUITES)

@@ -38,7 +38,7 @@ const std::vector<Command>& commands() {
        R"(  perf_gate run --family F --bench PATH --baselines DIR --out DIR [--processes N (3)] [--repetitions N (30)]
                 [--max-remeasure N (3)] [--strict] [--lock-wait SECONDS (1800)] [--no-canary]
                 [--no-reference-check] [--skip-unchanged] [--same-code-ledger FILE] [--no-diagnosis]
-                [--format gpuperf|gbench] [--record] [-- SUITE ARGS...]
+                [--format gpuperf|gbench|nvbench] [--record] [-- SUITE ARGS...]
       One family's perf test, as CTest runs it (perf.<family>): holds the GPU (a lock per GPU UUID, in
       $XDG_RUNTIME_DIR or a folder of this user's under $TMPDIR), checks every case of family F against its
       reference and captures its fingerprint in a process that times nothing, then times the family in
@@ -53,10 +53,11 @@ const std::vector<Command>& commands() {
       F.verdict.json; where its time went into $GPUPERF_PHASES_DIR (default --out/phases)/perf_phases.F.json.
       Each process gets GPUPERF_GIT_COMMIT (default: the commit of DIR's checkout). A process that fails or
       crashes (a signal, told apart) is exit 2. --format: the kind of suite; gpuperf_bench's (default),
-      or gbench, a team's Google Benchmark binary: F names the suite (the family of its benchmarks'
-      names, docs/suites.md), the arguments after -- go to each of its processes, the GPU is read with
-      NVML (none: skipped, 77), and it has no checking process, fingerprints or memory canary;
-      re-measurements time the ambiguous benchmarks alone (--benchmark_filter). nvbench: not yet.
+      gbench, a team's Google Benchmark binary, or nvbench, a team's nvbench binary: F names the suite
+      (the family of its benchmarks' names, docs/suites.md), the arguments after -- go to each of its
+      processes, the GPU is read with NVML (none: skipped, 77), and it has no checking process,
+      fingerprints or memory canary; re-measurements time the ambiguous benchmarks alone
+      (--benchmark_filter; nvbench: --benchmark NAME --axis NAME=VALUE per state).
       --record (gbench): records the suite's baseline DIR/<gpu slug>.json instead, from --processes
       (here 10) processes, as scripts/update_baseline.sh records ours (hand-set tolerances kept, what
       moved printed, the file written whole or not at all); exit 0 written, 2 failure, 77 no GPU.
@@ -83,7 +84,7 @@ const std::vector<Command>& commands() {
        R"(  perf_gate ab-run --a BENCH_A --b BENCH_B --out DIR [--rounds N (6)] [--repetitions N (20)] [--filter REGEX]
                    [--tolerance-pct X (1.0)] [--max-remeasure N (4)] [--lock-wait SECONDS (1800)]
                    [--no-reference-check] [--no-diagnosis] [--same-code-ledger FILE] [--format gpuperf]
-                   [--format gbench --suite NAME [-- SUITE ARGS...]]
+                   [--format gbench|nvbench --suite NAME [-- SUITE ARGS...]]
       Compare build B with build A on this GPU (B's), no stored baseline: --rounds rounds of one process of
       each build, interleaved (A B, B A, ...), judged as ab does; AMBIGUOUS benchmarks get --rounds more
       rounds (at most --max-remeasure times), timed after the first rounds' other cases where both builds
@@ -91,8 +92,9 @@ const std::vector<Command>& commands() {
       (--no-reference-check: it only times). This perf_gate judges: none need sit beside either build.
       On a regression, scripts/ncu_diagnose.sh profiles the slowest SLOW benchmarks in both builds.
       Writes into --out: a.roundN.json, b.roundN.json (each process, its .log beside), ab.md and
-      ab.verdict.json. --format gbench: two builds of a team's Google Benchmark suite NAME, as run's
-      (every benchmark each round; --filter and --no-reference-check do not apply).
+      ab.verdict.json. --format gbench, nvbench: two builds of a team's suite NAME, as run's (every
+      benchmark each round; its own options after -- select them, not --filter; --no-reference-check
+      does not apply).
 )",
        {{"--a", kValue},
         {"--b", kValue},

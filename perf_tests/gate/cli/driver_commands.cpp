@@ -25,15 +25,24 @@ constexpr int kMaxRemeasure = 99;      // looks_budget at most 100, the most per
 constexpr int kMaxLockWaitS = 604800;  // a week [s]
 constexpr int kMaxRounds = 1000;
 
-// A team's suite (gbench) takes its benchmarks' family from --family (run) or --suite (ab-run), and the
-// arguments after "--" for each of its processes.
+// A team's suite (gbench, nvbench) takes its benchmarks' family from --family (run) or --suite (ab-run), and
+// the arguments after "--" for each of its processes. --filter is a regular expression over our suite's
+// names; a team selects what its suite runs with its tool's own option, among the arguments after "--".
 std::unique_ptr<driver::Suite> suite_from(const Arguments& args, const std::string& program) {
   const driver::SuiteFormat format =
       driver::parse_suite_format(args.has("--format") ? args.value("--format") : "gpuperf");
   const std::vector<std::string> arguments = args.has("--") ? args.list("--") : std::vector<std::string>{};
   if (format == driver::SuiteFormat::kGpuperf) {
-    if (!arguments.empty()) throw UsageError("arguments after -- are for a team's suite (--format gbench)");
+    if (!arguments.empty()) throw UsageError("arguments after -- are for a team's suite (--format gbench, nvbench)");
     return driver::make_suite(format, program);
+  }
+  if (args.has("--filter")) {
+    throw UsageError(std::string("--filter selects our suite's cases; a team's suite selects its own benchmarks "
+                                 "among the arguments after -- (") +
+                     (format == driver::SuiteFormat::kGbench ? "-- --benchmark_filter=REGEX"
+                                                              : "nvbench: every benchmark of its binary runs; "
+                                                                "-- --axis NAME=VALUES narrows their axes") +
+                     ")");
   }
   const std::string family = args.has("--family") ? args.value("--family") : args.value("--suite");
   if (const std::string error = formats::name_error(formats::NameKind::kFamily, family); !error.empty()) {

@@ -3,10 +3,8 @@
 #include "formats/escape.h"
 #include "formats/exit_codes.h"
 #include "formats/foreign_names.h"
-#include "formats/input_error.h"
 #include "gate/driver/benchmark_filters.h"
 #include "gate/driver/driver_stop.h"
-#include "gate/driver/nvml_gpu.h"
 #include "gate/inputs/gbench_results.h"
 
 namespace gpuperf::gate::driver {
@@ -25,29 +23,6 @@ std::string gbench_filter(const std::vector<std::string>& names, const std::stri
   return exact_filter(run_names);
 }
 
-const formats::GpuIdentity& GbenchSuite::identity() const {
-  if (identity_) return *identity_;
-  std::string why_none;
-  try {
-    identity_ = identify_gpu(why_none);
-  } catch (const formats::InputError& e) {
-    throw DriverStop(formats::kExitInvalidInput, e.what());
-  }
-  if (!identity_) throw DriverStop(formats::kExitNotJudged, "no CUDA device (" + why_none + ")");
-  return *identity_;
-}
-
-SuiteGpu GbenchSuite::gpu() {
-  const formats::GpuIdentity& gpu = identity();
-  return {gpu.name, gpu.slug, gpu.uuid};
-}
-
-// Never called: abilities() says the suite has no checking pass.
-ProcessOutcome GbenchSuite::check(const std::string& /*filter*/, const EnvironmentAdditions& /*environment*/,
-                                  const ProcessFiles& /*files*/) {
-  throw DriverStop(formats::kExitInvalidInput, "a Google Benchmark suite has no checking process");
-}
-
 // The first look runs every benchmark of the binary (its family is the whole suite); a re-measurement
 // names the ambiguous ones (request.only_names). request.check_references is the team's tests' business.
 ProcessOutcome GbenchSuite::time(const TimingRequest& request, const ProcessFiles& files) {
@@ -63,7 +38,5 @@ ProcessOutcome GbenchSuite::time(const TimingRequest& request, const ProcessFile
 ResultsFile GbenchSuite::read_results(const std::string& path) const {
   return load_gbench_results(path, family_, identity());
 }
-
-std::optional<ResultsFile> GbenchSuite::read_fingerprints(const std::string& /*path*/) const { return std::nullopt; }
 
 }  // namespace gpuperf::gate::driver

@@ -5,6 +5,7 @@
 #include "gate/driver/driver_stop.h"
 #include "gate/driver/gbench_suite.h"
 #include "gate/driver/gpuperf_suite.h"
+#include "gate/driver/nvbench_suite.h"
 
 namespace gpuperf::gate::driver {
 
@@ -32,10 +33,7 @@ std::unique_ptr<Suite> make_suite(SuiteFormat format, const std::string& program
                                   const std::vector<std::string>& arguments) {
   if (format == SuiteFormat::kGpuperf) return std::make_unique<GpuperfSuite>(program);
   if (format == SuiteFormat::kGbench) return std::make_unique<GbenchSuite>(program, family, arguments);
-  throw DriverStop(formats::kExitInvalidInput, std::string("--format ") + format_name(format) +
-                                                   " is not supported yet: the driver runs gpuperf_bench and Google "
-                                                   "Benchmark suites (--format gpuperf, gbench); nvbench's output is "
-                                                   "not read yet");
+  return std::make_unique<NvbenchSuite>(program, family, arguments);
 }
 
 }  // namespace gpuperf::gate::driver

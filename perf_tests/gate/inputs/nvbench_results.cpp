@@ -414,6 +414,7 @@ NvbenchResults parse_nvbench_results(const std::string& text, const std::string&
   const ObjectReader top(doc, source, "", kRerunHint);
   Reading reading{family, json_path, read_devices(top), std::nullopt, "", {}};
   reading.out.results.source = source;
+  reading.out.results.no_fingerprints_because = "an nvbench suite";
   read_version(top, reading.out);
   const json& benchmarks = top.array("benchmarks");
   for (std::size_t i = 0; i < benchmarks.size(); ++i) {

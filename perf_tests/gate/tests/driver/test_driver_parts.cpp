@@ -13,12 +13,14 @@
 #include <string>
 
 #include "formats/exit_codes.h"
+#include "formats/foreign_names.h"
 #include "formats/input_error.h"
 #include "gate/driver/benchmark_filters.h"
 #include "gate/driver/driver_stop.h"
 #include "gate/driver/gbench_suite.h"
 #include "gate/driver/gpu_lock.h"
 #include "gate/driver/gpuperf_suite.h"
+#include "gate/driver/nvbench_suite.h"
 #include "gate/driver/nvml_gpu.h"
 #include "gate/driver/process.h"
 #include "gate/driver/runtime_folder.h"
@@ -215,20 +217,50 @@ TEST_F(ProcessTest, TheGpuperfSuiteReadsItsGpuInfo) {
       << "a slug names a file";
 }
 
-TEST(SuiteFormat, GpuperfAndGbenchRunNvbenchNotYet) {
+TEST(SuiteFormat, EachFormatMakesItsSuite) {
   EXPECT_EQ(parse_suite_format("gbench"), SuiteFormat::kGbench);
+  EXPECT_EQ(parse_suite_format("nvbench"), SuiteFormat::kNvbench);
   EXPECT_THROW(parse_suite_format("catch2"), DriverStop);
   EXPECT_NE(make_suite(SuiteFormat::kGpuperf, "bench"), nullptr);
-  const std::unique_ptr<Suite> gbench = make_suite(SuiteFormat::kGbench, "bench", "saxpy_suite");
-  EXPECT_FALSE(gbench->abilities().checks);
-  EXPECT_FALSE(gbench->abilities().canary);
-  EXPECT_FALSE(gbench->supports_time_filter());
-  try {
-    make_suite(SuiteFormat::kNvbench, "bench");
-    FAIL() << "nvbench ran";
-  } catch (const DriverStop& stop) {
-    EXPECT_NE(std::string(stop.what()).find("is not supported yet"), std::string::npos) << stop.what();
+  for (const SuiteFormat format : {SuiteFormat::kGbench, SuiteFormat::kNvbench}) {
+    const std::unique_ptr<Suite> team = make_suite(format, "bench", "saxpy_suite");
+    EXPECT_FALSE(team->abilities().checks) << format_name(format);
+    EXPECT_FALSE(team->abilities().canary) << format_name(format);
+    EXPECT_FALSE(team->supports_time_filter()) << format_name(format);
+    EXPECT_EQ(team->read_fingerprints("any.json"), std::nullopt) << format_name(format);
   }
+}
+
+// The options nvbench's command line gives each process are the driver's: a suite's arguments that hold one
+// are refused, saying which.
+TEST(NvbenchSuite, RefusesArgumentsTheDriverOwns) {
+  EXPECT_NE(make_suite(SuiteFormat::kNvbench, "bench", "s", {"--max-noise", "1", "--axis", "T=[F32]"}), nullptr);
+  for (const char* owned : {"-b", "--benchmark", "-d", "--devices", "--json", "--jsonbin"}) {
+    try {
+      make_suite(SuiteFormat::kNvbench, "bench", "s", {owned, "x"});
+      ADD_FAILURE() << owned << " was taken";
+    } catch (const DriverStop& stop) {
+      EXPECT_EQ(stop.exit_code(), formats::kExitInvalidInput);
+      EXPECT_NE(std::string(stop.what()).find(std::string("hold ") + owned + ","), std::string::npos) << stop.what();
+    }
+  }
+}
+
+// A re-measurement's selection: each state by its benchmark and an --axis per axis value; a value nvbench's
+// axis syntax cannot hold selects its whole benchmark, once.
+TEST(NvbenchSuite, SelectionNamesTheStatesOurNamesCameFrom) {
+  using Args = std::vector<std::string>;
+  EXPECT_EQ(nvbench_selection({"s/copy_sweep/T:F32,BlockSize:64", "s/scan"}, "s"),
+            (Args{"--benchmark", "copy_sweep", "--axis", "T=F32", "--axis", "BlockSize=64", "--benchmark", "scan"}));
+  const formats::MappedName range =
+      formats::nvbench_to_our_name("s", {"sweep", {{"Range", "1:2"}, {"N", "8"}}});
+  const formats::MappedName other =
+      formats::nvbench_to_our_name("s", {"sweep", {{"Range", "3"}, {"N", "8"}}});
+  ASSERT_TRUE(range.ok() && other.ok()) << range.error << other.error;
+  EXPECT_EQ(nvbench_selection({other.name, range.name}, "s"), (Args{"--benchmark", "sweep"}))
+      << "a value with ':' selects the whole benchmark, and its other state is not selected again";
+  EXPECT_THROW(nvbench_selection({"other/scan"}, "s"), DriverStop) << "another family";
+  EXPECT_THROW(nvbench_selection({"s/copy/T:F32,BlockSize"}, "s"), DriverStop) << "not a name the mapping writes";
 }
 
 // A re-measurement's --benchmark_filter: our names mapped back to Google Benchmark's run names, escaped.

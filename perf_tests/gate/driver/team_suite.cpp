@@ -1,0 +1,35 @@
+#include "gate/driver/team_suite.h"
+
+#include "formats/exit_codes.h"
+#include "formats/input_error.h"
+#include "gate/driver/driver_stop.h"
+#include "gate/driver/nvml_gpu.h"
+
+namespace gpuperf::gate::driver {
+
+const formats::GpuIdentity& TeamSuite::identity() const {
+  if (identity_) return *identity_;
+  std::string why_none;
+  try {
+    identity_ = identify_gpu(why_none);
+  } catch (const formats::InputError& e) {
+    throw DriverStop(formats::kExitInvalidInput, e.what());
+  }
+  if (!identity_) throw DriverStop(formats::kExitNotJudged, "no CUDA device (" + why_none + ")");
+  return *identity_;
+}
+
+SuiteGpu TeamSuite::gpu() {
+  const formats::GpuIdentity& gpu = identity();
+  return {gpu.name, gpu.slug, gpu.uuid};
+}
+
+// Never called: abilities() says the suite has no checking pass.
+ProcessOutcome TeamSuite::check(const std::string& /*filter*/, const EnvironmentAdditions& /*environment*/,
+                                const ProcessFiles& /*files*/) {
+  throw DriverStop(formats::kExitInvalidInput, "a team's suite has no checking process");
+}
+
+std::optional<ResultsFile> TeamSuite::read_fingerprints(const std::string& /*path*/) const { return std::nullopt; }
+
+}  // namespace gpuperf::gate::driver

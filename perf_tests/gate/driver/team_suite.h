@@ -1,0 +1,51 @@
+#pragma once
+// What a team's suite, of any tool's format, shares as the driver sees it (gbench_suite.h, nvbench_suite.h):
+// - its name is the family of its benchmarks' names (formats/foreign_names.h), and the team's own
+//   arguments go to each of its processes;
+// - the GPU is the driver's to identify (nvml_gpu.h), once, before any process runs: the lock is taken by
+//   the GPU's UUID, which no tool's output holds;
+// - no checking or fingerprint pass: the suite's correctness is its team's own tests, and the reports say
+//   "fingerprints not captured (a Google Benchmark suite)" or "(an nvbench suite)";
+// - no memory canary: the ceiling family is ours;
+// - no --time-filter: another tool can only select what a process runs, so a re-measurement runs the
+//   ambiguous benchmarks alone. A case's time can depend on what ran before it in its process
+//   (stored_run.h), but a binary of another tool offers no way to set up a case untimed: this is the
+//   closest it allows, and both arms of an A/B comparison are re-measured alike.
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "formats/gpu_identity.h"
+#include "gate/driver/suite.h"
+
+namespace gpuperf::gate::driver {
+
+class TeamSuite : public Suite {
+ public:
+  // `family`: the suite's name, the family of its benchmarks' names; `arguments`: given to each process
+  // before the driver's own.
+  TeamSuite(std::string program, std::string family, std::vector<std::string> arguments)
+      : program_(std::move(program)), family_(std::move(family)), arguments_(std::move(arguments)) {}
+
+  std::string program() const override { return program_; }
+  SuiteAbilities abilities() const override { return {false, false}; }
+  SuiteGpu gpu() override;
+  ProcessOutcome check(const std::string& filter, const EnvironmentAdditions& environment,
+                       const ProcessFiles& files) override;
+  bool supports_time_filter() override { return false; }
+  std::optional<ResultsFile> read_fingerprints(const std::string& path) const override;
+
+ protected:
+  // The GPU NVML names; DriverStop: exit 77 where there is none, 2 where NVML cannot say.
+  const formats::GpuIdentity& identity() const;
+
+  const std::string program_;
+  const std::string family_;
+  const std::vector<std::string> arguments_;
+
+ private:
+  mutable std::optional<formats::GpuIdentity> identity_;  // read once, by gpu() or the first results read
+};
+
+}  // namespace gpuperf::gate::driver
