@@ -1,11 +1,9 @@
 #include "gate/driver/suite_record.h"
 
 #include <filesystem>
-#include <optional>
 #include <system_error>
 #include <vector>
 
-#include "formats/atomic_file.h"
 #include "formats/escape.h"
 #include "formats/exit_codes.h"
 #include "formats/input_error.h"
@@ -13,8 +11,7 @@
 #include "gate/driver/console.h"
 #include "gate/driver/gpu_lock.h"
 #include "gate/driver/shared_steps.h"
-#include "gate/inputs/baseline.h"
-#include "gate/recording/record.h"
+#include "gate/recording/write_baseline.h"
 
 namespace gpuperf::gate::driver {
 namespace {
@@ -74,23 +71,9 @@ int record_suite_baseline(const RecordRunOptions& options, Suite& suite, std::os
         time_processes(options, suite, commit, formats::escape_console(gpu.name), err);
     MeasuredResults measured;
     const std::vector<ResultsFile> runs = measured.read(suite, paths);
-    // Read and written under the file's lock, as perf_gate record: two GPUs of one model recording at once
-    // each leave a whole file (the later one stands).
-    const formats::FileLock file_lock(target);
-    std::optional<Baseline> previous;
-    std::error_code error;
-    if (std::filesystem::is_regular_file(target, error)) previous = load_baseline(target);
     RecordOptions record_options;
     record_options.commit = commit.empty() ? "unknown" : commit;
-    const Baseline baseline = record_baseline(runs, previous ? &*previous : nullptr, record_options);
-    formats::write_file_atomically(target, baseline_to_text(baseline));
-    out << "wrote " << target << ": " << baseline.benchmarks.size() << " benchmarks of "
-        << formats::escape_console(baseline.gpu.name) << " (" << baseline.gpu.slug << "), " << baseline.recorded.runs
-        << " runs, commit " << baseline.recorded.commit << "\n";
-    if (previous) {
-      out << "what moved versus the previous " << target << " (largest change first):\n";
-      write_moves(baseline_moves(*previous, baseline), out);
-    }
+    write_recorded_baseline(runs, {target, target, true}, record_options, out);
     note(err, "review the changes above, then commit " + target);
     return formats::kExitPass;
   } catch (const formats::InputError& e) {
