@@ -8,9 +8,9 @@
 #include "formats/input_error.h"
 #include "gate/cli/commands.h"
 #include "gate/inputs/baseline.h"
-#include "gate/inputs/platform.h"
 #include "gate/inputs/results.h"
 #include "gate/recording/record.h"
+#include "gate/recording/write_baseline.h"
 #include "gate/statistics/tolerance.h"
 
 namespace gpuperf::gate::cli {
@@ -27,22 +27,9 @@ int run_record(const Arguments& args, std::ostream& out, std::ostream& /*err*/) 
   const std::string path = args.required("--out");
   checked_outputs(args, {"--out"});
   const std::vector<ResultsFile> runs = load_results_files(args.list("--results"));
-  // --previous is usually the file --out replaces: read and written under its lock, so that two recordings
-  // of one GPU model at once each leave a whole file.
-  const formats::FileLock lock(path);
-  std::optional<Baseline> previous;
-  if (args.has("--previous")) previous = load_baseline(args.value("--previous"));
-  const Baseline baseline = record_baseline(runs, previous ? &*previous : nullptr, options);
-  formats::write_file_atomically(path, baseline_to_text(baseline));
-  out << "wrote " << path << ": " << baseline.benchmarks.size() << " benchmarks of " << baseline.gpu.name << " ("
-      << baseline.gpu.slug << "), " << baseline.recorded.runs << " runs, commit " << baseline.recorded.commit << "\n";
-  if (previous) {
-    out << "what moved versus " << args.value("--previous") << " (largest change first):\n";
-    write_moves(baseline_moves(*previous, baseline), out);
-    // What may have moved them: the runs against the platform of the previous file.
-    const std::string changed = describe_changes(platform_changes(platform_of(*previous), platform_of(runs)));
-    if (!changed.empty()) out << "platform versus " << args.value("--previous") << ": " << changed << "\n";
-  }
+  // --previous is usually the file --out replaces (recording/write_baseline.h).
+  if (args.has("--previous") && args.value("--previous").empty()) throw UsageError("--previous needs a file");
+  write_recorded_baseline(runs, {path, args.value("--previous"), false}, options, out);
   return formats::kExitPass;
 }
 

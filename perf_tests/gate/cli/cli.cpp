@@ -58,9 +58,13 @@ const std::vector<Command>& commands() {
       processes, the GPU is read with NVML (none: skipped, 77), and it has no checking process,
       fingerprints or memory canary; re-measurements time the ambiguous benchmarks alone
       (--benchmark_filter; nvbench: --benchmark NAME --axis NAME=VALUE per state).
-      --record (gbench): records the suite's baseline DIR/<gpu slug>.json instead, from --processes
-      (here 10) processes, as scripts/update_baseline.sh records ours (hand-set tolerances kept, what
-      moved printed, the file written whole or not at all); exit 0 written, 2 failure, 77 no GPU.
+      --record: records the suite's baseline DIR/<gpu slug>.json instead (scripts/update_baseline.sh
+      calls it): our own suite whole (no --family: its baseline holds every family), first checking
+      every case and capturing its fingerprint in a process that times nothing, or a team's suite F;
+      then --processes (here 10) processes time the whole suite, with no reference check. The previous
+      file's hand-set tolerances are kept, what moved is printed, the file is written whole or not at
+      all. Writes into --out: record.fingerprints.json and record.runN.json (a team's: F.recordN.json),
+      each with its .log. Exit 0 written, 2 failure (nothing written), 77 no GPU.
 )",
        {{"--family", kValue},
         {"--bench", kValue},

@@ -25,12 +25,16 @@ constexpr int kMaxRemeasure = 99;      // looks_budget at most 100, the most per
 constexpr int kMaxLockWaitS = 604800;  // a week [s]
 constexpr int kMaxRounds = 1000;
 
+// The --format given, gpuperf where none is. DriverStop (exit 2) for an unknown one.
+driver::SuiteFormat format_of(const Arguments& args) {
+  return driver::parse_suite_format(args.has("--format") ? args.value("--format") : "gpuperf");
+}
+
 // A team's suite (gbench, nvbench) takes its benchmarks' family from --family (run) or --suite (ab-run), and
 // the arguments after "--" for each of its processes. --filter is a regular expression over our suite's
 // names; a team selects what its suite runs with its tool's own option, among the arguments after "--".
 std::unique_ptr<driver::Suite> suite_from(const Arguments& args, const std::string& program) {
-  const driver::SuiteFormat format =
-      driver::parse_suite_format(args.has("--format") ? args.value("--format") : "gpuperf");
+  const driver::SuiteFormat format = format_of(args);
   const std::vector<std::string> arguments = args.has("--") ? args.list("--") : std::vector<std::string>{};
   if (format == driver::SuiteFormat::kGpuperf) {
     if (!arguments.empty()) throw UsageError("arguments after -- are for a team's suite (--format gbench, nvbench)");
@@ -99,27 +103,44 @@ driver::AbRunOptions ab_run_options(const Arguments& args) {
   return options;
 }
 
-}  // namespace
-
 // --record: the suite's baseline instead of a test against it (driver/suite_record.h), 10 processes unless
-// --processes says.
-driver::RecordRunOptions record_run_options(const Arguments& args, const driver::StoredRunOptions& run) {
+// --processes says; our own suite (--format gpuperf) whole, a team's by its name (--family).
+driver::RecordRunOptions record_run_options(const Arguments& args) {
+  for (const char* option : {"--max-remeasure", "--strict", "--no-canary", "--no-reference-check", "--skip-unchanged",
+                             "--same-code-ledger", "--no-diagnosis"}) {
+    if (args.has(option)) {
+      throw UsageError(std::string(option) + " is an option of a perf test: leave it out of --record, which records "
+                       "a baseline");
+    }
+  }
+  const bool whole_suite = format_of(args) == driver::SuiteFormat::kGpuperf;
+  if (whole_suite && args.has("--family")) {
+    throw UsageError("--record of our own suite (--format gpuperf) records every family: the GPU's baseline, "
+                     "DIR/<gpu slug>.json, holds them all - leave --family out");
+  }
   driver::RecordRunOptions options;
-  options.family = run.family;
-  options.baselines = run.baselines;
-  options.out = run.out;
-  options.processes = args.has("--processes") ? run.processes : driver::kDefaultRecordProcesses;
-  options.repetitions = run.repetitions;
-  options.lock_wait_s = run.lock_wait_s;
-  options.commit = run.git_commit.value_or("");
+  if (!whole_suite) options.family = args.required("--family");  // checked by suite_from
+  args.required("--bench");
+  options.baselines = args.required("--baselines");
+  options.out = args.required("--out");
+  options.processes = args.whole_number("--processes", 1, kMaxProcesses).value_or(options.processes);
+  options.repetitions = args.whole_number("--repetitions", 1, kMaxRepetitions).value_or(options.repetitions);
+  options.lock_wait_s = args.whole_number("--lock-wait", 0, kMaxLockWaitS).value_or(options.lock_wait_s);
+  options.commit = environment("GPUPERF_GIT_COMMIT").value_or("");
   return options;
 }
 
+}  // namespace
+
 int run_stored_test(const Arguments& args, std::ostream& out, std::ostream& err) {
-  const driver::StoredRunOptions options = stored_run_options(args);
   try {
+    if (args.has("--record")) {
+      const driver::RecordRunOptions options = record_run_options(args);
+      const std::unique_ptr<driver::Suite> suite = suite_from(args, args.value("--bench"));
+      return driver::record_suite_baseline(options, *suite, out, err);
+    }
+    const driver::StoredRunOptions options = stored_run_options(args);
     const std::unique_ptr<driver::Suite> suite = suite_from(args, args.value("--bench"));
-    if (args.has("--record")) return driver::record_suite_baseline(record_run_options(args, options), *suite, out, err);
     return driver::run_against_baseline(options, *suite, out, err);
   } catch (const driver::DriverStop& stop) {
     return driver::report_stop(stop, err);

@@ -3,21 +3,22 @@
 #include <filesystem>
 #include <optional>
 #include <system_error>
+#include <utility>
 #include <vector>
 
-#include "formats/atomic_file.h"
 #include "formats/escape.h"
 #include "formats/exit_codes.h"
 #include "formats/input_error.h"
-#include "gate/driver/benchmark_filters.h"
 #include "gate/driver/console.h"
 #include "gate/driver/gpu_lock.h"
 #include "gate/driver/shared_steps.h"
-#include "gate/inputs/baseline.h"
-#include "gate/recording/record.h"
+#include "gate/recording/write_baseline.h"
 
 namespace gpuperf::gate::driver {
 namespace {
+
+// Every case of the suite, in each process.
+constexpr const char* kWholeSuite = ".";
 
 void create_folder(const std::string& folder, const char* option) {
   std::error_code error;
@@ -28,28 +29,78 @@ void create_folder(const std::string& folder, const char* option) {
   }
 }
 
-// The processes' results, each one run of the baseline.
-std::vector<std::string> time_processes(const RecordRunOptions& options, Suite& suite, const std::string& commit,
-                                        const std::string& gpu_name, std::ostream& err) {
+// The processes of one recording, whose results go into the GPU's baseline file `target`.
+class Recording {
+ public:
+  Recording(const RecordRunOptions& options, Suite& suite, std::string target, std::string commit,
+            std::string gpu_name, std::ostream& err)
+      : options_(options),
+        suite_(suite),
+        target_(std::move(target)),
+        environment_{{"GPUPERF_GIT_COMMIT", commit}},
+        gpu_name_(std::move(gpu_name)),
+        err_(err) {}
+
+  std::optional<ResultsFile> check_cases();
+  std::vector<std::string> time_processes();
+
+ private:
+  // The files of the process `name`; a results file an earlier recording left would be read as this one's.
+  ProcessFiles fresh_files(const std::string& name) const;
+  // Exit 2 where the process did not succeed: `crashed` where a signal ended it, else `failed`.
+  void stop_unless_succeeded(const ProcessOutcome& outcome, const std::string& crashed, const std::string& failed,
+                             const ProcessFiles& files) const;
+
+  const RecordRunOptions& options_;
+  Suite& suite_;
+  const std::string target_;
+  const EnvironmentAdditions environment_;
+  const std::string gpu_name_;
+  std::ostream& err_;
+};
+
+ProcessFiles Recording::fresh_files(const std::string& name) const {
+  const std::string prefix = options_.out + "/" + name;
+  const ProcessFiles files{prefix + ".json", prefix + ".log"};
+  std::error_code error;
+  std::filesystem::remove(files.results, error);
+  return files;
+}
+
+void Recording::stop_unless_succeeded(const ProcessOutcome& outcome, const std::string& crashed,
+                                      const std::string& failed, const ProcessFiles& files) const {
+  const std::string where = "; log: " + files.log + "; nothing written to " + target_;
+  if (outcome.signaled) stop_after_failure(files.log, crashed + where, err_);
+  if (!outcome.succeeded()) stop_after_failure(files.log, failed + where, err_);
+}
+
+// The checking process; what it captured, nullopt where it captured no fingerprint.
+std::optional<ResultsFile> Recording::check_cases() {
+  note(err_, "checking every case and capturing its fingerprint on " + gpu_name_);
+  const ProcessFiles files = fresh_files("record.fingerprints");
+  const ProcessOutcome outcome = suite_.check(kWholeSuite, environment_, files);
+  const std::string code = std::to_string(outcome.code);
+  stop_unless_succeeded(outcome, "the benchmark binary crashed (signal " + code + ") while checking the cases",
+                        "checking the cases failed (exit " + code + ")", files);
+  // CUPTI may be unavailable (another profiler attached): the cases were checked, their code is unknown.
+  std::optional<ResultsFile> fingerprints = suite_.read_fingerprints(files.results);
+  if (!fingerprints) note(err_, "no fingerprint captured (" + files.log + "): the baseline will hold none");
+  return fingerprints;
+}
+
+// The timing processes' results, each one run of the baseline.
+std::vector<std::string> Recording::time_processes() {
   std::vector<std::string> runs;
-  for (int run = 1; run <= options.processes; ++run) {
-    note(err, "run " + std::to_string(run) + " of " + std::to_string(options.processes) + " on " + gpu_name);
-    const std::string name = options.out + "/" + options.family + ".record" + std::to_string(run);
-    const ProcessFiles files{name + ".json", name + ".log"};
-    std::error_code error;
-    std::filesystem::remove(files.results, error);  // an earlier recording's file would be read as this one's
-    const TimingRequest request{
-        family_filter(options.family, ""), "", options.repetitions, false, {{"GPUPERF_GIT_COMMIT", commit}}, {}};
-    const ProcessOutcome outcome = suite.time(request, files);
-    const std::string where = " in run " + std::to_string(run) + "; log: " + files.log + "; nothing written";
-    if (outcome.signaled) {
-      stop_after_failure(files.log, "the benchmark binary crashed (signal " + std::to_string(outcome.code) + ")" + where,
-                         err);
-    }
-    if (!outcome.succeeded()) {
-      stop_after_failure(files.log, "the benchmark binary failed (exit " + std::to_string(outcome.code) + ")" + where,
-                         err);
-    }
+  for (int run = 1; run <= options_.processes; ++run) {
+    note(err_, "run " + std::to_string(run) + " of " + std::to_string(options_.processes) + " on " + gpu_name_);
+    const std::string number = std::to_string(run);
+    const ProcessFiles files =
+        fresh_files(options_.family.empty() ? "record.run" + number : options_.family + ".record" + number);
+    const TimingRequest request{kWholeSuite, "", options_.repetitions, false, environment_, {}};
+    const ProcessOutcome outcome = suite_.time(request, files);
+    const std::string code = std::to_string(outcome.code);
+    stop_unless_succeeded(outcome, "the benchmark binary crashed (signal " + code + ") in run " + number,
+                          "the benchmark binary failed (exit " + code + ") in run " + number, files);
     runs.push_back(files.results);
   }
   return runs;
@@ -59,38 +110,24 @@ std::vector<std::string> time_processes(const RecordRunOptions& options, Suite& 
 
 int record_suite_baseline(const RecordRunOptions& options, Suite& suite, std::ostream& out, std::ostream& err) {
   try {
-    if (suite.abilities().checks) {
-      throw DriverStop(formats::kExitInvalidInput,
-                       "--record records a team's suite (--format gbench); our own suite's baseline holds every "
-                       "family: record it with scripts/update_baseline.sh --build-dir <build dir>");
-    }
     const SuiteGpu gpu = suite.gpu();
     create_folder(options.baselines, "--baselines");
     create_folder(options.out, "--out");
     const std::string target = options.baselines + "/" + gpu.slug + ".json";
     const GpuLock lock(gpu.uuid, options.lock_wait_s);
-    const std::string commit = options.commit.empty() ? checkout_commit(options.baselines) : options.commit;
-    const std::vector<std::string> paths =
-        time_processes(options, suite, commit, formats::escape_console(gpu.name), err);
-    MeasuredResults measured;
-    const std::vector<ResultsFile> runs = measured.read(suite, paths);
-    // Read and written under the file's lock, as perf_gate record: two GPUs of one model recording at once
-    // each leave a whole file (the later one stands).
-    const formats::FileLock file_lock(target);
-    std::optional<Baseline> previous;
-    std::error_code error;
-    if (std::filesystem::is_regular_file(target, error)) previous = load_baseline(target);
-    RecordOptions record_options;
-    record_options.commit = commit.empty() ? "unknown" : commit;
-    const Baseline baseline = record_baseline(runs, previous ? &*previous : nullptr, record_options);
-    formats::write_file_atomically(target, baseline_to_text(baseline));
-    out << "wrote " << target << ": " << baseline.benchmarks.size() << " benchmarks of "
-        << formats::escape_console(baseline.gpu.name) << " (" << baseline.gpu.slug << "), " << baseline.recorded.runs
-        << " runs, commit " << baseline.recorded.commit << "\n";
-    if (previous) {
-      out << "what moved versus the previous " << target << " (largest change first):\n";
-      write_moves(baseline_moves(*previous, baseline), out);
+    std::string commit = options.commit.empty() ? checkout_commit(options.baselines) : options.commit;
+    if (commit.empty()) commit = "unknown";
+    Recording recording(options, suite, target, commit, formats::escape_console(gpu.name), err);
+    std::vector<ResultsFile> runs;  // the fingerprints first (they count as no run), then each timing process
+    if (suite.abilities().checks) {
+      if (std::optional<ResultsFile> fingerprints = recording.check_cases()) runs.push_back(std::move(*fingerprints));
     }
+    const std::vector<std::string> paths = recording.time_processes();
+    MeasuredResults measured;
+    for (ResultsFile& run : measured.read(suite, paths)) runs.push_back(std::move(run));
+    RecordOptions record_options;
+    record_options.commit = commit;
+    write_recorded_baseline(runs, {target, target, true}, record_options, out);
     note(err, "review the changes above, then commit " + target);
     return formats::kExitPass;
   } catch (const formats::InputError& e) {

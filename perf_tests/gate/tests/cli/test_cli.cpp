@@ -325,6 +325,13 @@ TEST_F(Cli, RecordRefusesANonPositiveSameGpuTolerance) {
   }
 }
 
+TEST_F(Cli, RecordRefusesAnEmptyPrevious) {
+  const CliRun run = cli({"record", "--results", testdata("results_run1.json"), "--out", out("b.json"), "--previous", ""});
+  EXPECT_EQ(run.code, formats::kExitInvalidInput);
+  EXPECT_NE(run.err.find("--previous needs a file"), std::string::npos) << run.err;
+  EXPECT_FALSE(std::filesystem::exists(out("b.json")));
+}
+
 TEST_F(Cli, RecordRefusesErrorsAndLeavesTheOldFile) {
   std::filesystem::copy_file(testdata("baseline_h200.json"), out("b.json"));
   const CliRun run = cli({"record", "--results", testdata("results_error.json"), "--out", out("b.json")});

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "formats/exit_codes.h"
+#include "formats/tests/launch_fixture.h"
 #include "gate/driver/driver_stop.h"
 #include "gate/driver/suite.h"
 #include "gate/tests/support/gate_test_support.h"
@@ -120,5 +121,21 @@ class FakeSuite : public driver::Suite {
   std::uint64_t seed_ = 0;
   std::map<std::string, ResultsFile> written_;
 };
+
+// A fingerprint-only checking process's results (FakeSuite::fingerprints): each benchmark's one kernel,
+// fake/long's with `long_sass` as its machine code.
+inline ResultsFile fake_fingerprints(const std::string& long_sass) {
+  ResultsFile file = FakeSuite::clean_processes(1).front();
+  file.benchmarks.clear();
+  formats::Fingerprint short_code;
+  short_code.capture_status = formats::kCapturedByCupti;
+  short_code.kernels = {
+      formats::testing::launch_of("short_kernel", "short_kernel", {8, 1, 1}, {256, 1, 1}, 32, "00000000000000bb")};
+  formats::Fingerprint long_code = short_code;
+  long_code.kernels = {
+      formats::testing::launch_of("long_kernel", "long_kernel", {8, 1, 1}, {256, 1, 1}, 32, long_sass)};
+  file.fingerprints = {{kFakeShort, short_code}, {kFakeLong, long_code}};
+  return file;
+}
 
 }  // namespace gpuperf::gate::testing

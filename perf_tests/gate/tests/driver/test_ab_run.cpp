@@ -3,9 +3,7 @@
 // of scripts/tests/test_ab_compare.sh that need no process.
 #include <gtest/gtest.h>
 
-#include <cstdlib>
 #include <filesystem>
-#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -13,6 +11,7 @@
 #include "formats/exit_codes.h"
 #include "gate/driver/ab_run.h"
 #include "gate/tests/driver/fake_suite.h"
+#include "gate/tests/driver/lock_folder_test.h"
 #include "gate/tests/support/gate_test_support.h"
 
 namespace gpuperf::gate::driver {
@@ -20,24 +19,8 @@ namespace {
 
 using testing::FakeSuite;
 
-class AbRunTest : public testing::ScratchFolderTest {
+class AbRunTest : public testing::LockFolderTest {
  protected:
-  void SetUp() override {
-    ScratchFolderTest::SetUp();
-    if (const char* previous = std::getenv("XDG_RUNTIME_DIR")) previous_runtime_dir_ = previous;
-    std::filesystem::create_directories(path("run"));
-    std::filesystem::permissions(path("run"), std::filesystem::perms::owner_all);
-    ::setenv("XDG_RUNTIME_DIR", path("run").c_str(), 1);
-  }
-  void TearDown() override {
-    if (previous_runtime_dir_) {
-      ::setenv("XDG_RUNTIME_DIR", previous_runtime_dir_->c_str(), 1);
-    } else {
-      ::unsetenv("XDG_RUNTIME_DIR");
-    }
-    ScratchFolderTest::TearDown();
-  }
-
   AbRunOptions options() const {
     AbRunOptions o;
     o.out = path("out");
@@ -55,7 +38,6 @@ class AbRunTest : public testing::ScratchFolderTest {
     return code;
   }
 
-  std::optional<std::string> previous_runtime_dir_;
   std::string out_;
   std::string err_;
 };

@@ -3,7 +3,6 @@
 // scenarios of scripts/tests/test_perf_test.sh that need no process.
 #include <gtest/gtest.h>
 
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <optional>
@@ -12,18 +11,19 @@
 #include <vector>
 
 #include "formats/exit_codes.h"
-#include "formats/tests/launch_fixture.h"
 #include "gate/driver/looks.h"
 #include "gate/driver/stored_run.h"
 #include "gate/inputs/baseline.h"
 #include "gate/phases/phase_files.h"
 #include "gate/recording/record.h"
 #include "gate/tests/driver/fake_suite.h"
+#include "gate/tests/driver/lock_folder_test.h"
 #include "gate/tests/support/gate_test_support.h"
 
 namespace gpuperf::gate::driver {
 namespace {
 
+using testing::fake_fingerprints;
 using testing::FakeSuite;
 using testing::kFakeLong;
 using testing::kFakeShort;
@@ -37,24 +37,11 @@ std::string read_text(const std::string& path) {
 
 // A scratch folder with a baseline of the fake suite in baselines/, the lock folder (XDG_RUNTIME_DIR)
 // inside it for the test's time.
-class StoredRunTest : public testing::ScratchFolderTest {
+class StoredRunTest : public testing::LockFolderTest {
  protected:
   void SetUp() override {
-    ScratchFolderTest::SetUp();
-    const char* previous = std::getenv("XDG_RUNTIME_DIR");
-    if (previous != nullptr) previous_runtime_dir_ = previous;
-    std::filesystem::create_directories(path("run"));
-    std::filesystem::permissions(path("run"), std::filesystem::perms::owner_all);
-    ::setenv("XDG_RUNTIME_DIR", path("run").c_str(), 1);
+    LockFolderTest::SetUp();
     std::filesystem::create_directories(path("baselines"));
-  }
-  void TearDown() override {
-    if (previous_runtime_dir_) {
-      ::setenv("XDG_RUNTIME_DIR", previous_runtime_dir_->c_str(), 1);
-    } else {
-      ::unsetenv("XDG_RUNTIME_DIR");
-    }
-    ScratchFolderTest::TearDown();
   }
 
   // A baseline of 10 clean processes, tolerance 3% (the fingerprints of `fingerprints`, where given).
@@ -96,7 +83,6 @@ class StoredRunTest : public testing::ScratchFolderTest {
     return names;
   }
 
-  std::optional<std::string> previous_runtime_dir_;
   std::string out_;
   std::string err_;
 };
@@ -257,26 +243,10 @@ TEST_F(StoredRunTest, ACorruptBaselineFailsBeforeAnythingIsMeasured) {
   EXPECT_EQ(suite.calls, std::vector<std::string>{"gpu"});
 }
 
-// A fingerprint-only checking process's results: each benchmark's one kernel, fake/long's with
-// `long_sass` as its machine code.
-ResultsFile fingerprints_with(const std::string& long_sass) {
-  ResultsFile file = FakeSuite::clean_processes(1).front();
-  file.benchmarks.clear();
-  formats::Fingerprint short_code;
-  short_code.capture_status = formats::kCapturedByCupti;
-  short_code.kernels = {
-      formats::testing::launch_of("short_kernel", "short_kernel", {8, 1, 1}, {256, 1, 1}, 32, "00000000000000bb")};
-  formats::Fingerprint long_code = short_code;
-  long_code.kernels = {
-      formats::testing::launch_of("long_kernel", "long_kernel", {8, 1, 1}, {256, 1, 1}, 32, long_sass)};
-  file.fingerprints = {{kFakeShort, short_code}, {kFakeLong, long_code}};
-  return file;
-}
-
 TEST_F(StoredRunTest, SkipUnchangedTimesOnlyWhatChanged) {
-  record_baseline_file(fingerprints_with("00000000000000aa"));
+  record_baseline_file(fake_fingerprints("00000000000000aa"));
   FakeSuite unchanged;
-  unchanged.fingerprints = fingerprints_with("00000000000000aa");
+  unchanged.fingerprints = fake_fingerprints("00000000000000aa");
   StoredRunOptions o = options();
   o.skip_unchanged = true;
   EXPECT_EQ(run(unchanged, o), formats::kExitPass) << out_ << err_;
@@ -284,7 +254,7 @@ TEST_F(StoredRunTest, SkipUnchangedTimesOnlyWhatChanged) {
   EXPECT_EQ(unchanged.calls, (std::vector<std::string>{"gpu", "check ^fake/"})) << "nothing timed";
 
   FakeSuite changed;
-  changed.fingerprints = fingerprints_with("00000000000000ff");
+  changed.fingerprints = fake_fingerprints("00000000000000ff");
   changed.slowdown_pct = 10.0;
   EXPECT_EQ(run(changed, o), formats::kExitRegression) << out_ << err_;
   const std::string only_long = "time ^(fake/long/n:2)(/|$)|^ceiling/ reps=30";

@@ -1,0 +1,35 @@
+#pragma once
+// A recorded baseline written over its file, as perf_gate record and perf_gate run --record both write it:
+// the file locked from reading the previous one to replacing it, so that two recordings of one GPU model at
+// once each leave a whole file (the later one stands) and neither loses what the other read; then what
+// moved against the previous file, and how the platform differs from it, for the person who reviews the
+// new file.
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "gate/inputs/baseline.h"
+#include "gate/inputs/results.h"
+#include "gate/recording/record.h"
+
+namespace gpuperf::gate {
+
+// Where a recorded baseline goes, and the file it takes over from.
+struct BaselineDestination {
+  std::string path;      // the file written, whole or not at all
+  std::string previous;  // the file whose hand-set values are kept and that moves are shown against; "" none
+  bool first_if_previous_missing = false;  // a missing `previous` is a first baseline, not an error
+};
+
+// Records `runs` (record_baseline) into destination.path under its lock (formats::FileLock), keeping what
+// the previous file holds by hand, and prints on `out`:
+//   wrote <path>: <n> benchmarks of <gpu name> (<slug>), <runs> runs, commit <commit>
+//   what moved versus <previous> (largest change first):      and write_moves' lines, where a previous file
+//   platform versus <previous>: <what changed>                where its platform differs from the runs'
+// InputError, with nothing written, where the previous file cannot be read or record_baseline refuses the
+// runs.
+void write_recorded_baseline(const std::vector<ResultsFile>& runs, const BaselineDestination& destination,
+                             const RecordOptions& options, std::ostream& out);
+
+}  // namespace gpuperf::gate

@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# scripts/update_baseline.sh, the wrapper around perf_gate run --record, end to end on a machine without
+# a GPU: a build folder whose gpuperf-programs.txt names fake_bench.sh (standing in for gpuperf_bench) and
+# the perf_gate under test. The checking process first, then --runs timing processes of the whole suite
+# with no reference check; the fingerprints kept; the note when none was captured; a hand-set tolerance
+# kept; the commit (GPUPERF_GIT_COMMIT, else the baseline folder's checkout's); a crash writes nothing (2);
+# no GPU (77); the wrapper's own errors (2).
+#   test_update_baseline.sh PERF_GATE
+set -uo pipefail
+gate=$(realpath "$1")
+here="$(cd "$(dirname "$0")" && pwd)"
+script="$here/../update_baseline.sh"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+export TMPDIR=$work  # the GPU lock's files too
+unset GPUPERF_GIT_COMMIT GPUPERF_PHASES_DIR FAKE_FINGERPRINTS FAKE_CRASH FAKE_GPU FAKE_ARGS_LOG
+passed=0 failed=0
+
+build=$work/build baselines=$work/baselines out=$work/build/perf-results/record
+baseline=$baselines/fake-gpu.json
+mkdir -p "$build" "$baselines"
+printf 'bench=%s\ngate=%s\nbaselines=%s\n' "$here/fake_bench.sh" "$gate" "$baselines" >"$build/gpuperf-programs.txt"
+
+expect() {  # expect <exit> <text> <description>: the last command's exit and output ($work/log)
+  local rc=$? want=$1 text=$2 what=$3
+  if ((rc == want)) && grep -q -- "$text" "$work/log"; then
+    passed=$((passed + 1))
+  else
+    failed=$((failed + 1))
+    echo "FAIL: $what: exit $rc (want $want), output should contain '$text':"
+    sed 's/^/    /' "$work/log"
+  fi
+}
+check() {  # check <description> <command...>
+  local what=$1
+  shift
+  if "$@" >/dev/null 2>&1; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL: $what"; fi
+}
+update() { bash "$script" --build-dir "$build" "$@" >"$work/log" 2>&1; }
+
+# The first baseline: the GPU, one checking process, then 3 timing processes; the fingerprints kept.
+FAKE_FINGERPRINTS=1 FAKE_ARGS_LOG=$work/args GPUPERF_GIT_COMMIT=c0ffee update --runs 3 --repetitions 5
+expect 0 "wrote $baseline: 2 benchmarks of Fake GPU (fake-gpu), 3 runs, commit c0ffee" "first baseline"
+check "the GPU asked first, then one checking process of every case that times nothing" \
+  diff <(head -n 2 "$work/args") <(printf '%s\n' --gpu-info \
+    "--fingerprint-only --benchmark_filter=. --benchmark_out=$out/record.fingerprints.json")
+check "then 3 timing processes of the whole suite, no reference check" \
+  diff <(tail -n +3 "$work/args") <(for run in 1 2 3; do
+    echo "--no-reference-check --benchmark_filter=. --benchmark_repetitions=5 --benchmark_out=$out/record.run$run.json --benchmark_out_format=json"
+  done)
+check "the baseline holds the fingerprints, from no run" \
+  jq -e '.benchmarks["fake/long/n:2"].fingerprint.kernels[0].sass_hash == "00000000000000aa"
+         and .recorded.runs == 3 and .recorded.commit == "c0ffee"' "$baseline"
+check "each process's log is kept" test -f "$out/record.run3.log" -a -f "$out/record.fingerprints.log"
+check "the last note says what to do" grep -q "review the changes above, then commit $baseline" "$work/log"
+
+# Re-recorded without fingerprints (another profiler attached): a note; the hand-set tolerance kept; the
+# commit of the baseline folder's checkout.
+jq '.benchmarks["fake/long/n:2"].tolerance_pct = 6.5' "$baseline" >"$work/edited.json" && mv "$work/edited.json" "$baseline"
+git -C "$baselines" init -q && git -C "$baselines" add . &&
+  git -C "$baselines" -c user.name=t -c user.email=t@t commit -qm baseline
+commit=$(git -C "$baselines" rev-parse --short HEAD)
+update --runs 2 --repetitions 5
+expect 0 "no fingerprint captured ($out/record.fingerprints.log): the baseline will hold none" "no fingerprint"
+check "the hand-set tolerance is kept" jq -e '.benchmarks["fake/long/n:2"].tolerance_pct == 6.5' "$baseline"
+check "what moved versus the previous file is printed" grep -q "what moved versus $baseline" "$work/log"
+check "the baseline folder's commit" test "$(jq -r .recorded.commit "$baseline")" = "$commit"
+check "no fingerprint in the baseline" jq -e '[.benchmarks[] | has("fingerprint")] | any | not' "$baseline"
+
+# A crash writes nothing; no GPU is skipped.
+cp "$baseline" "$work/before.json"
+FAKE_CRASH=1 update --runs 2
+expect 2 "crashed (signal 11) while checking the cases; log: $out/record.fingerprints.log; nothing written" "a crash"
+check "a crash leaves the baseline as it was" cmp "$baseline" "$work/before.json"
+FAKE_GPU=none update
+expect 77 "SKIPPED: no CUDA device" "no GPU"
+
+# The wrapper's own errors.
+bash "$script" --runs 2 >"$work/log" 2>&1
+expect 2 "error: --build-dir is required" "no --build-dir"
+update --frobnicate
+expect 2 "unknown argument '--frobnicate'" "an unknown argument"
+update --baselines "$work/nothere"
+expect 2 "no baseline folder $work/nothere" "a missing baseline folder"
+bash "$script" --build-dir "$work/empty" >"$work/log" 2>&1
+expect 2 "no built harness in $work/empty" "a build folder without the harness"
+update --runs 0
+expect 2 "processes" "--runs 0"
+check "no baseline written by the failures" cmp "$baseline" "$work/before.json"
+
+echo "update_baseline.sh: $passed passed, $failed failed"
+((failed == 0))
