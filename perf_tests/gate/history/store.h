@@ -1,7 +1,7 @@
 #pragma once
 // The history store: every perf run on main, per GPU model, in a database (perf_gate history-append,
 // history-export). One schema for two databases: SQLite (one file, the default; on GitHub a release asset,
-// README.md "History") and PostgreSQL (one server that many runners append to).
+// docs/history.md) and PostgreSQL (one server that many runners append to).
 //
 // A store is named by a URL-like string:
 //   sqlite:PATH, or a bare PATH        a SQLite file (created by the first append)

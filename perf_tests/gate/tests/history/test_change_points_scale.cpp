@@ -1,4 +1,4 @@
-// What perf_gate history-changes costs on a history of the size the README plans for: 108 benchmarks (the
+// What perf_gate history-changes costs on a history of the size docs/history.md plans for: 108 benchmarks (the
 // suite) x 10,000 runs of one GPU model in a SQLite store, analysed by the perf_gate binary in a process of
 // its own, whose CPU time (user + system) and peak resident memory (wait4's rusage) are asserted: under
 // 60 s and 500 MB (the bounds the default-branch job can afford: it analyses every GPU model, then uploads).

@@ -321,13 +321,13 @@ TEST_F(HistorySimulation, ARampIsFoundAndItsRangeCoversItInTypicalNoise) {
 }
 
 // A ramp of steps smaller than the noise is found, and its range holds a commit of it (bisecting it finds
-// one), but seldom all of them: what the README says of ramps rests on these rows.
+// one), but seldom all of them: what docs/history.md says of ramps rests on these rows.
 TEST_F(HistorySimulation, ASlowRampsRangeHoldsACommitOfItButSeldomAll) {
   for (const double sd : {kTypical, kHeavy}) {
     const Cell& slow = cell(sd, Values::kRunnerOffsetsRemoved, kSlowRamp);
     EXPECT_GE(slow.detection(), 0.95) << sd;
     EXPECT_GE(slow.touch(), 0.90) << sd;
-    EXPECT_LE(slow.coverage(), 0.50) << sd << ": if ranges now cover slow ramps, say so in the README";
+    EXPECT_LE(slow.coverage(), 0.50) << sd << ": if ranges now cover slow ramps, say so in docs/history.md";
   }
 }
 

@@ -1,5 +1,5 @@
 // How big the SQLite history grows: runs of the real suite's size (108 benchmarks, 3 processes each, names
-// as long as the registry's) appended to a file, its bytes per run measured. README.md ("History") quotes
+// as long as the registry's) appended to a file, its bytes per run measured. docs/history.md quotes
 // the number printed here and projects it to 10,000 commits on 2 GPUs.
 #include <gtest/gtest.h>
 
@@ -71,7 +71,7 @@ TEST_F(StoreSize, BytesPerRunOfTheSuiteInSqlite) {
   std::printf("SQLite history: %.0f bytes after 1 run, %.0f after %d; %.0f bytes per run of %d benchmarks x %d "
               "processes; 10,000 commits x 2 GPUs: %.0f MB\n",
               one_run, all, kRuns, per_run, kBenchmarks, kProcesses, per_run * 20000 / 1e6);
-  // The budget the README's projection rests on: a run well under 8 KB.
+  // The budget docs/history.md's projection rests on: a run well under 8 KB.
   EXPECT_LT(per_run, 8000.0);
   EXPECT_EQ(open_store(file, StoreAccess::kReadOnly)->run_count("nvidia-h100-80gb-hbm3"), static_cast<std::size_t>(kRuns));
 }

@@ -261,8 +261,8 @@ TEST(Compare, ErrorOutranksRegressionAndRegressionOutranksNotJudged) {
   EXPECT_EQ(exit_code(c), formats::kExitInvalidInput);
 }
 
-// A baseline recorded on kThisGpu with the README's tolerances (4% default, 2% on the same GPU), and
-// results 3% slower: SAME against 4%, SLOW against 2%.
+// A baseline recorded on kThisGpu with the default tolerances (docs/statistics.md, "Tolerances": 4%, 2% on
+// the same GPU), and results 3% slower: SAME against 4%, SLOW against 2%.
 constexpr const char* kThisGpu = "GPU-8f2c0a11";
 constexpr const char* kAnotherGpu = "GPU-77d1b3e0";
 constexpr const char* kName = "reduction/reduce9/n:1";

@@ -1,7 +1,7 @@
 // The gate's promises, checked by simulation against the noise GPUs really have: the real comparators
 // judge generated results of a whole suite, run after run, with the sequential re-measurement the
 // scripts make (perf_test.sh, ab_compare.sh), and this test asserts the false-alarm rates and detection
-// figures the README states, and prints the table it shows.
+// figures docs/statistics.md states, and prints the table it shows.
 //
 // The noise model, from measurements on H200s (docs/results.md, baselines/README.md):
 // - each process lands at its own offset: log-normal, standard deviation 0.1-0.7% for most benchmarks
@@ -274,7 +274,7 @@ std::string smallest_caught(const std::vector<Cell>& by_slowdown) {
   return smallest;
 }
 
-// The simulation's tables, as the README shows them.
+// The simulation's tables, as docs/statistics.md shows them.
 class GateSimulation : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
@@ -369,7 +369,7 @@ TEST_F(GateSimulation, DetectionTargets) {
     return detection_cell(m, sd_index(sd), slowdown_index(slowdown)).rate();
   };
   EXPECT_GE(caught(Mode::kStoredSameGpu, 0.001, 0.03), 0.95);
-  // The target is 95%; 94% is what 3 processes a look and 3 re-measurements reach (README).
+  // The target is 95%; 94% is what 3 processes a look and 3 re-measurements reach (docs/statistics.md).
   EXPECT_GE(caught(Mode::kStoredSameGpu, 0.0044, 0.03), 0.90);
   EXPECT_GE(caught(Mode::kStoredSameGpu, 0.0044, 0.05), 0.95);
   EXPECT_GE(caught(Mode::kStoredSameGpu, 0.01, 0.05), 0.95);
