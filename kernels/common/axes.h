@@ -102,9 +102,10 @@ class Point {
 };
 
 // Every combination, the first axis outermost and the last varying fastest; a combination whose values
-// share no role is left out. std::invalid_argument, saying what to change, where there is no axis, an axis
-// has no value or carries an error, a name is not a letter then letters, digits and '_', two axes share a name, an axis lists
-// a value twice (it would name two cases alike), or a word holds a character a name cannot.
+// share no role is left out. std::invalid_argument, saying what to change, where there is no axis, an
+// axis has no value or carries an error, a name is not a letter then letters, digits and '_', two axes
+// share a name, an axis lists a value twice (it would name two cases alike), or a word holds a character
+// a name cannot.
 std::vector<Point> axes_product(const std::vector<Axis>& axes);
 
 }  // namespace gpuperf

@@ -263,7 +263,8 @@ TEST(OneFileFamily, AFamilyDeclaredWronglyIsAStartUpErrorNamingItsSetAndTheFix) 
   EXPECT_EQ(error_of(same_names_in_two_sets), "registry: duplicate case name 'fam/copy/n:1'");
   EXPECT_NE(error_of(variant_outside_the_rule).find("variant or shape 'vec4 `x`' has ' ' at 4"), std::string::npos)
       << error_of(variant_outside_the_rule);
-  EXPECT_EQ(error_of(no_sizes), "register_fam: element-wise cases of copy: no sizes: give .sizes({perf sizes}) or .axes({...})");
+  EXPECT_EQ(error_of(no_sizes),
+            "register_fam: element-wise cases of copy: no sizes: give .sizes({perf sizes}) or .axes({...})");
   EXPECT_EQ(error_of(sizes_twice),
             "register_fam: element-wise cases of copy: .sizes() or .axes() is given 2 times: give one, once");
   EXPECT_EQ(error_of(empty_axes),
