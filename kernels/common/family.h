@@ -88,9 +88,10 @@ void for_each_type(F&& f) {
 
 }  // namespace gpuperf
 
-// Defines gpuperf::register_<name>(gpuperf::Registry&), whose body follows the macro as a function body
-// that declares the family's cases on `family` (a gpuperf::Family&), added when it returns. <name> is the
-// family's, as gpuperf_add_family(<name> ...) declares it: a mismatch is a link error naming the function.
+// At file scope, outside any namespace: defines gpuperf::register_<name>(gpuperf::Registry&), whose body
+// follows the macro as a function body that declares the family's cases on `family` (a gpuperf::Family&),
+// added when it returns. <name> is the family's, as gpuperf_add_family(<name> ...) declares it: a
+// mismatch is a link error naming the function.
 #define GPUPERF_FAMILY(name)                                               \
   static void gpuperf_declare_family_##name(::gpuperf::Family& family);    \
   namespace gpuperf {                                                      \
