@@ -10,6 +10,7 @@
 #include <string>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 namespace gpuperf {
 
@@ -25,10 +26,11 @@ struct ShapeAxis {
 };
 
 // "axis:value,axis:value", in the order given.
-inline std::string shape(std::initializer_list<ShapeAxis> axes) {
+inline std::string shape(const std::vector<ShapeAxis>& axes) {
   std::string text;
   for (const ShapeAxis& axis : axes) text += (text.empty() ? "" : ",") + axis.name + ":" + axis.value;
   return text;
 }
+inline std::string shape(std::initializer_list<ShapeAxis> axes) { return shape(std::vector<ShapeAxis>(axes)); }
 
 }  // namespace gpuperf

@@ -29,8 +29,12 @@ CheckResult compare_exact(const std::vector<std::int64_t>& expected, const std::
                            " elements differ:" + first.str());
 }
 
-CheckResult compare_close(const std::vector<double>& expected, const std::vector<float>& actual, double abs_tol,
-                          double rel_tol) {
+namespace {
+
+// compare_close for float and double outputs.
+template <typename T>
+CheckResult compare_close_any(const std::vector<double>& expected, const std::vector<T>& actual, double abs_tol,
+                              double rel_tol) {
   if (expected.size() != actual.size()) return CheckResult::fail(size_mismatch(expected.size(), actual.size()));
   std::size_t bad = 0;
   std::ostringstream first;
@@ -43,6 +47,18 @@ CheckResult compare_close(const std::vector<double>& expected, const std::vector
   if (bad == 0) return CheckResult::pass();
   return CheckResult::fail(std::to_string(bad) + " of " + std::to_string(expected.size()) + " elements " +
                            tolerance_words(abs_tol, rel_tol) + ":" + first.str());
+}
+
+}  // namespace
+
+CheckResult compare_close(const std::vector<double>& expected, const std::vector<float>& actual, double abs_tol,
+                          double rel_tol) {
+  return compare_close_any(expected, actual, abs_tol, rel_tol);
+}
+
+CheckResult compare_close(const std::vector<double>& expected, const std::vector<double>& actual, double abs_tol,
+                          double rel_tol) {
+  return compare_close_any(expected, actual, abs_tol, rel_tol);
 }
 
 CheckResult compare_relative_norm(const std::vector<double>& expected, const std::vector<float>& actual,

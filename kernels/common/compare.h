@@ -16,6 +16,8 @@ CheckResult compare_exact(const std::vector<std::int64_t>& expected, const std::
 // Element i passes when |actual - expected| <= abs_tol + rel_tol * |expected|. NaN never passes.
 CheckResult compare_close(const std::vector<double>& expected, const std::vector<float>& actual, double abs_tol,
                           double rel_tol);
+CheckResult compare_close(const std::vector<double>& expected, const std::vector<double>& actual, double abs_tol,
+                          double rel_tol);
 
 // ||actual - expected||_2 / ||expected||_2 <= max_rel_error (for matrix products, where per-element
 // bounds depend on the length of the dot product). NaN or an unwritten (poisoned) element never passes.

@@ -30,6 +30,14 @@ __global__ void fill_float_kernel(float* out, std::size_t n, float lo, float wid
   }
 }
 
+__global__ void fill_double_kernel(double* out, std::size_t n, double lo, double width, std::uint64_t seed) {
+  for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < n;
+       i += std::size_t{gridDim.x} * blockDim.x) {
+    const double unit = static_cast<double>(splitmix64(seed ^ splitmix64(i)) >> 11) * 0x1.0p-53;  // [0, 1)
+    out[i] = lo + width * unit;
+  }
+}
+
 constexpr int kFillThreads = 256;
 constexpr int kFillBlocks = 4096;
 
@@ -45,6 +53,12 @@ void fill_uniform(DeviceBuffer<int>& buffer, int lo, int hi, std::uint64_t seed,
 void fill_uniform(DeviceBuffer<float>& buffer, float lo, float hi, std::uint64_t seed, cudaStream_t stream) {
   if (buffer.size() == 0) return;
   fill_float_kernel<<<kFillBlocks, kFillThreads, 0, stream>>>(buffer.get(), buffer.size(), lo, hi - lo, seed);
+  GPUPERF_CHECK_LAUNCH();
+}
+
+void fill_uniform(DeviceBuffer<double>& buffer, double lo, double hi, std::uint64_t seed, cudaStream_t stream) {
+  if (buffer.size() == 0) return;
+  fill_double_kernel<<<kFillBlocks, kFillThreads, 0, stream>>>(buffer.get(), buffer.size(), lo, hi - lo, seed);
   GPUPERF_CHECK_LAUNCH();
 }
 

@@ -16,6 +16,9 @@ void fill_uniform(DeviceBuffer<int>& buffer, int lo, int hi, std::uint64_t seed,
 // Uniform floats in [lo, hi).
 void fill_uniform(DeviceBuffer<float>& buffer, float lo, float hi, std::uint64_t seed,
                   cudaStream_t stream = nullptr);
+// Uniform doubles in [lo, hi).
+void fill_uniform(DeviceBuffer<double>& buffer, double lo, double hi, std::uint64_t seed,
+                  cudaStream_t stream = nullptr);
 
 // A seed for one test or benchmark instance: from GPUPERF_SEED when set (to reproduce a failure), else fresh.
 std::uint64_t fresh_seed();

@@ -3,7 +3,8 @@
 // the perf benchmarks are generated. A family adds its cases in register_<family>(Registry&), which
 // add_family() calls under the name the family was declared with in CMake (gpuperf_add_family): that
 // one name is the cases' family, the CTest tests' and the correctness filter's, so they cannot drift.
-// Adding a variant is its file (kernel and launcher) and one line in its family's variants.def.
+// Adding a variant is its file (kernel and launcher) and one line in its family's variants.def. A family
+// may instead be declared in one file with common/family.h, a layer over this one (docs/kernels.md).
 
 #include <cstdint>
 #include <functional>

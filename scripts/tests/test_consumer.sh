@@ -3,9 +3,11 @@
 # repository") says, one of two ways:
 #   installed     cmake --install of BUILD into a fresh prefix, then find_package(gpuperf) from it
 #   fetchcontent  FetchContent of this source tree (-DGPUPERF_FROM_SOURCE)
-# Asserts that its build has exactly correctness.saxpy and perf.saxpy, that they run (without a GPU both
-# report skipped; with one correctness passes and perf skips: the example has no baseline), and that the
-# scripts find its programs and baseline folder (update_baseline.sh, record_ncu.sh --build-dir).
+# Asserts that its family is the one file docs/kernels.md shows whole ("A kernel in one file", at most 30
+# lines, beside its CMakeLists.txt), that its build has exactly correctness.saxpy and perf.saxpy and
+# registers the cases the example always had (gpuperf_bench --list-cases), that they run (without a GPU
+# both report skipped; with one correctness passes and perf skips: the example has no baseline), and that
+# the scripts find its programs and baseline folder (update_baseline.sh, record_ncu.sh --build-dir).
 #
 #   test_consumer.sh installed|fetchcontent BUILD WORK
 #
@@ -41,12 +43,23 @@ for variable in CMAKE_MAKE_PROGRAM CMAKE_CXX_COMPILER CMAKE_CUDA_COMPILER CMAKE_
   [[ -n $value ]] && options+=("-D$variable=$value")
 done
 
-# The README shows the example's CMakeLists.txt whole: the first cmake block after its heading.
-# shellcheck disable=SC2016  # the backquotes of a Markdown fence, not an expansion
-readme_cmake=$(sed -n '/^## Use it in your repository/,/^## /p' "$root/README.md" | sed -n '/^```cmake$/,/^```$/p' |
-  sed '1d;$d')
-[[ $readme_cmake == "$(cat "$root/examples/consumer/CMakeLists.txt")" ]] ||
-  fail "README.md (Use it in your repository) does not show examples/consumer/CMakeLists.txt as it is"
+# The docs show the example whole, so that what a team copies is what is built here: shows_whole DOC FILE
+# holds when a fenced block of DOC is FILE, every line.
+shows_whole() {
+  # shellcheck disable=SC2016  # the backquotes of a Markdown fence, not an expansion
+  want="$(cat "$2")" awk '
+    /^```/ { if (inside) { if (block == ENVIRON["want"]) found = 1; inside = 0 } else { inside = 1; block = ""; lines = 0 }; next }
+    inside { block = (lines++ ? block "\n" : "") $0 }
+    END { exit !found }' "$1"
+}
+example="$root/examples/consumer"
+for file in CMakeLists.txt saxpy/register_saxpy.cu; do
+  shows_whole "$root/docs/kernels.md" "$example/$file" ||
+    fail "docs/kernels.md (A kernel in one file) does not show examples/consumer/$file as it is"
+done
+# The family in one file of at most 30 lines (docs/kernels.md counts them).
+family_lines=$(wc -l <"$example/saxpy/register_saxpy.cu")
+((family_lines <= 30)) || fail "examples/consumer/saxpy/register_saxpy.cu has $family_lines lines, more than 30"
 
 rm -rf "$work"
 mkdir -p "$work" "$work/recorded"
@@ -77,6 +90,15 @@ elapsed "build"
 tests=$("$ctest" --test-dir "$consumer" -N | sed -n 's/^ *Test *#[0-9]*: //p' | sort | paste -sd ' ' -)
 [[ $tests == "correctness.saxpy perf.saxpy" ]] ||
   fail "the consumer's tests are '$tests', not 'correctness.saxpy perf.saxpy'"
+
+# The one-file family registers what the example's hand-written registry did: each variant at 1 and
+# 1000003 (checked) and 2^26 (checked and timed), under the same names, so baselines keep their keys.
+cases=$("$consumer/gpuperf_bench" --list-cases | jq -r '.cases[] | "\(.name) \(.roles | join("+"))"' | paste -sd ' ' -) ||
+  fail "gpuperf_bench --list-cases of the consumer failed"
+expected_cases="saxpy/naive/n:1 correctness saxpy/naive/n:1000003 correctness saxpy/naive/n:67108864 correctness+perf"
+expected_cases+=" saxpy/grid_stride_vec4/n:1 correctness saxpy/grid_stride_vec4/n:1000003 correctness"
+expected_cases+=" saxpy/grid_stride_vec4/n:67108864 correctness+perf"
+[[ $cases == "$expected_cases" ]] || fail "the consumer's cases are '$cases', not '$expected_cases'"
 
 gpu=1
 "$consumer/gpuperf_bench" --gpu-info >/dev/null 2>&1 || { (($? == 77)) && gpu=""; }
