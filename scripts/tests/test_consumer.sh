@@ -54,8 +54,10 @@ shows_whole() {
 }
 example="$root/examples/consumer"
 for file in CMakeLists.txt saxpy/register_saxpy.cu; do
-  shows_whole "$root/docs/kernels.md" "$example/$file" ||
-    fail "docs/kernels.md (A kernel in one file) does not show examples/consumer/$file as it is"
+  for doc in docs/kernels.md README.md; do
+    shows_whole "$root/$doc" "$example/$file" ||
+      fail "$doc (A kernel in one file, Use it in your repository) does not show examples/consumer/$file as it is"
+  done
 done
 # The family in one file of at most 30 lines (docs/kernels.md counts them).
 family_lines=$(wc -l <"$example/saxpy/register_saxpy.cu")
