@@ -15,58 +15,33 @@
 # Exit: 0 every expectation held, 1 one did not, 2 bad usage or a failed build, 77 no GPU.
 set -uo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/lib/example_check.sh"
 root="$(cd "$(dirname "$0")/.." && pwd)"
-
-(($# == 2)) || die "$EXIT_INVALID" "usage: $0 BUILD OUTDIR (see the header)"
-build=$(cd "$1" && pwd) || die "$EXIT_INVALID" "no build folder $1"
-out=$(mkdir -p "$2" && cd "$2" && pwd)
-[[ -x $build/perf_tests/gpuperf_bench ]] || die "$EXIT_INVALID" "$build has no built harness (perf_tests/gpuperf_bench)"
-rc=0
-"$build/perf_tests/gpuperf_bench" --gpu-info >/dev/null 2>&1 || rc=$?
-((rc != 77)) || die "$EXIT_NOT_JUDGED" "no GPU: nothing to check"
+example_check_start "$0" "$@"
 
 prefix="$out/prefix" project="$out/gbench_suite" planted="$out/gbench_suite_planted"
-rm -rf "$prefix" "$project" "$planted"
-cp -r "$root/examples/gbench_suite" "$project"
-cp -r "$root/examples/gbench_suite" "$planted"
-failures=0
-expect() {  # expect <what> <condition command...>
-  local what=$1
-  shift
-  if "$@"; then echo "ok    $what"; else echo "FAIL  $what"; failures=$((failures + 1)); fi
-}
-perf_status() {  # perf_status <log>: the status CTest gave perf.saxpy_suite (Passed, Skipped, Failed)
-  sed -n 's/^.*Test *#[0-9]*: perf\.saxpy_suite [ .*]*\([A-Za-z]*\).*/\1/p' "$1"
-}
 run_perf() {  # run_perf <name>: ctest -L perf of the project, logged to OUTDIR/<name>.log
   ctest --test-dir "$project/build" -L perf --output-on-failure >"$out/$1.log" 2>&1
   cp -f "$project/build/perf-results/saxpy_suite.md" "$out/$1.md" 2>/dev/null
   return 0
 }
-build_example() {  # build_example <copy>: configured against the prefix and built
-  cmake -S "$1" -B "$1/build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=native \
-    -DCMAKE_PREFIX_PATH="$prefix" >>"$out/configure.log" 2>&1 ||
-    die "$EXIT_INVALID" "configuring $1 against $prefix failed (see $out/configure.log)"
-  cmake --build "$1/build" >>"$out/build.log" 2>&1 || die "$EXIT_INVALID" "building $1 failed (see $out/build.log)"
-}
 
-cmake --install "$build" --prefix "$prefix" >"$out/install.log" 2>&1 ||
-  die "$EXIT_INVALID" "cmake --install $build failed (see $out/install.log)"
-(cd "$planted" && patch -p1 <planted_slowdown.patch) >"$out/plant.log" 2>&1 ||
-  die "$EXIT_INVALID" "could not apply planted_slowdown.patch (see $out/plant.log)"
-build_example "$project"
-build_example "$planted"
+install_harness "$prefix"
+example_copy "$root/examples/gbench_suite" "$project"
+example_copy "$root/examples/gbench_suite" "$planted" planted
+build_example "$project" "$prefix"
+build_example "$planted" "$prefix"
 
 run_perf perf_without_baseline
 expect "perf.saxpy_suite is skipped while the GPU has no baseline" \
-  test "$(perf_status "$out/perf_without_baseline.log")" = Skipped
+  test "$(ctest_status perf.saxpy_suite "$out/perf_without_baseline.log")" = Skipped
 "$prefix/share/gpuperf/scripts/update_baseline.sh" --build-dir "$project/build" --suite saxpy_suite \
   >"$out/record.log" 2>&1
 baseline=$(compgen -G "$project/baselines/*.json" | head -n 1)
 expect "update_baseline.sh --suite writes the project's own baselines/<gpu>.json" test -n "$baseline"
 [[ -n $baseline ]] && cp -f "$baseline" "$out/"
 run_perf perf_clean
-expect "perf.saxpy_suite passes against it" test "$(perf_status "$out/perf_clean.log")" = Passed
+expect "perf.saxpy_suite passes against it" test "$(ctest_status perf.saxpy_suite "$out/perf_clean.log")" = Passed
 
 "$prefix/bin/perf_gate" ab-run --format gbench --suite saxpy_suite --a "$project/build/saxpy_bench" \
   --b "$planted/build/saxpy_bench" --out "$out/ab" >"$out/ab.log" 2>&1
@@ -77,7 +52,7 @@ expect "on BM_saxpy at 2^26 elements" grep -q "^SLOW .*saxpy_suite/BM_saxpy/6710
   die "$EXIT_INVALID" "could not apply planted_slowdown.patch (see $out/plant.log)"
 cmake --build "$project/build" >>"$out/build.log" 2>&1 || die "$EXIT_INVALID" "rebuilding with the planted slowdown failed"
 run_perf perf_planted
-expect "perf.saxpy_suite fails after the planted slowdown" test "$(perf_status "$out/perf_planted.log")" = Failed
+expect "perf.saxpy_suite fails after the planted slowdown" test "$(ctest_status perf.saxpy_suite "$out/perf_planted.log")" = Failed
 expect "with a SLOW line for BM_saxpy at 2^26 elements" grep -q "^SLOW .*saxpy_suite/BM_saxpy/67108864" \
   "$out/perf_planted.log"
 
@@ -85,5 +60,4 @@ echo "== the planted slowdown, as the perf test printed it"
 grep -hE "^(SLOW|SAME|FAST|AMBIGUOUS) " "$out/perf_planted.log" | head -n 12
 echo "== and as A/B printed it"
 grep -hE "^(SLOW|SAME|FAST|AMBIGUOUS) " "$out/ab.log" | head -n 12
-((failures == 0)) || exit "$EXIT_REGRESSION"
-echo "examples/gbench_suite on $(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -n 1): every expectation held"
+example_check_end examples/gbench_suite

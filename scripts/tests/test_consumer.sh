@@ -146,12 +146,19 @@ if ! "$scripts/update_baseline.sh" --build-dir "$fake" --runs 2 --repetitions 5 
   [[ ! -f $work/fake-baselines/fake-gpu.json ]]; then
   fail "update_baseline.sh did not write the baseline into the build's folder $work/fake-baselines: $(tail -n 3 "$log")"
 fi
-# On a GPU host scripts/consumer_check.sh takes the example through its first day; without a GPU it
-# judges nothing (77).
+# On a GPU host scripts/consumer_check.sh and gbench_consumer_check.sh take the examples through their
+# first day; without a GPU they judge nothing (77); a bad call is exit 2.
 if [[ -z $gpu && $way == installed ]]; then
-  rc=0
-  "$root/scripts/consumer_check.sh" "$build" "$work/consumer_check" >"$log" 2>&1 || rc=$?
-  ((rc == 77)) || fail "consumer_check.sh without a GPU: exit $rc, expected 77: $(tail -n 3 "$log")"
+  for check in consumer_check gbench_consumer_check; do
+    rc=0
+    "$root/scripts/$check.sh" "$build" "$work/$check" >"$log" 2>&1 || rc=$?
+    ((rc == 77)) || fail "$check.sh without a GPU: exit $rc, expected 77: $(tail -n 3 "$log")"
+    rc=0
+    "$root/scripts/$check.sh" "$build" >"$log" 2>&1 || rc=$?
+    if ((rc != 2)) || ! grep -q "usage: .*$check.sh BUILD OUTDIR" "$log"; then
+      fail "$check.sh without OUTDIR: exit $rc, expected 2 with its usage: $(tail -n 3 "$log")"
+    fi
+  done
 fi
 elapsed "scripts"
 
