@@ -430,7 +430,7 @@ exit codes:
 files: an input must be a regular file of at most 512 MiB; an output must be absent or a regular file
   in a writable folder. Every output of a call is checked before anything is read, and all are written
   or none. A file that is read and rewritten (record --out, migrate --out, ncu-store, ledger) is locked
-  meanwhile through FILE.lock, which stays beside it.
+  meanwhile through a lock file in ${TMPDIR:-/tmp}/gpuperf-locks-<uid>/, never beside it.
 )";
 
 }  // namespace
