@@ -180,8 +180,9 @@ write_json() {
      first_parent_of: (if $first_parent_of == "" then null else $first_parent_of end),
      first_bad_commit: (if $first == "" then null else $first end), subject: $subject, benchmark: $benchmark,
      change_pct: $change, ab_line: $line, code: ($code | split("\n") | map(sub("^ +"; "")) | map(select(. != ""))),
-     steps: $steps}' >"$json.tmp"
-  mv -f "$json.tmp" "$json"
+     steps: $steps}' >"$work/bisect.json"
+  # Built in the work folder, then replaced whole: a failed write leaves nothing beside $json.
+  replace_file "$work/bisect.json" "$json" || die "$EXIT_INVALID" "cannot write $json"
 }
 
 # The bad end first: is it slower at all?

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "formats/input_error.h"
+#include "formats/runtime_folder.h"
 
 namespace gpuperf::formats {
 namespace {
@@ -239,26 +240,25 @@ void write_file_atomically(const std::string& path, const std::string& content) 
   files.write();
 }
 
-FileLock::FileLock(const std::string& path) {
-  const std::string lock_path = path + ".lock";
-  fd_ = ::open(lock_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
+FileLock::FileLock(const std::string& path) : lock_path_(file_lock_path(path)) {
+  fd_ = ::open(lock_path_.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
   if (fd_ < 0) {
-    throw InputError("cannot open the lock file '" + lock_path + "': " + error_text() +
-                     " - check that the folder exists and is writable");
+    throw InputError("cannot open the lock file '" + lock_path_ + "' of '" + path + "': " + error_text() +
+                     " - set TMPDIR to a folder of your own");
   }
   while (::flock(fd_, LOCK_EX) != 0) {
     if (errno == EINTR) continue;
     const std::string why = error_text();
     ::close(fd_);
-    throw InputError("cannot lock '" + lock_path + "': " + why);
+    throw InputError("cannot lock '" + lock_path_ + "' (the lock of '" + path + "'): " + why);
   }
 }
 
 FileLock::~FileLock() { ::close(fd_); }  // closing releases the lock
 
 FileLocks::FileLocks(const std::vector<std::string>& paths) {
-  std::vector<std::pair<std::string, std::string>> order;  // resolved, as given
-  for (const std::string& path : paths) order.emplace_back(resolved_path(path), path);
+  std::vector<std::pair<std::string, std::string>> order;  // lock file, as given
+  for (const std::string& path : paths) order.emplace_back(file_lock_path(path), path);
   std::sort(order.begin(), order.end());
   for (std::size_t i = 0; i < order.size(); ++i) {
     // One file twice: a second flock on another descriptor of the same lock file would wait on itself.

@@ -51,24 +51,29 @@ class OutputFiles {
 // One output written atomically (an OutputFiles of one file).
 void write_file_atomically(const std::string& path, const std::string& content);
 
-// Holds an exclusive lock (flock) on `path` + ".lock", created if missing, from construction to
+// Holds an exclusive lock (flock) on the lock file of `path`, created if missing, from construction to
 // destruction: two processes updating one file take turns, and a reader of the file that holds the lock
 // across its read and its write loses no update. Blocks while another holds it; a process that dies
-// releases it. The lock file stays (removing it would let a waiting process lock a file nobody else
-// opens); flock(1) on the same name takes the same lock, so scripts share it (scripts/lib/common.sh).
-// InputError, naming the file, when it cannot be opened or locked.
+// releases it. The lock file is in this user's lock folder, never beside `path` (formats/runtime_folder.h:
+// file_lock_path, named by the hash of `path`'s canonical path, so that two names of one file share one
+// lock and two files never do); it stays there (removing it would let a waiting process lock a file
+// nobody else opens). scripts/lib/common.sh's lock_file takes the same lock. InputError, naming the lock
+// file, when the lock folder is not private or the file cannot be opened or locked.
 class FileLock {
  public:
   explicit FileLock(const std::string& path);
   ~FileLock();
   FileLock(const FileLock&) = delete;
   FileLock& operator=(const FileLock&) = delete;
+  // The lock file held.
+  const std::string& file() const { return lock_path_; }
 
  private:
+  std::string lock_path_;
   int fd_ = -1;
 };
 
-// The locks of several files (FileLock each), taken in one order (by resolved path, each file once), so
+// The locks of several files (FileLock each), taken in one order (by lock file, each file once), so
 // that two processes locking some of the same files never wait on each other.
 class FileLocks {
  public:

@@ -2,17 +2,14 @@
 // one sample (flush L2, time with CUDA events); the JSON written with --benchmark_out keeps every
 // sample with the GPU's clocks beside it, and its context names the GPU, for the gate.
 //
-//   gpuperf_bench [--gpu-info] [--no-reference-check] [--no-fingerprint] [--fingerprint-only] [--reverse-order]
-//                 [--time-filter=REGEX] [Google Benchmark flags, e.g. --benchmark_filter=^reduction/]
-//   gpuperf_bench --profiler-window [--profiler-window-order=FILE] [--reverse-order] [--benchmark_filter=REGEX]
-//   gpuperf_bench --list-cases
-//   gpuperf_bench --version
+//   gpuperf_bench [FLAG]... [Google Benchmark flags, e.g. --benchmark_filter=^reduction/]
+//   gpuperf_bench --help
 //
-// --version: print the harness's version ("gpuperf 0.1.0", formats/version.h) and exit 0; needs no GPU and
-// comes before Google Benchmark's flags are parsed (it would refuse an unknown flag). The results' context
-// names it too (harness_version).
-// --list-cases: print every registry case (correctness-only ones too, in registry order) as JSON on
-// stdout and exit 0; needs no GPU. One case a line:
+// Its own flags, what each does and which exclude each other, are one table: harness/bench_flags.cpp, from
+// which they are parsed and --help is printed (then Google Benchmark's flags). --help, --version and
+// --list-cases come before any CUDA call and need no GPU.
+//
+// --list-cases writes one case a line:
 //   {"schema_version": 1, "cases": [
 //     {"name": "f/v/s", "family": "f", "variant": "v", "shape": "s", "unit": "us" or "cycles", "bytes": N,
 //      "flops": N, "roles": ["correctness", "perf"], "compared_with": name or null, "speedup_over": name
@@ -21,36 +18,10 @@
 // (Case in common/registry.h says what each field means.) A reference into a family this build leaves
 // out (GPUPERF_ONLY_FAMILIES) is listed by name though its case is not. Change the format: bump
 // formats::kCaseListingSchemaVersion (formats/case_listing.h, the reader).
-// --reverse-order: run the cases last to first, to check that a benchmark's time does not depend on
-// the cases that ran before it (docs/results.md, "Timings that depended on history").
-// --time-filter=REGEX: of the cases --benchmark_filter selects, time only those whose name REGEX matches
-// too (std::regex_search); the others are still set up in their turn (inputs, one run, the pause after
-// freed memory, warm-up) and released, never timed or reported, so that each timed case follows the
-// history it has in a process that times them all. A re-measurement uses it: its first look's filter, and
-// the ambiguous benchmarks to time (harness/timed_cases.h says why). Not with --fingerprint-only or
-// --profiler-window.
-// --no-reference-check: time without comparing each case with its reference first; for the processes
-// after the first of a perf test, a recording or an A/B round, as the check is most of the setup. They
-// time as checking processes do (on an H100, 46 benchmarks in 3 rounds: medians within 0.6%) since the
-// sampler pauses after a case frees memory (docs/results.md, "Timings that depended on history").
 //
 // Fingerprints (formats/fingerprint.h): a process that checks references also captures, with
 // CUPTI, the kernels each case's timed run launches, once per case before its warm-up, and adds them to
-// the --benchmark_out file as "fingerprints": {benchmark name: fingerprint}. --no-fingerprint leaves CUPTI
-// out. --fingerprint-only: check and capture every selected case (--benchmark_filter, a regular
-// expression searched in the name), time none, and write the --benchmark_out file with the context, no
-// benchmarks and the fingerprints; a perf test that skips unchanged benchmarks starts with it.
-//
-// --profiler-window: for a profiler that records only between cudaProfilerStart and cudaProfilerStop (ncu
-// --profile-from-start off, nsys --capture-range=cudaProfilerApi). Each selected case (--benchmark_filter) is
-// set up and warmed up and the L2 flushed outside that range; then exactly the kernels of one timed sample
-// (the case's runs_per_sample runs) are enqueued between cudaProfilerStart and cudaProfilerStop, the device
-// synchronised on both sides: one range a case, nothing else in it. Nothing is timed or written as results,
-// no reference is checked and CUPTI captures nothing (as --no-reference-check --no-fingerprint).
-// --profiler-window-order=FILE: each case's name, one a line, appended once its range closed (flushed
-// then, so that a run cut short names the ranges it completed): the order in which a profiler's results
-// are attributed to cases (scripts/lib/ncu.sh). A case that cannot be set up is named on stderr and has no
-// range (exit 1 at the end).
+// the --benchmark_out file as "fingerprints": {benchmark name: fingerprint}.
 //
 // Cases the correctness test verified (harness/verified_cases.h; the folder GPUPERF_VERIFIED_CASES_DIR
 // names, set on kernel families' tests by CMake): a checking process with a capture runs and fingerprints
@@ -59,8 +30,8 @@
 // test" or "reference checked here"), and the results' context counts them: reference_check_verified_cases
 // and reference_check_checked_cases.
 //
-// Exits 77 when there is no CUDA device (--list-cases needs none), 2 on bad usage; a case whose result
-// is wrong is reported as a benchmark error (the gate fails on it), never timed.
+// Exits 77 when there is no CUDA device (but for --help, --version, --list-cases), 2 on bad usage; a case
+// whose result is wrong is reported as a benchmark error (the gate fails on it), never timed.
 
 #include <benchmark/benchmark.h>
 
@@ -89,6 +60,7 @@
 #include "formats/json_input.h"
 #include "formats/results_context.h"
 #include "formats/version.h"
+#include "harness/bench_flags.h"
 #include "harness/fingerprint/cupti_capture.h"
 #include "harness/gpu_info.h"
 #include "harness/library_versions.h"
@@ -396,16 +368,28 @@ int run_profiler_windows(Sampler& sampler, const std::vector<const Case*>& cases
 
 int main(int argc, char** argv) {
   using namespace gpuperf;
-  const auto given = [argc, argv](const char* flag) {
-    return std::any_of(argv + 1, argv + argc, [flag](const char* arg) { return std::string(arg) == flag; });
-  };
-  // Before anything else: it needs no GPU, no registry and none of Google Benchmark's flags.
-  if (given("--version")) {
+  // The harness's flags (bench_flags.cpp's table), taken out before Google Benchmark sees the rest; before
+  // anything else, so that --help, --version and --list-cases need no GPU.
+  BenchOptions options;
+  try {
+    options = take_bench_flags(argc, argv);
+  } catch (const FlagError& e) {
+    std::fprintf(stderr, "error: %s (see --help)\n", e.what());
+    return formats::kExitInvalidInput;
+  }
+  if (options.help) {
+    const std::string program = argv[0];
+    std::printf("%s\n", bench_help(program.substr(program.find_last_of('/') + 1)).c_str());
+    std::fflush(stdout);
+    benchmark::PrintDefaultHelp();  // Google Benchmark's flags, from Google Benchmark
+    return formats::kExitPass;
+  }
+  if (options.version) {
     std::printf("%s\n", formats::kHarnessVersionLine);
     return formats::kExitPass;
   }
   // Before the GPU is looked for: registering cases makes nothing on a device.
-  if (given("--list-cases")) {
+  if (options.list_cases) {
     try {
       Registry registry;
       register_all_families(registry);
@@ -416,49 +400,17 @@ int main(int argc, char** argv) {
       return formats::kExitInvalidInput;
     }
   }
-  // Our own flags, taken out before Google Benchmark sees the rest.
-  const auto take_flag = [&argc, argv](const std::string& flag) {
-    char** const end = std::remove_if(argv + 1, argv + argc, [&flag](const char* arg) { return arg == flag; });
-    const bool given = end != argv + argc;
-    argc = static_cast<int>(end - argv);
-    return given;
-  };
-  // --name=value: the value, taken out; empty when absent.
-  const auto take_value = [&argc, argv](const std::string& flag) {
-    const std::string prefix = flag + "=";
-    std::string value;
-    char** const end = std::remove_if(argv + 1, argv + argc, [&prefix, &value](const char* arg) {
-      if (std::string(arg).rfind(prefix, 0) != 0) return false;
-      value = std::string(arg).substr(prefix.size());  // the last wins
-      return true;
-    });
-    argc = static_cast<int>(end - argv);
-    return value;
-  };
-  const bool profiler_window = take_flag("--profiler-window");
-  const std::string window_order = take_value("--profiler-window-order");
+  const bool profiler_window = options.profiler_window;
+  const std::string& window_order = options.profiler_window_order;
   // A profiled process neither checks nor captures: CUPTI's capture and the profiler would both record.
-  const bool check_reference = !take_flag("--no-reference-check") && !profiler_window;
-  const bool reverse_order = take_flag("--reverse-order");
-  const bool fingerprint_only = take_flag("--fingerprint-only");
-  const bool no_fingerprint = take_flag("--no-fingerprint") || profiler_window;
-  const std::string time_filter = take_value("--time-filter");
-  if (!time_filter.empty() && (fingerprint_only || profiler_window)) {
-    std::fprintf(stderr, "error: --time-filter chooses what a timing process times: --fingerprint-only and "
-                         "--profiler-window time nothing, leave it out\n");
-    return formats::kExitInvalidInput;
-  }
-  if (profiler_window && fingerprint_only) {
-    std::fprintf(stderr, "error: --profiler-window and --fingerprint-only exclude each other: run them as two processes\n");
-    return formats::kExitInvalidInput;
-  }
-  if (!window_order.empty() && !profiler_window) {
-    std::fprintf(stderr, "error: --profiler-window-order names the order of --profiler-window's ranges: give both\n");
-    return formats::kExitInvalidInput;
-  }
+  const bool check_reference = !options.no_reference_check && !profiler_window;
+  const bool reverse_order = options.reverse_order;
+  const bool fingerprint_only = options.fingerprint_only;
+  const bool no_fingerprint = options.no_fingerprint || profiler_window;
+  const std::string& time_filter = options.time_filter;
+  const bool info_only = options.gpu_info;
   // Before the first CUDA call, so that CUPTI sees every module load (cupti_capture.h); only in a process
   // that checks, as the others only time.
-  const bool info_only = argc > 1 && std::string(argv[1]) == "--gpu-info";
   fingerprint::LaunchCapture* capture = nullptr;
   if ((check_reference || fingerprint_only) && !no_fingerprint && !info_only) {
     capture = &fingerprint::LaunchCapture::instance();

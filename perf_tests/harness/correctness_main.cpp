@@ -2,7 +2,8 @@
 // <family>.<variant>__<shape>. Each runs the variant twice on fresh random inputs (two seeds) with
 // poisoned outputs and compares with the family's reference. Exits 77 (CTest: skipped) with no GPU.
 // Reproduce a failure with the seed it prints: GPUPERF_SEED=<seed> gpuperf_correctness --gtest_filter=...
-// gpuperf_correctness --version prints the harness's version ("gpuperf 0.1.0") and exits 0, with no GPU.
+// gpuperf_correctness --help lists its flags (correctness_flags() below, then GoogleTest's); --help and
+// --version need no GPU.
 //
 // The second run of a perf case is repeated as one timed sample repeats it (runs_per_sample) and compared
 // with the reference after the repeats, as the benchmark program checked its outputs after timing.
@@ -22,6 +23,7 @@
 #include <optional>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "common/cuda_check.cuh"
 #include "common/device_info.h"
@@ -33,6 +35,7 @@
 #include "harness/fingerprint/cupti_capture.h"
 #include "harness/gpu_info.h"
 #include "harness/library_versions.h"
+#include "harness/program_flags.h"
 #include "harness/verified_cases.h"
 
 namespace gpuperf {
@@ -147,12 +150,65 @@ std::string verified_cases_folder() {
 }
 
 }  // namespace
+// The program's own flags: parsed from this table and listed by --help (harness/program_flags.h).
+struct CorrectnessOptions {
+  bool help = false;
+  bool version = false;
+};
+
+const std::vector<ProgramFlag<CorrectnessOptions>>& correctness_flags() {
+  static const std::vector<ProgramFlag<CorrectnessOptions>> flags = {
+      {"--help", nullptr, "Print this help (the harness's flags, then GoogleTest's) and exit 0. Needs no GPU.",
+       &CorrectnessOptions::help},
+      {"--version", nullptr,
+       "Print the harness's version (\"gpuperf 0.1.0\", formats/version.h) and exit 0. Needs no GPU.",
+       &CorrectnessOptions::version},
+  };
+  return flags;
+}
+
+std::string correctness_help(const std::string& program) {
+  const std::string before =
+      "usage: " + program + " [FLAG]... [--gtest_FLAG]...\n" +
+      wrapped("The correctness tests: one GoogleTest per registry case with the correctness role, named "
+              "<family>.<variant>__<shape>. Each runs the variant twice on fresh random inputs (two seeds) with "
+              "poisoned outputs and compares with the family's reference.",
+              0, 100) +
+      wrapped("Environment: GPUPERF_SEED=SEED reruns with the seed a failure printed (with "
+              "--gtest_filter=...); GPUPERF_VERIFIED_CASES_DIR=FOLDER records what was verified for the perf test "
+              "of the same build (harness/verified_cases.h).",
+              0, 100) +
+      wrapped("Exit: 0 every test passed or was skipped; 1 a test failed; 2 bad usage; 77 no CUDA GPU (--help and "
+              "--version need none).",
+              0, 100) +
+      "\nflags of the harness:\n";
+  return flags_help(before, correctness_flags(),
+                    "\n" + wrapped("GoogleTest's flags: every --gtest_* flag is GoogleTest's, listed below.", 0, 100));
+}
+
 }  // namespace gpuperf
 
 int main(int argc, char** argv) {
   using namespace gpuperf;
-  // Before GoogleTest parses its flags and before the GPU is looked for: --version needs neither.
-  if (std::any_of(argv + 1, argv + argc, [](const char* arg) { return std::string(arg) == "--version"; })) {
+  // Before GoogleTest parses its flags and before the GPU is looked for: --help and --version need neither.
+  CorrectnessOptions options;
+  try {
+    options = take_flags(correctness_flags(), argc, argv);
+  } catch (const FlagError& e) {
+    std::fprintf(stderr, "error: %s (see --help)\n", e.what());
+    return formats::kExitInvalidInput;
+  }
+  if (options.help) {
+    const std::string program = argv[0];
+    std::printf("%s\n", correctness_help(program.substr(program.find_last_of('/') + 1)).c_str());
+    std::fflush(stdout);
+    int help_argc = 2;
+    char help_flag[] = "--help";
+    char* help_argv[] = {argv[0], help_flag, nullptr};
+    ::testing::InitGoogleTest(&help_argc, help_argv);  // prints GoogleTest's flags
+    return formats::kExitPass;
+  }
+  if (options.version) {
     std::printf("%s\n", formats::kHarnessVersionLine);
     return formats::kExitPass;
   }

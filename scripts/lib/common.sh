@@ -58,15 +58,51 @@ private_dir() {
   if (((8#$mode & 8#022) != 0)); then echo "$1 is writable by group or others (mode $mode)"; return 1; fi
 }
 
+# The locks live in the user's runtime folder, never beside the files written (a lock left in a team's
+# baselines/ would be committed with `git add baselines/`): one folder only this user can write,
+# ${TMPDIR:-/tmp}/gpuperf-locks-<uid>/, so that another user can neither hold a lock in our place nor
+# plant one. perf_tests/formats/runtime_folder.h states the same rule, names and all, for perf_gate: a
+# script and perf_gate locking one GPU or one file take one lock.
+# lock_folder: prints that folder, created where missing; dies (exit 2) when it is not private.
+lock_folder() {
+  local folder why
+  folder="${TMPDIR:-/tmp}/gpuperf-locks-$(own_uid)"
+  why=$(private_dir "$folder") ||
+    die "$EXIT_INVALID" "the lock folder is not private: $why. Remove it if it is not yours (another user may have made it to stall the perf runs), or set TMPDIR to a folder of your own."
+  echo "$folder"
+}
+
+# fnv1a64 <text>: FNV-1a, 64 bits, of the bytes of <text>, as 16 hex digits (perf_tests/formats/fnv1a.h).
+# Bash's integers are 64-bit and wrap as the unsigned product does.
+fnv1a64() {
+  local LC_ALL=C
+  local text=$1 hash=-3750763034362895579 byte i  # the offset basis 14695981039346656037, as a signed 64
+  for ((i = 0; i < ${#text}; i++)); do
+    printf -v byte '%d' "'${text:i:1}"
+    hash=$(((hash ^ (byte & 255)) * 1099511628211))
+  done
+  printf '%016x\n' "$hash"
+}
+
+# file_lock_name <canonical path>: the name of that file's lock in the lock folder,
+# file-<its last component>-<fnv1a64 of the path>.lock, the component with bytes other than letters,
+# digits, '.', '_' and '-' made '_' and cut to 64 (formats/runtime_folder.h: file_lock_name, which
+# unit.concurrent_writes checks this against).
+file_lock_name() {
+  local LC_ALL=C
+  local name=${1##*/}
+  name=${name:0:64}
+  echo "file-${name//[^A-Za-z0-9._-]/_}-$(fnv1a64 "$1").lock"
+}
+
 # Holds an exclusive lock on one GPU for the rest of the calling script, so that two perf runs started
 # at once (two ctest invocations, a CI job and a developer) never time kernels side by side. The lock
 # file is the host's where root made one (${TMPDIR:-/tmp}/gpuperf-<uuid>.lock, docs/runner_setup.md):
-# shared by every user of the GPU, and no user can replace it. Else it is this user's own, in a folder
-# only this user can write (${TMPDIR:-/tmp}/gpuperf-locks-<uid>/): another user's file of the same name
-# is never waited on; it then excludes this user's runs only.
+# shared by every user of the GPU, and no user can replace it. Else it is this user's own, in the lock
+# folder: another user's file of the same name is never waited on; it then excludes this user's runs only.
 lock_gpu() {  # lock_gpu <gpu uuid> <seconds to wait>
   need_tool flock
-  local file="${TMPDIR:-/tmp}/gpuperf-$1.lock" folder why
+  local file="${TMPDIR:-/tmp}/gpuperf-$1.lock" folder
   GPUPERF_LOCK_FD=""
   # Opened first, then checked: what is locked is the file checked, whatever the path names meanwhile.
   if [[ -f $file && ! -L $file && -r $file ]] && exec {GPUPERF_LOCK_FD}<"$file" &&
@@ -75,9 +111,7 @@ lock_gpu() {  # lock_gpu <gpu uuid> <seconds to wait>
     GPUPERF_LOCK_FD=""
   fi
   if [[ -z $GPUPERF_LOCK_FD ]]; then
-    folder="${TMPDIR:-/tmp}/gpuperf-locks-$(own_uid)"
-    why=$(private_dir "$folder") ||
-      die "$EXIT_INVALID" "the GPU lock folder is not private: $why. Remove it if it is not yours (another user may have made it to stall the perf runs), or set TMPDIR to a folder of your own."
+    folder=$(lock_folder) || exit "$EXIT_INVALID"
     file="$folder/gpuperf-$1.lock"
     exec {GPUPERF_LOCK_FD}>>"$file" || die "$EXIT_INVALID" "cannot create the GPU lock file $file"
   fi
@@ -87,16 +121,23 @@ lock_gpu() {  # lock_gpu <gpu uuid> <seconds to wait>
 }
 
 # Holds an exclusive lock on one file for the rest of the calling script, the lock perf_gate takes while it
-# reads and rewrites that file (flock on <file>.lock, perf_tests/formats/atomic_file.h): a script that reads a
-# shared file early and replaces it late loses no update another writer made in between. Never around a
-# perf_gate call that writes the same file: it would wait on this lock forever.
+# reads and rewrites that file (perf_tests/formats/atomic_file.h, FileLock): a script that reads a shared
+# file early and replaces it late loses no update another writer made in between. The lock file is in the
+# lock folder, named after the file's canonical path (realpath -m: two names of one file share one lock),
+# and nothing is left beside the file. Never around a perf_gate call that writes the same file: it would
+# wait on this lock forever.
 lock_file() {  # lock_file <file> <seconds to wait>
   need_tool flock
-  if ! exec {GPUPERF_FILE_LOCK_FD}>>"$1.lock"; then
-    die "$EXIT_INVALID" "cannot create the lock file $1.lock: does its folder exist, and is it writable?"
+  need_tool realpath
+  local folder canonical lock
+  folder=$(lock_folder) || exit "$EXIT_INVALID"
+  canonical=$(realpath -m -- "$1") || die "$EXIT_INVALID" "cannot resolve the path $1"
+  lock="$folder/$(file_lock_name "$canonical")"
+  if ! exec {GPUPERF_FILE_LOCK_FD}>>"$lock"; then
+    die "$EXIT_INVALID" "cannot create the lock file $lock of $1: set TMPDIR to a folder of your own"
   fi
   if ! flock -w "$2" "$GPUPERF_FILE_LOCK_FD"; then
-    die "$EXIT_INVALID" "another writer has held $1 for more than $2 s (lock file $1.lock). Wait for it to finish, or raise --lock-wait."
+    die "$EXIT_INVALID" "another writer has held $1 for more than $2 s (lock file $lock). Wait for it to finish, or raise --lock-wait."
   fi
 }
 

@@ -2,16 +2,34 @@
 # Many perf_gate processes writing one file at once, some killed with SIGKILL mid-way: the file must stay
 # valid JSON and keep every write whose process exited 0. Two writers of the harness share files this way:
 # `ncu-store` (read, add a profile, write: each store must survive) and `record --out` (the whole file
-# replaced: the last complete one stands). A clean round (nothing killed) must leave no temporary file.
+# replaced: the last complete one stands). A clean round (nothing killed) must leave the file alone in its
+# folder: no temporary file, and no lock file, which is in this user's lock folder under TMPDIR, named as
+# scripts/lib/common.sh's file_lock_name names it. Then the scripts' lock_file: it and perf_gate exclude
+# each other on one file, two scripts exclude each other, and it too leaves nothing beside the file.
 # Prints, per kind: writers, killed, completed, kept.
 #   test_concurrent_writes.sh PERF_GATE
 set -uo pipefail
 (($# == 1)) || { echo "usage: $0 PERF_GATE"; exit 2; }
 gate=$1
-testdata="$(cd "$(dirname "$0")/../../perf_tests/gate/testdata" && pwd)"
+here="$(cd "$(dirname "$0")" && pwd)"
+testdata="$(cd "$here/../../perf_tests/gate/testdata" && pwd)"
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+holders=()
+# shellcheck disable=SC2317  # reached through the EXIT trap
+cleanup() {
+  local pid
+  for pid in "${holders[@]}"; do kill "$pid" 2>/dev/null; done
+  rm -rf "$work"
+}
+trap cleanup EXIT
 writers=20 rounds=4 failed=0
+# The folder written (a team's baselines/), and the runtime folder the locks go to.
+team="$work/baselines"
+mkdir -p "$team" "$work/runtime"
+export TMPDIR="$work/runtime"
+locks="$TMPDIR/gpuperf-locks-$(id -u)"
+# shellcheck source=../lib/common.sh
+source "$here/../lib/common.sh"
 
 fail() { echo "FAIL: $*"; failed=$((failed + 1)); }
 
@@ -41,14 +59,24 @@ launch_round() {
 }
 
 # The temporary files (<target>.tmp.XXXXXX) left in the folder.
-temporaries() { find "$work" -maxdepth 1 -name '*.tmp*' | wc -l; }
+temporaries() { find "$team" -maxdepth 1 -name '*.tmp*' | wc -l; }
+
+# alone_in_folder <kind> <file>: after a clean round, <file> is all its folder holds, and its lock is in
+# the lock folder under the name the scripts give it.
+alone_in_folder() {
+  local listing lock
+  listing=$(ls -A "$team")
+  [[ $listing == "$(basename "$2")" ]] || fail "$1 clean round: the folder holds more than $(basename "$2"): $listing"
+  lock="$locks/$(file_lock_name "$(realpath -m -- "$2")")"
+  [[ -f $lock ]] || fail "$1: no lock $lock in the lock folder (it holds: $(ls -A "$locks" 2>&1))"
+}
 
 # --- ncu-store: every store that exited 0 is in the file --------------------------------------------
-profiles="$work/h.ncu.json"
+profiles="$team/h.ncu.json"
 writer_args() { echo "--benchmark" "bench/$1"; }
 total_writers=0 total_killed=0 total_completed=0 total_kept=0
 for ((round = 0; round < rounds; round++)); do
-  rm -f "$profiles" "$work"/*.tmp*
+  rm -f "$profiles" "$team"/*.tmp*
   kill=$((round > 0))  # round 0 is the clean round
   launch_round "$kill" "$gate" ncu-store --profiles "$profiles" --gpu nvidia-h200 --csv "$testdata/ncu_before.csv" \
     2>/dev/null
@@ -67,7 +95,7 @@ for ((round = 0; round < rounds; round++)); do
   done
   kept_count=$(grep -c . <<<"$kept")
   ((kept_count >= completed)) || fail "ncu-store round $round: $kept_count profiles kept of $completed completed"
-  if ((!kill)) && (($(temporaries) > 0)); then fail "ncu-store clean round: temporary files left: $(ls "$work")"; fi
+  ((kill)) || alone_in_folder ncu-store "$profiles"
   total_writers=$((total_writers + writers)) total_killed=$((total_killed + killed))
   total_completed=$((total_completed + completed)) total_kept=$((total_kept + kept_count))
 done
@@ -75,11 +103,12 @@ echo "ncu-store: $total_writers writers in $rounds rounds into one file each, $t
   "$total_completed completed, $total_kept profiles kept"
 
 # --- record --out: the file is a whole baseline from one of the writers --------------------------------
-baseline="$work/b.json"
+rm -f "$team"/*
+baseline="$team/b.json"
 writer_args() { echo "--commit" "writer$1"; }
 total_writers=0 total_killed=0 total_completed=0 total_valid=0
 for ((round = 0; round < rounds; round++)); do
-  rm -f "$baseline" "$work"/*.tmp*
+  rm -f "$baseline" "$team"/*.tmp*
   kill=$((round > 0))
   launch_round "$kill" "$gate" record --results "$testdata/results_run1.json" "$testdata/results_run2.json" \
     "$testdata/results_run3.json" --out "$baseline" 2>/dev/null
@@ -99,12 +128,46 @@ for ((round = 0; round < rounds; round++)); do
       fail "record round $round: $baseline is not a valid baseline: $(cat "$work/jq.log" "$work/check.log" 2>/dev/null)"
     fi
   fi
-  if ((!kill)) && (($(temporaries) > 0)); then fail "record clean round: temporary files left: $(ls "$work")"; fi
+  ((kill)) || alone_in_folder record "$baseline"
   total_writers=$((total_writers + writers)) total_killed=$((total_killed + killed))
   total_completed=$((total_completed + completed))
 done
 echo "record: $total_writers writers in $rounds rounds into one file each, $total_killed killed (SIGKILL)," \
   "$total_completed completed, a valid baseline kept in $total_valid of $rounds rounds"
+
+# --- lock_file (bash) and perf_gate: one lock per file ----------------------------------------------------
+# hold <file>: a script that holds <file>'s lock until the test ends; returns once it holds it.
+hold() {
+  bash -c 'source "$1"; lock_file "$2" 0; echo locked; exec sleep 600' _ "$here/../lib/common.sh" "$1" \
+    >"$work/holder.out" 2>&1 &
+  holders+=("$!")
+  for _ in $(seq 100); do grep -q locked "$work/holder.out" && return 0; sleep 0.1; done
+  fail "the holder of $1 never took its lock: $(cat "$work/holder.out")"
+}
+rm -f "$team"/*
+hold "$team/./b.json"  # another name of the same file
+"$gate" record --results "$testdata/results_run1.json" --out "$baseline" --commit waiting >"$work/waiting.log" 2>&1 &
+waiting=$!
+sleep 1
+if ! kill -0 "$waiting" 2>/dev/null || [[ -e $baseline ]]; then
+  fail "perf_gate record wrote $baseline while a script held its lock: $(cat "$work/waiting.log")"
+fi
+rc=0
+out=$(bash -c 'source "$1"; lock_file "$2" 1' _ "$here/../lib/common.sh" "$baseline" 2>&1) || rc=$?
+if ((rc != 2)) || [[ $out != *"another writer has held $baseline for more than 1 s (lock file $locks/file-b.json-"* ]]; then
+  fail "a second script took the lock the first held (exit $rc): $out"
+fi
+kill "${holders[@]}" 2>/dev/null
+holders=()
+wait "$waiting" || fail "perf_gate record failed once the script let go: $(cat "$work/waiting.log")"
+[[ $(jq -r .recorded.commit "$baseline" 2>/dev/null) == waiting ]] || fail "perf_gate record did not write $baseline once free"
+# A script's own update, as scripts/record_ncu.sh makes one: the lock, then the file replaced.
+echo '{}' >"$work/new.json"
+bash -c 'source "$1"; lock_file "$2" 0 && replace_file "$3" "$2"' _ "$here/../lib/common.sh" "$team/c.json" \
+  "$work/new.json" || fail "lock_file and replace_file could not write $team/c.json"
+[[ $(ls -A "$team") == $'b.json\nc.json' ]] || fail "lock_file left files beside the file: $(ls -A "$team")"
+echo "lock_file: perf_gate waited for a script's lock on one file, a second script gave up after 1 s, no" \
+  "lock file beside the files"
 
 ((failed == 0)) || { echo "$failed failures"; exit 1; }
 echo "passed"

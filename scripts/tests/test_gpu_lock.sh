@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Tests of the GPU lock (scripts/lib/common.sh lock_gpu): one user's runs of one GPU exclude each other;
 # another user can neither stall them with a file of the lock's name nor own or open up the folder of
-# this user's locks; the host's lock (root's, docs/runner_setup.md) is shared. "Another user" is played
+# this user's locks (where lock_file's locks are too: test_concurrent_writes.sh tests the rest of it);
+# the host's lock (root's, docs/runner_setup.md) is shared. "Another user" is played
 # by chown where this runs as root, else by GPUPERF_ASSUME_UID (the scripts then take another uid for
 # their own).
 #   test_gpu_lock.sh
@@ -25,6 +26,11 @@ failed=0
 # shellcheck disable=SC2317  # called through expect
 lock() {
   TMPDIR=$1 bash -c 'source "$1"; lock_gpu "$2" "$3"; echo locked' _ "$here/../lib/common.sh" "$2" "$3"
+}
+# lock_a_file <tmpdir> <file>: lock_file in a script of its own; prints "locked" once it holds the lock.
+# shellcheck disable=SC2317  # called through expect
+lock_a_file() {
+  TMPDIR=$1 bash -c 'source "$1"; lock_file "$2" 0; echo locked' _ "$here/../lib/common.sh" "$2"
 }
 # hold <tmpdir> <uuid>: a run that holds the GPU until the test ends (the process killed is the one
 # that holds the lock); returns once it holds it.
@@ -85,19 +91,25 @@ fi
 # The folder of this user's locks: refused when another user could put a lock in it.
 mkdir -p "$work/open/gpuperf-locks-$uid"
 chmod 0777 "$work/open/gpuperf-locks-$uid"
-expect 2 "the GPU lock folder is not private: $work/open/gpuperf-locks-$uid is writable by group or others (mode 777)" \
+expect 2 "the lock folder is not private: $work/open/gpuperf-locks-$uid is writable by group or others (mode 777)" \
   "a lock folder others can write is refused" lock "$work/open" GPU-a 0
 mkdir -p "$work/theirs/gpuperf-locks-$other_uid"
 chmod 0700 "$work/theirs/gpuperf-locks-$other_uid"
 GPUPERF_ASSUME_UID=$other_uid expect 2 \
-  "the GPU lock folder is not private: $work/theirs/gpuperf-locks-$other_uid belongs to another user (uid $uid)" \
+  "the lock folder is not private: $work/theirs/gpuperf-locks-$other_uid belongs to another user (uid $uid)" \
   "a lock folder of another user's is refused" lock "$work/theirs" GPU-a 0
 check "and the message says what to do" grep -q "Remove it if it is not yours .* or set TMPDIR to a folder of your own" "$work/log"
 mkdir -p "$work/linked" "$work/elsewhere"
 chmod 0700 "$work/elsewhere"
 ln -s "$work/elsewhere" "$work/linked/gpuperf-locks-$uid"
-expect 2 "the GPU lock folder is not private: $work/linked/gpuperf-locks-$uid is a symbolic link" \
+expect 2 "the lock folder is not private: $work/linked/gpuperf-locks-$uid is a symbolic link" \
   "a link as the lock folder is refused" lock "$work/linked" GPU-a 0
+# The locks of files (lock_file) live in the same folder, under the same rule.
+mkdir -p "$work/team"
+expect 2 "the lock folder is not private: $work/open/gpuperf-locks-$uid is writable by group or others (mode 777)" \
+  "lock_file refuses a lock folder others can write too" \
+  lock_a_file "$work/open" "$work/team/b.json"
+check "and leaves nothing beside the file" test -z "$(ls -A "$work/team")"
 
 ((failed == 0)) && echo "lock_gpu: all checks passed"
 exit "$failed"

@@ -40,7 +40,7 @@ const std::vector<Command>& commands() {
                 [--no-reference-check] [--skip-unchanged] [--same-code-ledger FILE] [--no-diagnosis]
                 [--format gpuperf|gbench|nvbench] [--record] [-- SUITE ARGS...]
       One family's perf test, as CTest runs it (perf.<family>): holds the GPU (a lock per GPU UUID, in
-      $XDG_RUNTIME_DIR or a folder of this user's under $TMPDIR), checks every case of family F against its
+      ${TMPDIR:-/tmp}, root's or this user's own), checks every case of family F against its
       reference and captures its fingerprint in a process that times nothing, then times the family in
       --processes fresh processes of the suite PATH (with the memory canary, the ceiling family, beside it
       unless --no-canary), judges them against DIR/<gpu slug>.json as compare does, and re-measures what
@@ -430,7 +430,7 @@ exit codes:
 files: an input must be a regular file of at most 512 MiB; an output must be absent or a regular file
   in a writable folder. Every output of a call is checked before anything is read, and all are written
   or none. A file that is read and rewritten (record --out, migrate --out, ncu-store, ledger) is locked
-  meanwhile through FILE.lock, which stays beside it.
+  meanwhile through a lock file in ${TMPDIR:-/tmp}/gpuperf-locks-<uid>/, never beside it.
 )";
 
 }  // namespace

@@ -12,8 +12,9 @@
 
 #include "formats/escape.h"
 #include "formats/exit_codes.h"
+#include "formats/input_error.h"
+#include "formats/runtime_folder.h"
 #include "gate/driver/driver_stop.h"
-#include "gate/driver/runtime_folder.h"
 
 namespace gpuperf::gate::driver {
 namespace {
@@ -43,7 +44,7 @@ GpuLock::GpuLock(const std::string& gpu_uuid, int wait_s) {
   // The host's shared lock file, where root made one for every user of the GPU (docs/runner_setup.md):
   // opened first, then checked, so that what is locked is the file checked, whatever the path names
   // meanwhile; a file of anyone else's is never waited on.
-  file_ = temporary_folder() + "/gpuperf-" + gpu_uuid + ".lock";
+  file_ = formats::temporary_folder() + "/" + formats::gpu_lock_name(gpu_uuid);
   fd_ = ::open(file_.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
   struct stat info {};
   if (fd_ >= 0 && (::fstat(fd_, &info) != 0 || !S_ISREG(info.st_mode) || info.st_uid != 0)) {
@@ -51,7 +52,11 @@ GpuLock::GpuLock(const std::string& gpu_uuid, int wait_s) {
     fd_ = -1;
   }
   if (fd_ < 0) {
-    file_ = private_lock_folder() + "/gpuperf-" + gpu_uuid + ".lock";
+    try {
+      file_ = formats::private_lock_folder() + "/" + formats::gpu_lock_name(gpu_uuid);
+    } catch (const formats::InputError& e) {
+      throw DriverStop(formats::kExitInvalidInput, e.what());
+    }
     // O_CLOEXEC: the benchmark processes must not inherit the lock, or one left running would hold the
     // GPU after the run ended.
     fd_ = ::open(file_.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW, 0600);

@@ -3,7 +3,7 @@
 // so that two runs started at once (two ctest invocations, a CI job and a developer) never time kernels
 // side by side. An exclusive flock on ${TMPDIR:-/tmp}/gpuperf-<uuid>.lock where root made that file for
 // every user of the GPU (docs/runner_setup.md), else on <this user's lock folder>/gpuperf-<uuid>.lock
-// (runtime_folder.h): the file scripts/lib/common.sh's lock_gpu locks, so that the scripts that stay bash
+// (formats/runtime_folder.h): the file scripts/lib/common.sh's lock_gpu locks, so that the scripts that stay bash
 // wait for the driver and the driver for them. A process that dies releases it.
 
 #include <string>

@@ -198,7 +198,9 @@ TEST_F(CliFiles, AnInputLargerThanTheBoundIsRefusedUnread) {
 
 // --- Files read and rewritten ---------------------------------------------------------------------------
 
-TEST_F(CliFiles, NcuStoreAddsToTheFileAndLeavesOnlyItsLock) {
+// Their locks live in this user's lock folder: nothing but the file is left in its folder (a team's
+// baselines/, which `git add baselines/` commits whole).
+TEST_F(CliFiles, NcuStoreAddsToTheFileAndLeavesNothingElse) {
   const std::string profiles = path("h.ncu.json");
   for (const char* name : {"a/one", "a/two"}) {
     const CliRun run = cli({"ncu-store", "--profiles", profiles, "--gpu", "nvidia-h200", "--benchmark", name, "--csv",
@@ -207,7 +209,31 @@ TEST_F(CliFiles, NcuStoreAddsToTheFileAndLeavesOnlyItsLock) {
   }
   const nlohmann::json stored = formats::parse_json_document(formats::read_text_file(profiles, ""), profiles);
   EXPECT_EQ(stored.at("benchmarks").size(), 2u);
-  EXPECT_EQ(names(), (std::vector<std::string>{"h.ncu.json", "h.ncu.json.lock"}));
+  EXPECT_EQ(names(), (std::vector<std::string>{"h.ncu.json"}));
+}
+
+TEST_F(CliFiles, RecordAndMigrateLeaveOnlyTheBaseline) {
+  const std::string runtime = dir_.string() + "_runtime";  // beside the folder written, not in it
+  std::filesystem::remove_all(runtime);
+  std::filesystem::create_directories(runtime);
+  const testing::ScopedEnvironment tmpdir("TMPDIR", runtime);
+  const std::string baseline = path("nvidia-h200.json");
+  for (int round = 0; round < 2; ++round) {  // the second reads the first as --previous
+    std::vector<std::string> args = {"record", "--results", testdata("results_run1.json"), testdata("results_run2.json"),
+                                     "--out", baseline};
+    if (round == 1) args.insert(args.end(), {"--previous", baseline});
+    const CliRun run = cli(args);
+    ASSERT_EQ(run.code, formats::kExitPass) << run.err;
+  }
+  const CliRun migrated = cli({"migrate", "--baseline", baseline, "--out", baseline});
+  ASSERT_EQ(migrated.code, formats::kExitPass) << migrated.err;
+  EXPECT_EQ(names(), (std::vector<std::string>{"nvidia-h200.json"}));
+  const std::string locks = runtime + "/gpuperf-locks-" + std::to_string(::getuid());
+  std::vector<std::string> held;
+  for (const auto& entry : std::filesystem::directory_iterator(locks)) held.push_back(entry.path().filename());
+  ASSERT_EQ(held.size(), 1u) << "one file, one lock, in the lock folder";
+  EXPECT_EQ(held[0].rfind("file-nvidia-h200.json-", 0), 0u) << held[0];
+  std::filesystem::remove_all(runtime);
 }
 
 // A windowed pass (ncu over gpuperf_bench --profiler-window): every benchmark's rows stored at once; where

@@ -1,6 +1,7 @@
 #pragma once
-// A driver test's scratch folder (ScratchFolderTest) whose run/ is the GPU lock's folder (XDG_RUNTIME_DIR,
-// runtime_folder.h) for the test's time: the test takes no lock of the machine's and leaves none behind.
+// A driver test's scratch folder (ScratchFolderTest) whose run/ is TMPDIR, where the locks are (the GPU's
+// and the files', formats/runtime_folder.h), for the test's time: the test takes no lock of the machine's
+// and leaves none behind.
 
 #include <cstdlib>
 #include <filesystem>
@@ -15,16 +16,16 @@ class LockFolderTest : public ScratchFolderTest {
  protected:
   void SetUp() override {
     ScratchFolderTest::SetUp();
-    if (const char* previous = std::getenv("XDG_RUNTIME_DIR")) previous_runtime_dir_ = previous;
+    if (const char* previous = std::getenv("TMPDIR")) previous_runtime_dir_ = previous;
     std::filesystem::create_directories(path("run"));
     std::filesystem::permissions(path("run"), std::filesystem::perms::owner_all);
-    ::setenv("XDG_RUNTIME_DIR", path("run").c_str(), 1);
+    ::setenv("TMPDIR", path("run").c_str(), 1);
   }
   void TearDown() override {
     if (previous_runtime_dir_) {
-      ::setenv("XDG_RUNTIME_DIR", previous_runtime_dir_->c_str(), 1);
+      ::setenv("TMPDIR", previous_runtime_dir_->c_str(), 1);
     } else {
-      ::unsetenv("XDG_RUNTIME_DIR");
+      ::unsetenv("TMPDIR");
     }
     ScratchFolderTest::TearDown();
   }

@@ -15,6 +15,7 @@
 #include "formats/exit_codes.h"
 #include "formats/foreign_names.h"
 #include "formats/input_error.h"
+#include "formats/runtime_folder.h"
 #include "gate/driver/benchmark_filters.h"
 #include "gate/driver/driver_stop.h"
 #include "gate/driver/gbench_suite.h"
@@ -23,7 +24,6 @@
 #include "gate/driver/nvbench_suite.h"
 #include "gate/driver/nvml_gpu.h"
 #include "gate/driver/process.h"
-#include "gate/driver/runtime_folder.h"
 #include "gate/driver/suite_format.h"
 #include "gate/phases/phase_files.h"
 #include "gate/tests/support/gate_test_support.h"
@@ -67,75 +67,58 @@ TEST(PhaseFileText, IsReadBackAsWritten) {
   EXPECT_EQ(phases::phase_file_name(phases::PhaseFileKind::kBuild, ""), "build.json");
 }
 
-// Sets an environment variable for one test and puts it back.
-class ScopedEnvironment {
- public:
-  ScopedEnvironment(const char* name, const std::optional<std::string>& value) : name_(name) {
-    if (const char* previous = std::getenv(name)) previous_ = previous;
-    if (value) {
-      ::setenv(name, value->c_str(), 1);
-    } else {
-      ::unsetenv(name);
-    }
-  }
-  ~ScopedEnvironment() {
-    if (previous_) {
-      ::setenv(name_, previous_->c_str(), 1);
-    } else {
-      ::unsetenv(name_);
-    }
-  }
-
- private:
-  const char* name_;
-  std::optional<std::string> previous_;
-};
-
+using testing::ScopedEnvironment;
 using RuntimeFolderTest = testing::ScratchFolderTest;
 
 TEST_F(RuntimeFolderTest, AFolderOfTheUserUnderTmpdirMadePrivate) {
   const ScopedEnvironment tmpdir("TMPDIR", dir_.string());
-  const std::string made = private_lock_folder();
+  const std::string made = formats::private_lock_folder();
   EXPECT_EQ(made, dir_.string() + "/gpuperf-locks-" + std::to_string(::getuid()));
   struct stat info {};
   ASSERT_EQ(::stat(made.c_str(), &info), 0);
   EXPECT_EQ(info.st_mode & 0777, 0700u) << "created private";
-  EXPECT_EQ(private_lock_folder(), made) << "and used again";
+  EXPECT_EQ(formats::private_lock_folder(), made) << "and used again";
 }
 
 TEST_F(RuntimeFolderTest, AFolderOthersCanWriteOrALinkIsRefused) {
   std::filesystem::create_directories(path("open"));
   ::chmod(path("open").c_str(), 0777);
-  EXPECT_EQ(why_not_private_folder(path("open")), path("open") + " is writable by group or others (mode 777)");
+  EXPECT_EQ(formats::why_not_private_folder(path("open")), path("open") + " is writable by group or others (mode 777)");
   std::filesystem::create_directories(path("mine"));
   ::chmod(path("mine").c_str(), 0700);
   std::filesystem::create_directory_symlink(path("mine"), path("link"));
-  EXPECT_EQ(why_not_private_folder(path("link")), path("link") + " is a symbolic link");
-  EXPECT_EQ(why_not_private_folder(path("mine")), "");
+  EXPECT_EQ(formats::why_not_private_folder(path("link")), path("link") + " is a symbolic link");
+  EXPECT_EQ(formats::why_not_private_folder(path("mine")), "");
   const std::string uid = std::to_string(::getuid());
   std::filesystem::create_directories(path("tmp/gpuperf-locks-" + uid));
   ::chmod(path("tmp/gpuperf-locks-" + uid).c_str(), 0777);
   const ScopedEnvironment tmpdir("TMPDIR", path("tmp"));
   try {
-    private_lock_folder();
+    formats::private_lock_folder();
     FAIL() << "a folder others can write was used";
-  } catch (const DriverStop& stop) {
-    EXPECT_EQ(stop.exit_code(), formats::kExitInvalidInput);
-    EXPECT_NE(std::string(stop.what()).find("the GPU lock folder is not private: " + path("tmp/gpuperf-locks-" + uid) +
-                                            " is writable by group or others"),
+  } catch (const formats::InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("the lock folder is not private: " + path("tmp/gpuperf-locks-" + uid) +
+                                         " is writable by group or others"),
               std::string::npos)
-        << stop.what();
+        << e.what();
+  }
+  try {
+    const GpuLock lock("GPU-test-1", 0);
+    FAIL() << "a GPU locked in a folder others can write";
+  } catch (const DriverStop& stop) {
+    EXPECT_EQ(stop.exit_code(), formats::kExitInvalidInput) << "the driver's own error, exit 2";
+    EXPECT_NE(std::string(stop.what()).find("the lock folder is not private"), std::string::npos) << stop.what();
   }
   // Another user's folder cannot be made here without root; the rule names the owner.
   if (::getuid() != 0) {
-    EXPECT_NE(why_not_private_folder("/").find("belongs to another user (uid 0)"), std::string::npos);
+    EXPECT_NE(formats::why_not_private_folder("/").find("belongs to another user (uid 0)"), std::string::npos);
   }
 }
 
 TEST_F(RuntimeFolderTest, TheGpuLockWaitsThenSaysWhoHoldsIt) {
   const ScopedEnvironment tmpdir("TMPDIR", dir_.string());
   const GpuLock held("GPU-test-1", 0);
-  EXPECT_EQ(held.file(), private_lock_folder() + "/gpuperf-GPU-test-1.lock");
+  EXPECT_EQ(held.file(), formats::private_lock_folder() + "/gpuperf-GPU-test-1.lock");
   try {
     const GpuLock second("GPU-test-1", 0);
     FAIL() << "two holders of one GPU";
@@ -159,7 +142,7 @@ TEST_F(RuntimeFolderTest, OnlyRootsSharedLockFileIsUsed) {
   if (::getuid() == 0) {
     EXPECT_EQ(lock.file(), path("gpuperf-GPU-shared.lock")) << "root's file, shared by every user";
   } else {
-    EXPECT_EQ(lock.file(), private_lock_folder() + "/gpuperf-GPU-shared.lock") << "a file of this user's own";
+    EXPECT_EQ(lock.file(), formats::private_lock_folder() + "/gpuperf-GPU-shared.lock") << "a file of this user's own";
   }
 }
 

@@ -35,7 +35,7 @@ std::string read_text(const std::string& path) {
   return text.str();
 }
 
-// A scratch folder with a baseline of the fake suite in baselines/, the lock folder (XDG_RUNTIME_DIR)
+// A scratch folder with a baseline of the fake suite in baselines/, the lock folder (under TMPDIR)
 // inside it for the test's time.
 class StoredRunTest : public testing::LockFolderTest {
  protected:

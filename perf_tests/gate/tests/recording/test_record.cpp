@@ -7,15 +7,21 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "formats/atomic_file.h"
+#include "formats/fnv1a.h"
 #include "formats/input_error.h"
+#include "formats/runtime_folder.h"
 #include "formats/version.h"
 #include "gate/recording/record.h"
 #include "gate/statistics/tolerance.h"
@@ -350,11 +356,88 @@ TEST_F(AtomicWrite, AStreamedOutputIsWrittenWithTheOthersOrNotAtAll) {
   EXPECT_EQ(lines, 1000);
 }
 
-TEST_F(AtomicWrite, FileLocksTakeEachFileOnceInOneOrder) {
-  const std::string a = (dir_ / "a.json").string();
-  // The same file under two names: a second flock of it would wait on the first forever.
-  const formats::FileLocks locks({a, (dir_ / "." / "a.json").string(), (dir_ / "b.json").string()});
-  EXPECT_EQ(names_in(dir_), (std::vector<std::string>{"a.json.lock", "b.json.lock"}));
+// The locks of files read and rewritten live in this user's lock folder, never beside the file: a lock
+// left in a team's baselines/ was committed by `git add baselines/`.
+class FileLockTest : public ScratchFolderTest {
+ protected:
+  void SetUp() override {
+    ScratchFolderTest::SetUp();
+    std::filesystem::create_directories(dir_ / "team" / "baselines");
+    std::filesystem::create_directories(dir_ / "runtime");
+    tmpdir_.emplace("TMPDIR", path("runtime"));
+  }
+  void TearDown() override {
+    tmpdir_.reset();
+    ScratchFolderTest::TearDown();
+  }
+  std::filesystem::path baselines() const { return dir_ / "team" / "baselines"; }
+  std::filesystem::path lock_folder() const {
+    return dir_ / "runtime" / ("gpuperf-locks-" + std::to_string(::getuid()));
+  }
+
+  std::optional<testing::ScopedEnvironment> tmpdir_;
+};
+
+// Whether another open file description could take `lock_file`'s lock now (flock, as another process would).
+bool lock_is_free(const std::string& lock_file) {
+  const int fd = ::open(lock_file.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return true;
+  const bool free = ::flock(fd, LOCK_EX | LOCK_NB) == 0;
+  ::close(fd);
+  return free;
+}
+
+TEST_F(FileLockTest, TheLockIsInTheLockFolderAndTheFileAloneInItsOwn) {
+  const std::string target = (baselines() / "nvidia-h100-80gb-hbm3.json").string();
+  std::string held;
+  {
+    const formats::FileLock lock(target);
+    held = lock.file();
+    formats::write_file_atomically(target, "{}\n");
+    EXPECT_EQ(std::filesystem::path(held).parent_path(), lock_folder());
+    const std::string name = std::filesystem::path(held).filename().string();
+    EXPECT_EQ(name.rfind("file-nvidia-h100-80gb-hbm3.json-", 0), 0u) << name << ": readable, named after the file";
+    EXPECT_EQ(name.size(), std::string("file-nvidia-h100-80gb-hbm3.json-").size() + 16 + 5) << name;
+    EXPECT_FALSE(lock_is_free(held)) << "another process waits while it is held";
+  }
+  EXPECT_TRUE(lock_is_free(held)) << "released when the lock ends";
+  EXPECT_EQ(names_in(baselines()), std::vector<std::string>{"nvidia-h100-80gb-hbm3.json"})
+      << "nothing of ours beside it";
+}
+
+TEST_F(FileLockTest, OneFileUnderTwoNamesHasOneLockAndTwoFilesTwo) {
+  const std::string a = (baselines() / "a.json").string();
+  std::filesystem::create_directory_symlink(baselines(), dir_ / "link");
+  const std::string via_link = (dir_ / "link" / "a.json").string();
+  const std::string via_dots = (baselines() / ".." / "baselines" / "." / "a.json").string();
+  EXPECT_EQ(formats::file_lock_path(a), formats::file_lock_path(via_link));
+  EXPECT_EQ(formats::file_lock_path(a), formats::file_lock_path(via_dots));
+  std::filesystem::create_directories(dir_ / "other");
+  EXPECT_NE(formats::file_lock_path(a), formats::file_lock_path((dir_ / "other" / "a.json").string()))
+      << "one name in two folders: two files, two locks";
+  // The same file twice: a second flock of it would wait on the first forever.
+  const formats::FileLocks locks({a, via_link, (baselines() / "b.json").string()});
+  EXPECT_EQ(names_in(lock_folder()).size(), 2u);
+  EXPECT_FALSE(lock_is_free(formats::file_lock_path(via_dots)));
+  EXPECT_TRUE(names_in(baselines()).empty());
+}
+
+TEST(FileLockName, KeepsTheNameReadableAndHashesTheWholePath) {
+  EXPECT_EQ(formats::file_lock_name("/b/a.json"),
+            "file-a.json-" + formats::hex16(formats::fnv1a64("/b/a.json")) + ".lock");
+  EXPECT_NE(formats::file_lock_name("/b/a.json"), formats::file_lock_name("/c/a.json"));
+  const std::string odd = formats::file_lock_name("/b/r\xc3\xa9sum\xc3\xa9 $(x).json");
+  EXPECT_EQ(odd.substr(0, odd.size() - 22), "file-r__sum_____x_.json") << "no byte a shell or a file system minds";
+  EXPECT_EQ(formats::file_lock_name("/b/" + std::string(300, 'x')).size(), 5 + 64 + 1 + 16 + 5) << "within NAME_MAX";
+  EXPECT_EQ(formats::canonical_path("/b/./c/../a.json/"), "/b/a.json");
+}
+
+TEST_F(FileLockTest, ALockFolderOthersCanWriteIsRefused) {
+  std::filesystem::create_directories(lock_folder());
+  ::chmod(lock_folder().c_str(), 0777);
+  const std::string message =
+      testing::input_error_of([&] { formats::FileLock lock((baselines() / "a.json").string()); });
+  testing::expect_words(message, {"the lock folder is not private", "writable by group or others", "set TMPDIR"});
 }
 
 TEST_F(AtomicWrite, FailureLeavesTheOldFileIntact) {
