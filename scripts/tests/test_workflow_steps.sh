@@ -242,6 +242,20 @@ check "it holds the stored-baseline and A/B reports, and no build tree" bash -c 
   "cd '$artifacts/perf-verdicts' && test \"\$(find . -name '*.verdict.json' | wc -l)\" -eq 2 && test -z \"\$(find . -type f ! -name '*.verdict.json' ! -name reports.txt)\""
 job perf.yml perf/verdicts 0 "job verdicts skipped" "no verdicts when the GPU jobs did not run" expr:needs.baseline.result=skipped
 
+# perf: one check of a fixed name for a required status check, green only when every GPU job passed.
+all_passed=(expr:needs.target.result=success expr:needs.baseline.result=success expr:needs.ab.result=success)
+job perf.yml perf/result 0 "job result: passed" "result passes when every GPU job passed" "${all_passed[@]}"
+job perf.yml perf/result 0 "job result: passed" "and where no A/B job ran (the default branch)" "${all_passed[@]}" \
+  expr:needs.ab.result=skipped
+job perf.yml perf/result 1 "::error title=Perf not passed::a stored-baseline job did not pass (failure)" \
+  "a failed stored-baseline job fails it" "${all_passed[@]}" expr:needs.baseline.result=failure
+job perf.yml perf/result 1 "::error title=Perf not passed::an A/B job did not pass (failure)" "so does a failed A/B job" \
+  "${all_passed[@]}" expr:needs.ab.result=failure
+job perf.yml perf/result 1 "::error title=Not measured::" "a refused call, whose matrix jobs report no check, fails it" \
+  expr:needs.target.result=failure expr:needs.baseline.result=skipped expr:needs.ab.result=skipped
+job perf.yml perf/result 1 "did not pass (cancelled)" "a cancelled run fails it (a skipped required check would count as passed)" \
+  "${all_passed[@]}" expr:needs.baseline.result=cancelled
+
 # perf: a push to main keeps each GPU job's run in the history store (the release asset, through the fake
 # gh; the store is read back with the real gate); nothing else ever writes it.
 git clean -fdxq
@@ -727,6 +741,8 @@ job perf.yml perf/ab 0 "A/B: this commit vs its merge base $team_base" "the team
 git clean -fdxq
 job perf.yml perf/verdicts 0 "job verdicts: passed" "the team's verdicts are one artifact" "${as_team[@]}"
 check "holding its stored-baseline and A/B reports" test "$(find "$artifacts/perf-verdicts" -name '*.verdict.json' | wc -l)" -eq 2
+job perf.yml perf/result 0 "job result: passed" "the team's one check for branch protection passes" "${as_team[@]}" \
+  "${all_passed[@]}"
 team_release="$work/team-release"
 job perf.yml history/history 0 "::notice title=New history store::" "the team's push to main starts its history store" "${as_team[@]}" \
   expr:github.ref=refs/heads/main expr:github.ref_name=main "expr:needs.perf.outputs.sha=$team_sha" expr:needs.perf.outputs.scope=trusted \
