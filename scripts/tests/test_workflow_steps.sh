@@ -5,10 +5,11 @@
 # working tree. A broken command, path, exit code or a missing value fails here, not on a GPU runner.
 # Also what the workflows promise about trust: which events start which jobs, what a dispatched commit
 # may leave behind for trusted runs (caches, the same-code ledger), which artifact pr-comment reads.
-# perf.yml and update-baseline.yml call the reusable perf-call.yml and update-baseline-call.yml (a job
-# is named CALLER/JOB); a project that uses the harness calls them too: a scratch consumer repository
-# (its own labels, GPU table, baseline folder and CMake project) calls them from a fake GitHub holding
-# this harness, as examples/consumer/.github/workflows/perf.yml shows.
+# Our perf.yml, update-baseline.yml, pr-comment.yml, dashboard.yml and bisect.yml call the reusable
+# *-call.yml workflows (a job is named CALLER/JOB); a project that uses the harness calls them too: a
+# scratch consumer repository (its own labels, GPU table, baseline folder and CMake project) calls
+# perf-call.yml from a fake GitHub holding this harness, and a team repository that is examples/consumer
+# as it is, with none of our scripts/, runs every job of every reusable workflow through its callers.
 #   test_workflow_steps.sh PERF_GATE
 set -uo pipefail
 (($# == 1)) || { echo "usage: $0 PERF_GATE" >&2; exit 2; }
