@@ -1,25 +1,27 @@
 #!/usr/bin/env bash
-# The first job of the reusable workflows (perf-call.yml, update-baseline-call.yml), on a hosted runner:
+# The first job of the reusable workflows (perf-call.yml, update-baseline-call.yml, bisect-call.yml), on a
+# hosted runner:
 # validates every input of the call before a GPU runner is asked for (a calling workflow, or an API
 # dispatch behind it, can send any string), and derives what the GPU jobs need.
 #
-#   call_target.sh perf|record     (reads the inputs below from the environment, writes the job's
-#                                   outputs to $GITHUB_OUTPUT)
-# Both: CALLER (github.repository), HARNESS_REPOSITORY, HARNESS_REF (the full SHA the caller pins in
+#   call_target.sh perf|record|bisect  (reads the inputs below from the environment, writes the job's
+#                                       outputs to $GITHUB_OUTPUT)
+# All: CALLER (github.repository), HARNESS_REPOSITORY, HARNESS_REF (the full SHA the caller pins in
 #   uses:), RUNNER_LABELS (JSON list), SOURCE_DIR, BASELINES, GPU_MODELS and PRESET (both may be empty).
 # perf: EVENT (github.event_name), HEAD_REPOSITORY (a pull request's head repository, else empty),
 #   GITHUB_SHA, SHA (a dispatched commit, may be empty), GPU_LABELS, AB_GPU_LABELS (JSON lists of runner
 #   labels; the second may be empty: no A/B).
-# record: GPU_LABEL, RUNS.
+# record: GPU_LABEL, RUNS. bisect: GPU_LABEL.
 # Outputs: harness: "in-tree" when the caller is the harness itself (built in its own tree), else
 # "package" (a project that uses it: the harness is built and installed first). perf: sha (the commit
 # to measure), scope ("trusted" only for a push measuring its own commit: caches and the ledger,
 # docs/runner_setup.md), gpu-matrix and ab-matrix (strategy.matrix JSON, {"include": [{"gpu": LABEL,
-# "runs-on": [RUNNER_LABELS..., LABEL]}...]}; ab-matrix is "" without A/B labels). record: runs-on.
+# "runs-on": [RUNNER_LABELS..., LABEL]}...]}; ab-matrix is "" without A/B labels). record and bisect:
+# runs-on (the JSON list [RUNNER_LABELS..., GPU_LABEL]).
 # Exit: 0, 2 an invalid input (an ::error:: naming it).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/../lib/common.sh"
-[[ $# == 1 && ($1 == perf || $1 == record) ]] || die "$EXIT_INVALID" "usage: $0 perf|record"
+[[ $# == 1 && ($1 == perf || $1 == record || $1 == bisect) ]] || die "$EXIT_INVALID" "usage: $0 perf|record|bisect"
 mode=$1
 here="$(dirname "${BASH_SOURCE[0]}")"
 need_tool jq
@@ -79,11 +81,15 @@ if [[ $mode == perf ]]; then
   ab_matrix=$(labels_matrix "$AB_GPU_LABELS")
   echo "measuring $sha ($scope) on $(jq -r '[.include[].gpu] | join(", ")' <<<"$gpu_matrix")${ab_matrix:+; A/B on $(jq -r '[.include[].gpu] | join(", ")' <<<"$ab_matrix")}; harness: $harness"
   outputs+=("sha=$sha" "scope=$scope" "gpu-matrix=$gpu_matrix" "ab-matrix=$ab_matrix")
-else
+else  # one GPU job, on the runners of one label
   check label gpu "${GPU_LABEL:-}"
-  check count runs "${RUNS:-}"
   runs_on=$(jq -c --arg gpu "$GPU_LABEL" '. + [$gpu]' <<<"$RUNNER_LABELS")
-  echo "recording on $runs_on from $RUNS processes; harness: $harness"
+  if [[ $mode == record ]]; then
+    check count runs "${RUNS:-}"
+    echo "recording on $runs_on from $RUNS processes; harness: $harness"
+  else
+    echo "bisecting on $runs_on; harness: $harness"
+  fi
   outputs+=("runs-on=$runs_on")
 fi
 if [[ -n ${GITHUB_OUTPUT:-} ]]; then printf '%s\n' "${outputs[@]}" >>"$GITHUB_OUTPUT"; fi

@@ -119,6 +119,17 @@ expect 0 "recording on [\"self-hosted\",\"gpu-lab\",\"lab-h200\"] from 10 proces
 expect 0 'runs-on=["self-hosted","gpu-lab","lab-h200"]' "as the record job's runs-on" cat "$work/call.out"
 expect 2 "runs must be a whole number" "runs is a number" record 'RUNS=3;id'
 expect 2 "gpu must be a runner label" "gpu is a label" record "GPU_LABEL=h200;id"
+bisect_target() { : >"$work/call.out"; "${call[@]}" GPU_LABEL=lab-h200 "$@" bash "$ci/call_target.sh" bisect; }
+expect 0 "bisecting on [\"self-hosted\",\"gpu-lab\",\"lab-h200\"]; harness: package" \
+  "a consumer's bisection runs on its label's runners, with the installed harness" bisect_target
+expect 0 "" "its outputs: the harness and the bisect job's runs-on" diff - "$work/call.out" <<OUT
+harness=package
+runs-on=["self-hosted","gpu-lab","lab-h200"]
+OUT
+expect 0 "harness: in-tree" "the harness bisecting itself builds in its own tree" bisect_target CALLER=owner/gpu-perf-harness
+expect 2 "gpu must be a runner label" "the bisection's gpu is a label" bisect_target "GPU_LABEL=h200;id"
+expect 2 "baselines must be a relative path" "its baseline folder is inside the repository" bisect_target BASELINES=/etc
+expect 2 "gpu-models must be a relative path" "its GPU table is inside the repository" bisect_target GPU_MODELS=../gpus.tsv
 
 # Where a build's programs are: this repository's layout, or what gpuperf-programs.txt names (a
 # project's build, with the installed gate); ab_bench.sh puts the gate beside the bench for ab_compare.sh.

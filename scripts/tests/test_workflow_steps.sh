@@ -5,10 +5,11 @@
 # working tree. A broken command, path, exit code or a missing value fails here, not on a GPU runner.
 # Also what the workflows promise about trust: which events start which jobs, what a dispatched commit
 # may leave behind for trusted runs (caches, the same-code ledger), which artifact pr-comment reads.
-# perf.yml and update-baseline.yml call the reusable perf-call.yml and update-baseline-call.yml (a job
-# is named CALLER/JOB); a project that uses the harness calls them too: a scratch consumer repository
-# (its own labels, GPU table, baseline folder and CMake project) calls them from a fake GitHub holding
-# this harness, as examples/consumer/.github/workflows/perf.yml shows.
+# Our perf.yml, update-baseline.yml, pr-comment.yml, dashboard.yml and bisect.yml call the reusable
+# *-call.yml workflows (a job is named CALLER/JOB); a project that uses the harness calls them too: a
+# scratch consumer repository (its own labels, GPU table, baseline folder and CMake project) calls
+# perf-call.yml from a fake GitHub holding this harness, and a team repository that is examples/consumer
+# as it is, with none of our scripts/, runs every job of every reusable workflow through its callers.
 #   test_workflow_steps.sh PERF_GATE
 set -uo pipefail
 (($# == 1)) || { echo "usage: $0 PERF_GATE" >&2; exit 2; }
@@ -242,6 +243,20 @@ check "it holds the stored-baseline and A/B reports, and no build tree" bash -c 
   "cd '$artifacts/perf-verdicts' && test \"\$(find . -name '*.verdict.json' | wc -l)\" -eq 2 && test -z \"\$(find . -type f ! -name '*.verdict.json' ! -name reports.txt)\""
 job perf.yml perf/verdicts 0 "job verdicts skipped" "no verdicts when the GPU jobs did not run" expr:needs.baseline.result=skipped
 
+# perf: one check of a fixed name for a required status check, green only when every GPU job passed.
+all_passed=(expr:needs.target.result=success expr:needs.baseline.result=success expr:needs.ab.result=success)
+job perf.yml perf/result 0 "job result: passed" "result passes when every GPU job passed" "${all_passed[@]}"
+job perf.yml perf/result 0 "job result: passed" "and where no A/B job ran (the default branch)" "${all_passed[@]}" \
+  expr:needs.ab.result=skipped
+job perf.yml perf/result 1 "::error title=Perf not passed::a stored-baseline job did not pass (failure)" \
+  "a failed stored-baseline job fails it" "${all_passed[@]}" expr:needs.baseline.result=failure
+job perf.yml perf/result 1 "::error title=Perf not passed::an A/B job did not pass (failure)" "so does a failed A/B job" \
+  "${all_passed[@]}" expr:needs.ab.result=failure
+job perf.yml perf/result 1 "::error title=Not measured::" "a refused call, whose matrix jobs report no check, fails it" \
+  expr:needs.target.result=failure expr:needs.baseline.result=skipped expr:needs.ab.result=skipped
+job perf.yml perf/result 1 "did not pass (cancelled)" "a cancelled run fails it (a skipped required check would count as passed)" \
+  "${all_passed[@]}" expr:needs.baseline.result=cancelled
+
 # perf: a push to main keeps each GPU job's run in the history store (the release asset, through the fake
 # gh; the store is read back with the real gate); nothing else ever writes it.
 git clean -fdxq
@@ -318,26 +333,28 @@ check "only the history job may write (contents, for the release asset; actions 
 
 # pr-comment: only a push run of this repository, one artifact by name; creates, then updates, one comment.
 comment_run=(expr:github.event_name=workflow_run expr:github.ref=refs/heads/main)
-job pr-comment.yml comment 0 "created a comment on #7" "the verdicts are posted as a comment" "${comment_run[@]}"
+job pr-comment.yml comment/comment 0 "created a comment on #7" "the verdicts are posted as a comment" "${comment_run[@]}"
 check "the comment starts with its marker" bash -c "jq -r .body '$FAKE_GH_BODY' | head -n 1 | grep -qx '<!-- gpuperf-verdicts -->'"
 check "the comment lists both reports" bash -c "jq -r .body '$FAKE_GH_BODY' | grep -c '| Fake GPU |' | grep -qx 2"
+check "its scripts are the harness's, checked out at harness-ref into .gpuperf" \
+  grep -qx "\[runner\] checkout owner/repo@$head_sha into .gpuperf" "$work/log"
 check "pr-comment downloads the one artifact it needs, by name" bash -c \
   "grep 'download-artifact' '$work/log' | grep -qx '\[runner\] download-artifact: perf-verdicts (run 42)' &&
    test ! -e '$work/runner-temp/perf-verdicts/build' -a ! -e '$work/runner-temp/perf-artifacts'"
-job pr-comment.yml comment 0 "updated comment 99 on #7" "a second run updates the comment in place" "${comment_run[@]}" FAKE_GH_EXISTING=99
+job pr-comment.yml comment/comment 0 "updated comment 99 on #7" "a second run updates the comment in place" "${comment_run[@]}" FAKE_GH_EXISTING=99
 : >"$FAKE_LOG"
-job pr-comment.yml comment 0 "job comment skipped" "a dispatched run gets no comment" "${comment_run[@]}" \
+job pr-comment.yml comment/comment 0 "job comment skipped" "a dispatched run gets no comment" "${comment_run[@]}" \
   expr:github.event.workflow_run.event=workflow_dispatch
-job pr-comment.yml comment 0 "job comment skipped" "a run of another event gets no comment" "${comment_run[@]}" \
+job pr-comment.yml comment/comment 0 "job comment skipped" "a run of another event gets no comment" "${comment_run[@]}" \
   expr:github.event.workflow_run.event=pull_request_target
-job pr-comment.yml comment 0 "job comment skipped" "a run whose head is another repository gets no comment" "${comment_run[@]}" \
+job pr-comment.yml comment/comment 0 "job comment skipped" "a run whose head is another repository gets no comment" "${comment_run[@]}" \
   expr:github.event.workflow_run.head_repository.full_name=fork/repo
-job pr-comment.yml comment 0 "job comment skipped" "a cancelled run gets no comment (a newer one will)" "${comment_run[@]}" \
+job pr-comment.yml comment/comment 0 "job comment skipped" "a cancelled run gets no comment (a newer one will)" "${comment_run[@]}" \
   expr:github.event.workflow_run.conclusion=cancelled
 check "nothing was posted for them" test ! -s "$FAKE_LOG"
-job pr-comment.yml comment 0 "created a comment on #7" "a run that found a regression is posted too" "${comment_run[@]}" \
+job pr-comment.yml comment/comment 0 "created a comment on #7" "a run that found a regression is posted too" "${comment_run[@]}" \
   expr:github.event.workflow_run.conclusion=failure
-job pr-comment.yml comment 0 "workflow not triggered" "pr-comment starts only on workflow_run"
+job pr-comment.yml comment/comment 0 "workflow not triggered" "pr-comment starts only on workflow_run"
 
 # dashboard: store (hosted) downloads the history store's release asset, site builds perf_gate alone and
 # writes the site from each GPU model's export (fake_history_gate.sh: the real gate plus the history
@@ -352,32 +369,34 @@ cp "$here/fixtures/dashboard/history-nvidia-h200-flat.json" "$history_dir/nvidia
 echo "a store" >"$work/perf-history.sqlite"
 history_gate=(FAKE_PERF_GATE="$here/fake_history_gate.sh" REAL_PERF_GATE="$gate" FAKE_HISTORY_DIR="$history_dir")
 site_data() { sed -n 's/^window.GPUPERF_HISTORY_INDEX = \(.*\);$/\1/p' "$artifacts/github-pages/data.js"; }
-job dashboard.yml store 0 "No history yet" "before the first stored run there is no store: said, nothing published" \
+job dashboard.yml dashboard/store 0 "No history yet" "before the first stored run there is no store: said, nothing published" \
   expr:github.event_name=schedule expr:github.event.workflow_run.head_branch=  # (the runner evaluates every operand of ||)
 check "and the site job is told so" jq -e '.found == "false"' "$work/runner-temp/job-outputs.json"
-job dashboard.yml site 0 "job site skipped: its if: is false" "no store, no site" expr:github.event_name=schedule \
+job dashboard.yml dashboard/site 0 "job site skipped: its if: is false" "no store, no site" expr:github.event_name=schedule \
   expr:needs.store.outputs.found=false
 : >"$FAKE_LOG"
-job dashboard.yml store 0 "job store: passed" "a perf run of a push to main downloads the store" \
+job dashboard.yml dashboard/store 0 "job store: passed" "a perf run of a push to main downloads the store" \
   expr:github.event_name=workflow_run expr:github.event.workflow_run.head_branch=main FAKE_GH_RELEASE_ASSET="$work/perf-history.sqlite"
 check "the release asset perf-history.sqlite of perf-history, as an artifact" bash -c \
   "grep -q 'gh release download perf-history --pattern perf-history.sqlite' '$FAKE_LOG' && cmp '$work/perf-history.sqlite' '$artifacts/perf-history-store/perf-history.sqlite'"
 mkdir -p "$work/half-uploaded" && cp "$work/perf-history.sqlite" "$work/half-uploaded/perf-history.previous.sqlite"
 rm -rf "$artifacts/perf-history-store"
-job dashboard.yml store 0 "History store restored" "an upload that did not finish: the previous copy is drawn" \
+job dashboard.yml dashboard/store 0 "History store restored" "an upload that did not finish: the previous copy is drawn" \
   expr:github.event_name=workflow_run expr:github.event.workflow_run.head_branch=main FAKE_GH_RELEASE="$work/half-uploaded"
 check "as the artifact perf-history.sqlite" cmp "$work/perf-history.sqlite" "$artifacts/perf-history-store/perf-history.sqlite"
 extra=$(needs_of store)
-job dashboard.yml store 0 "job store skipped: its if: is false" "a perf run of another branch publishes nothing" \
+job dashboard.yml dashboard/store 0 "job store skipped: its if: is false" "a perf run of another branch publishes nothing" \
   expr:github.event_name=workflow_run expr:github.event.workflow_run.head_branch=feature
-job dashboard.yml store 0 "job store skipped: its if: is false" "nor a dispatched perf run" \
+job dashboard.yml dashboard/store 0 "job store skipped: its if: is false" "nor a dispatched perf run" \
   expr:github.event_name=workflow_run expr:github.event.workflow_run.head_branch=main expr:github.event.workflow_run.event=workflow_dispatch
 git clean -fdxq
 : >"$FAKE_LOG"
-job dashboard.yml site 0 "upload-pages-artifact: github-pages" "the site is written from each GPU model's export" \
+job dashboard.yml dashboard/site 0 "upload-pages-artifact: github-pages" "the site is written from each GPU model's export" \
   expr:github.event_name=workflow_dispatch "${history_gate[@]}"
-check "perf_gate alone is built, with no demo kernel or test" bash -c \
-  "grep -q 'cmake -S . -B build/dashboard .*-DGPUPERF_BUILD_DEMO_FAMILIES=OFF -DGPUPERF_BUILD_TESTS=OFF' '$FAKE_LOG' && grep -qx 'cmake --build build/dashboard --target perf_gate' '$FAKE_LOG'"
+check "perf_gate alone is built, from the harness's checkout at harness-ref, with no demo kernel or test" bash -c \
+  "grep -qx '\[runner\] checkout owner/repo@$head_sha into .gpuperf' '$work/log' &&
+   grep -q 'cmake -S .gpuperf -B .gpuperf/build/dashboard .*-DGPUPERF_BUILD_DEMO_FAMILIES=OFF -DGPUPERF_BUILD_TESTS=OFF' '$FAKE_LOG' &&
+   grep -qx 'cmake --build .gpuperf/build/dashboard --target perf_gate' '$FAKE_LOG'"
 check "each GPU model of baselines/ is analysed from the downloaded store, against its baseline" bash -c \
   "grep -q 'perf_gate history-changes --store sqlite:$work/runner-temp/store/perf-history.sqlite --gpu nvidia-h100-80gb-hbm3 --baseline .*baselines/nvidia-h100-80gb-hbm3.json' '$FAKE_LOG' &&
    grep -q 'perf_gate history-changes --store sqlite:.* --gpu nvidia-h200' '$FAKE_LOG'"
@@ -386,35 +405,37 @@ check "both GPUs are drawn" jq -e '[.gpus[].gpu_slug] == ["nvidia-h100-80gb-hbm3
 check "the Pages artifact is the whole site" test -f "$artifacts/github-pages/index.html" -a -f "$artifacts/github-pages/vendor/uplot-1.6.32/uPlot.iife.min.js"
 git clean -fdxq
 rm -rf "$artifacts/github-pages" "$history_dir/nvidia-h200.json"
-job dashboard.yml site 0 "nvidia-h200: no run stored yet, left out" "change points drawn; a GPU with no run left out" \
+job dashboard.yml dashboard/site 0 "nvidia-h200: no run stored yet, left out" "change points drawn; a GPU with no run left out" \
   expr:github.event_name=workflow_dispatch "${history_gate[@]}"
 site_data >"$work/site-data.json"
 check "the change point of the export is in the site, the empty GPU is not" jq -e \
   '[.gpus[].gpu_slug] == ["nvidia-h100-80gb-hbm3"] and ([.gpus[].change_points] | add) == 1' "$work/site-data.json"
 check "the site job says nothing was refused" jq -e '.refused == "false"' "$work/runner-temp/job-outputs.json"
 site_needs=$(needs_of site) store_needs=$extra
-job dashboard.yml deploy 0 "deploy-pages: published github-pages" "deploy publishes the site" expr:github.event_name=workflow_dispatch
+job dashboard.yml dashboard/deploy 0 "deploy-pages: published github-pages" "deploy publishes the site" expr:github.event_name=workflow_dispatch
 extra=$site_needs
-job dashboard.yml refused 0 "job refused skipped: its if: is false" "a site with every GPU model fails nothing" \
+job dashboard.yml dashboard/refused 0 "job refused skipped: its if: is false" "a site with every GPU model fails nothing" \
   expr:github.event_name=workflow_dispatch
 git clean -fdxq
 rm -rf "$artifacts/github-pages"
 cp "$here/fixtures/dashboard/history-nvidia-h200-absurd-medians-infinite-change.json" "$history_dir/nvidia-h200.json"
 extra=$store_needs
-job dashboard.yml site 0 "Dashboard: a GPU model left out" "a GPU model whose export is refused is left out, the others published" \
+job dashboard.yml dashboard/site 0 "Dashboard: a GPU model left out" "a GPU model whose export is refused is left out, the others published" \
   expr:github.event_name=workflow_dispatch "${history_gate[@]}"
 check "the site job says so to the jobs after it" jq -e '.refused == "true"' "$work/runner-temp/job-outputs.json"
 site_data >"$work/site-data.json"
 check "the site is published with the other GPU, and names the one refused" jq -e \
   '[.gpus[].gpu_slug] == ["nvidia-h100-80gb-hbm3"] and [.refused[].gpu_slug] == ["nvidia-h200"]' "$work/site-data.json"
 extra=$(needs_of site)
-job dashboard.yml refused 1 "Dashboard published without a GPU model" "and the run fails after the deploy" \
+job dashboard.yml dashboard/refused 1 "Dashboard published without a GPU model" "and the run fails after the deploy" \
   expr:github.event_name=workflow_dispatch
 rm "$history_dir/nvidia-h200.json"
 # shellcheck disable=SC2016  # jq's
-check "only deploy may write to Pages; no job writes contents" bash -c "bash scripts/ci/workflow_json.sh .github/workflows/dashboard.yml | jq -e '
+check "only deploy may write to Pages; no job writes contents" bash -c "bash scripts/ci/workflow_json.sh .github/workflows/dashboard-call.yml | jq -e '
   .permissions == {} and (.jobs.deploy.permissions == {pages: \"write\", \"id-token\": \"write\"})
-  and ([.jobs | to_entries[] | select(.key != \"deploy\") | .value.permissions] == [{contents: \"read\"}, {contents: \"read\"}, {}])'"
+  and ([.jobs | to_entries[] | select(.key != \"deploy\") | .value.permissions] == [{contents: \"read\"}, {contents: \"read\"}, {}])' &&
+  bash scripts/ci/workflow_json.sh .github/workflows/dashboard.yml |
+  jq -e '.permissions == {} and .jobs.dashboard.permissions == {contents: \"read\", pages: \"write\", \"id-token\": \"write\"}'"
 extra='{}'
 
 # update-baseline: target (hosted) validates the inputs; record (read-only) uploads the file;
@@ -471,8 +492,17 @@ chmod +x "$work/history-gate"
 export FAKE_GH_RELEASE="$work/release" FAKE_GH_ISSUE_TITLES="$work/issue-titles.txt" FAKE_GH_ISSUE_BODY="$work/issue.md"
 : >"$FAKE_GH_ISSUE_TITLES"
 scheduled=(expr:github.event_name=schedule expr:github.ref=refs/heads/main expr:inputs.gpu= expr:inputs.good= expr:inputs.bad=
-  expr:inputs.benchmark= expr:github.server_url=https://github.invalid expr:github.run_id=42 expr:needs.history.result=success)
+  expr:inputs.benchmark= expr:github.server_url=https://github.invalid expr:github.run_id=42 expr:needs.history.result=success
+  expr:needs.target.result=success)
 extra='{}'
+job bisect.yml bisect/target 0 "bisecting on " "target validates the inputs before a GPU runner is asked for" "${scheduled[@]}"
+check "the bisect job runs on the h200 runners, the harness in its own tree" jq -e '
+  (."runs-on" | fromjson) == ["self-hosted", "linux", "gpu", "h200"] and .harness == "in-tree"' "$work/runner-temp/job-outputs.json"
+bisect_target_needs=$(needs_of target)
+job bisect.yml bisect/target 1 "harness-ref must be a full 40-character" "a harness-ref that is no SHA is refused" "${scheduled[@]}" \
+  expr:github.sha=main
+job bisect.yml bisect/pick 0 "job pick skipped: its if: is false" "so nothing is picked" "${scheduled[@]}" \
+  expr:needs.target.result=failure
 job bisect.yml bisect/history 0 "job history: passed" "history downloads the store and the earlier bisections" "${scheduled[@]}"
 check "the store is the release asset" grep -q "gh release download perf-history --pattern perf-history.sqlite" "$FAKE_LOG"
 check "the history artifact holds the store and the titles" test -f "$artifacts/bisect-history/perf-history.sqlite" -a -f "$artifacts/bisect-history/bisected.txt"
@@ -483,11 +513,10 @@ job bisect.yml bisect/history 0 "job history: passed" "an upload that did not fi
 check "as perf-history.sqlite" cmp "$FAKE_GH_RELEASE/perf-history.sqlite" "$artifacts/bisect-history/perf-history.sqlite"
 job bisect.yml bisect/pick 0 "job pick: passed" "pick takes the newest slowdown's change point" "${scheduled[@]}" FAKE_PERF_GATE="$work/history-gate"
 # shellcheck disable=SC2016  # $good, $bad are jq's
-check "the change point picked is the newest slowdown, on the h200 runners" jq -e --arg good "$base_sha" --arg bad "$head_sha" '
+check "the change point picked is the newest slowdown" jq -e --arg good "$base_sha" --arg bad "$head_sha" '
   .found == "true" and .good == $good and .bad == $bad and .benchmark == "fake/long/n:2"
-  and .title == "Perf bisect: fake/long/n:2 on nvidia-h200, \($good[0:12])..\($bad[0:12])"
-  and (."runs-on" | fromjson) == ["self-hosted", "linux", "gpu", "h200"]' "$work/runner-temp/job-outputs.json"
-bisect_needs=$(needs_of pick)
+  and .title == "Perf bisect: fake/long/n:2 on nvidia-h200, \($good[0:12])..\($bad[0:12])"' "$work/runner-temp/job-outputs.json"
+bisect_needs=$(jq -c --argjson target "$bisect_target_needs" '$target + .' <(needs_of pick))
 jq -r .title "$work/runner-temp/job-outputs.json" >"$FAKE_GH_ISSUE_TITLES"
 job bisect.yml bisect/history 0 "job history: passed" "history reads the issue opened since" "${scheduled[@]}"
 job bisect.yml bisect/pick 0 "job pick: passed" "a change point with an issue is not bisected again" "${scheduled[@]}" FAKE_PERF_GATE="$work/history-gate"
@@ -496,9 +525,9 @@ echo "Perf bisect: fake/long/n:2 on nvidia-h200, 0000000aaaa..0000000bbbb" >>"$F
 job bisect.yml bisect/history 0 "job history: passed" "history reads both issues" "${scheduled[@]}"
 job bisect.yml bisect/pick 0 "has been bisected" "none left: nothing to bisect (and no name outside the rules)" "${scheduled[@]}" FAKE_PERF_GATE="$work/history-gate"
 check "found is false" jq -e '.found == "false"' "$work/runner-temp/job-outputs.json"
-job bisect.yml bisect/pick 0 "job pick: passed" "a dispatched range is validated" expr:github.event_name=workflow_dispatch expr:needs.history.result=skipped \
+job bisect.yml bisect/pick 0 "job pick: passed" "a dispatched range is validated" expr:github.event_name=workflow_dispatch expr:needs.history.result=skipped expr:needs.target.result=success \
   expr:inputs.gpu=h200 "expr:inputs.good=$base_sha" "expr:inputs.bad=$head_sha" expr:inputs.benchmark=fake/long/n:2
-job bisect.yml bisect/pick 1 "good must be a full 40-character" "a dispatched good that is no SHA is refused" expr:github.event_name=workflow_dispatch expr:needs.history.result=skipped \
+job bisect.yml bisect/pick 1 "good must be a full 40-character" "a dispatched good that is no SHA is refused" expr:github.event_name=workflow_dispatch expr:needs.history.result=skipped expr:needs.target.result=success \
   expr:inputs.gpu=h200 "expr:inputs.good=main; rm -rf /" "expr:inputs.bad=$head_sha" expr:inputs.benchmark=fake/long/n:2
 extra=$bisect_needs
 git clean -fdxq
@@ -562,8 +591,6 @@ echo 'project(saxpy_perf LANGUAGES CXX CUDA)' >"$consumer/bench/CMakeLists.txt"
 echo '{}' >"$consumer/perf/baselines/nvidia-h200.json"
 echo '{}' >"$consumer/baselines/nvidia-h100-80gb-hbm3.json"
 printf '# runner label -> GPU name\nlab-h200\tNVIDIA H200\nlab-l4\tNVIDIA L4\n' >"$consumer/ci/gpus.tsv"
-# The example caller, with a real owner and the harness's commit in place of the placeholders.
-sed "s|OWNER/|owner/|g; s|0\{40\}|$head_sha|g" "$example" >"$consumer/.github/workflows/example.yml"
 cat >"$consumer/.github/workflows/perf.yml" <<YAML
 name: perf
 on:
@@ -665,15 +692,144 @@ job bad-ref.yml perf/ab 0 "job ab skipped: target, a job it needs, did not succe
   "nor the A/B job" expr:needs.target.result=failure
 check "nothing was built for it" test ! -s "$FAKE_LOG"
 
-# The example caller as a team copies it (its one label, the default table and baselines/).
+cd "$work/repo" || exit 2
+
+# A team's repository: examples/consumer as it is (its CMake project, saxpy/, baselines/ and the caller
+# workflows a team copies into .github/workflows/), with none of our scripts/. The callers' placeholders
+# are replaced as a team does (OWNER, and the harness's commit in place of the 40 zeros); every job of
+# every reusable workflow then runs from it, calling the harness (owner/gpu-perf-harness at $head_sha) on
+# the fake GitHub. Whatever a job runs must come from its .gpuperf: a path into the team's tree fails it.
+team="$work/team"
+mkdir -p "$team"
+(cd "$root/examples/consumer" && git ls-files -co --exclude-standard -z | xargs -0 cp --parents -t "$team")
+callers="$team/.github/workflows"
+# shellcheck disable=SC2016  # jq's
+check "every reusable workflow has its caller in examples/consumer" bash -c '
+  diff <(cd .github/workflows && ls -- *-call.yml) <(sed -n "s|^ *uses: OWNER/gpu-perf-harness/.github/workflows/\([a-z-]*-call\.yml\)@0\{40\} # v[0-9.]*$|\1|p" "$0"/*.yml | sort -u)' "$callers"
+sed -i "s|OWNER/|owner/|g; s|0\{40\}|$head_sha|g" "$callers"/*.yml
+check "no placeholder is left once OWNER and the SHA are replaced" bash -c "! grep -rqE 'OWNER/|0{40}' '$callers'"
+echo '{}' >"$team/baselines/nvidia-h100-80gb-hbm3.json"
+cd "$team" || exit 2
+git init -q -b main && git add -A && git -c user.name=t -c user.email=t@t commit -qm base
+git update-ref refs/remotes/origin/main HEAD
+git switch -qc feature && echo '// change' >>saxpy/naive.cu && git -c user.name=t -c user.email=t@t commit -qam change
+team_base=$(git rev-parse origin/main) team_sha=$(git rev-parse HEAD)
+check "the team's tree holds no script of the harness" test ! -e scripts
+artifacts="$work/team-artifacts"  # the team's runs' artifacts, apart from the harness's own
+mkdir -p "$artifacts"
+as_team=(expr:github.repository=team/saxpy "expr:github.sha=$team_sha" expr:matrix.gpu=h100 expr:inputs.gpu=h100
+  "expr:github.event.workflow_run.head_repository.full_name=team/saxpy" "FAKE_GPU_NAME=NVIDIA H100 80GB HBM3")
+from_harness() {  # from_harness <workflow>: the last job's reusable workflow came from the harness at harness-ref
+  grep -qx "\[runner\] called workflow .github/workflows/$1 read from owner/gpu-perf-harness@$head_sha" "$work/log" &&
+    grep -qx "\[runner\] checkout owner/gpu-perf-harness@$head_sha into .gpuperf" "$work/log"
+}
+
+# perf.yml: target, the stored-baseline and A/B jobs with the installed harness, the verdicts, the history.
 extra='{}'
-job example.yml perf/target 0 "job target: passed" "the example caller is valid" "${as_consumer[@]}"
-extra=$(jq -c --arg sha "$consumer_sha" '. + {"github.repository": "team/saxpy", "github.sha": $sha}' <(needs_of target))
+job perf.yml perf/target 0 "harness: package" "the team's perf call is valid" "${as_team[@]}"
+check "its perf-call.yml and scripts are the harness's at harness-ref" from_harness perf-call.yml
+extra=$(needs_of target)
 git clean -fdxq
-job example.yml perf/baseline 0 "Perf gate (compare) on Fake GPU" "the example caller's job passes" \
-  expr:matrix.gpu=h100 "FAKE_GPU_NAME=NVIDIA H100 80GB HBM3"
-check "it runs on the example's label with the harness's table" \
+: >"$FAKE_LOG"
+job perf.yml perf/baseline 0 "Perf gate (compare) on Fake GPU" "the team's stored-baseline job passes" "${as_team[@]}"
+check "on the example's label, with the harness's GPU table and the team's baselines/" \
   grep -q "preflight: label 'h100', GPU 'NVIDIA H100 80GB HBM3', baseline baselines/nvidia-h100-80gb-hbm3.json" "$work/log"
+check "the harness is installed and the team's project configured against it" bash -c \
+  "grep -qx 'cmake --install .gpuperf/build/package --prefix $work/runner-temp/gpuperf' '$FAKE_LOG' &&
+   grep -q '^cmake -S $team -B ./build/gpuperf .*-DCMAKE_PREFIX_PATH=$work/runner-temp/gpuperf' '$FAKE_LOG'"
+git clean -fdxq
+job perf.yml perf/ab 0 "A/B: this commit vs its merge base $team_base" "the team's A/B job compares with its merge base" "${as_team[@]}"
+git clean -fdxq
+job perf.yml perf/verdicts 0 "job verdicts: passed" "the team's verdicts are one artifact" "${as_team[@]}"
+check "holding its stored-baseline and A/B reports" test "$(find "$artifacts/perf-verdicts" -name '*.verdict.json' | wc -l)" -eq 2
+job perf.yml perf/result 0 "job result: passed" "the team's one check for branch protection passes" "${as_team[@]}" \
+  "${all_passed[@]}"
+team_release="$work/team-release"
+job perf.yml history/history 0 "::notice title=New history store::" "the team's push to main starts its history store" "${as_team[@]}" \
+  expr:github.ref=refs/heads/main expr:github.ref_name=main "expr:needs.perf.outputs.sha=$team_sha" expr:needs.perf.outputs.scope=trusted \
+  expr:needs.perf.result=success expr:github.run_id=42 FAKE_GH_RELEASE="$team_release"
+check "its history-call.yml and scripts are the harness's at harness-ref" from_harness history-call.yml
+check "the store is uploaded to the team's release" test -f "$team_release/perf-history.sqlite"
+
+# pr-comment.yml: after the team's perf run, the verdicts as a comment on its pull request.
+git clean -fdxq
+rm -f "$FAKE_GH_BODY"
+job pr-comment.yml comment/comment 0 "created a comment on #7" "the team's verdicts are posted as a comment" "${as_team[@]}" \
+  "${comment_run[@]}"
+check "its pr-comment-call.yml and scripts are the harness's at harness-ref" from_harness pr-comment-call.yml
+check "the comment lists the team's two reports" bash -c "jq -r .body '$FAKE_GH_BODY' | grep -c '| Fake GPU |' | grep -qx 2"
+
+# update-baseline.yml: target, record on the GPU runner from the installed harness, the pull request
+# (on the fake GPU's label, which the harness's table names: a GPU the fake benchmark binary reports).
+as_fake=(expr:inputs.gpu=fake "FAKE_GPU_NAME=Fake GPU" expr:github.event_name=workflow_dispatch)
+extra='{}'
+job update-baseline.yml update-baseline/target 0 "harness: package" "the team's re-recording is valid" "${as_team[@]}" "${as_fake[@]}"
+check "its update-baseline-call.yml and scripts are the harness's at harness-ref" from_harness update-baseline-call.yml
+extra=$(needs_of target)
+git clean -fdxq
+: >"$FAKE_LOG"
+job update-baseline.yml update-baseline/record 0 "job record: passed" "the team's baseline is recorded with the installed harness" \
+  "${as_team[@]}" "${as_fake[@]}" FAKE_FINGERPRINTS=1
+check "from the team's build, against the installed harness" \
+  grep -q "^cmake -S $team -B ./build/gpuperf .*-DCMAKE_PREFIX_PATH=$work/runner-temp/gpuperf" "$FAKE_LOG"
+check "the uploaded baseline is the team's GPU's" bash -c \
+  "jq -e '.gpu.slug == \"fake-gpu\" and (.benchmarks | length) == 2' '$artifacts/baseline/baselines/fake-gpu.json' && test -f '$artifacts/baseline/record.log'"
+extra=$(jq -c '{"needs.record.outputs.gpu_slug": .gpu_slug}' "$work/runner-temp/job-outputs.json")
+git clean -fdxq
+git switch -q main
+job update-baseline.yml update-baseline/pull-request 0 "job pull-request: passed" "the team's pull request is opened with the file" \
+  "${as_team[@]}" "${as_fake[@]}" expr:github.ref_name=main
+check "on a branch of the team's repository, with the new baseline" bash -c \
+  "grep -q 'gh pr create --base main --head baseline/fake-42' '$FAKE_LOG' && git show --stat HEAD | grep -q 'baselines/fake-gpu.json'"
+git switch -q feature
+
+# dashboard.yml: the team's store, its site from each GPU model of its baselines/, the deploy.
+git clean -fdxq
+extra='{}'
+job dashboard.yml dashboard/store 0 "job store: passed" "the team's perf run of main downloads its store" "${as_team[@]}" \
+  expr:github.event_name=workflow_run expr:github.event.workflow_run.head_branch=main FAKE_GH_RELEASE_ASSET="$work/perf-history.sqlite"
+extra=$(needs_of store)
+: >"$FAKE_LOG"
+job dashboard.yml dashboard/site 0 "upload-pages-artifact: github-pages" "the team's site is written by the harness's perf_gate" \
+  "${as_team[@]}" expr:github.event_name=workflow_dispatch "${history_gate[@]}"
+check "its dashboard-call.yml and scripts are the harness's at harness-ref" from_harness dashboard-call.yml
+check "from the team's baselines/" grep -q "perf_gate history-changes --store sqlite:.* --gpu nvidia-h100-80gb-hbm3 --baseline baselines/nvidia-h100-80gb-hbm3.json" "$FAKE_LOG"
+extra=$(needs_of site)
+job dashboard.yml dashboard/deploy 0 "deploy-pages: published github-pages" "the team's site is deployed" "${as_team[@]}" expr:github.event_name=workflow_dispatch
+
+# bisect.yml: target, history, pick, the GPU job with the installed harness, the issue.
+git clean -fdxq
+jq -n --arg good "$team_base" --arg bad "$team_sha" '{schema_version: 1, tool: "perf_gate", gpu_slug: "nvidia-h100-80gb-hbm3",
+  series: [{benchmark: "fake/long/n:2", unit: "us", points: [{commit: $good, date: "2026-11-03T00:00:00Z"}, {commit: $bad, date: "2026-11-04T00:00:00Z"}],
+            change_points: [{index: 1, good_commit: $good, bad_commit: $bad, change_pct: 10.0}]}], ledger: null}' >"$work/changes.json"
+: >"$FAKE_GH_ISSUE_TITLES"
+extra='{}'
+job bisect.yml bisect/target 0 "harness: package" "the team's bisection is valid" "${as_team[@]}" "${scheduled[@]}"
+check "its bisect-call.yml and scripts are the harness's at harness-ref" from_harness bisect-call.yml
+team_target=$(needs_of target)
+job bisect.yml bisect/history 0 "job history: passed" "the team's history and earlier bisections are downloaded" "${as_team[@]}" "${scheduled[@]}"
+job bisect.yml bisect/pick 0 "job pick: passed" "the team's newest slowdown is picked" "${as_team[@]}" "${scheduled[@]}" \
+  FAKE_PERF_GATE="$work/history-gate"
+# shellcheck disable=SC2016  # $good, $bad are jq's
+check "between the team's commits, on its GPU" jq -e --arg good "$team_base" --arg bad "$team_sha" '.found == "true"
+  and .title == "Perf bisect: fake/long/n:2 on nvidia-h100-80gb-hbm3, \($good[0:12])..\($bad[0:12])"' "$work/runner-temp/job-outputs.json"
+extra=$(jq -c --argjson target "$team_target" '$target + .' <(needs_of pick))
+git update-ref refs/remotes/origin/main "$team_sha"
+# shellcheck disable=SC2016  # the stand-in expands its own arguments
+printf '#!/usr/bin/env bash\n[[ $0 == *%q* ]] && export FAKE_SLOWDOWN_PCT=10 FAKE_FINGERPRINTS=1 FAKE_CODE_CHANGE=1\nexec bash %q "$@"\n' \
+  "$team_sha" "$here/fake_bench.sh" >"$work/team-commit-bench"
+chmod +x "$work/team-commit-bench"
+: >"$FAKE_LOG"
+job bisect.yml bisect/bisect 0 "first bad commit: $team_sha change" "the team's GPU job names its first bad commit" \
+  "${as_team[@]}" "${scheduled[@]}" FAKE_BENCH="$work/team-commit-bench"
+check "with the harness installed once, each commit configured against it" bash -c \
+  "test \"\$(grep -c '^cmake --install .gpuperf/build/package --prefix $work/runner-temp/gpuperf' '$FAKE_LOG')\" -eq 1 &&
+   test \"\$(grep -c '^cmake -S $work/runner-temp/bisect/src -B .*-DCMAKE_PREFIX_PATH=$work/runner-temp/gpuperf' '$FAKE_LOG')\" -ge 2"
+git update-ref refs/remotes/origin/main "$team_base"
+git clean -fdxq
+job bisect.yml bisect/issue 0 "job issue: passed" "the team's issue names the first bad commit" "${as_team[@]}" "${scheduled[@]}"
+check "with its commit" grep -q "^First bad commit: $team_sha" "$FAKE_GH_ISSUE_BODY"
+check "the team's tree still holds no script of the harness" test ! -e scripts
 cd "$work/repo" || exit 2
 
 echo "$passed passed, $failed failed"
