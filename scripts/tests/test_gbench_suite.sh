@@ -14,28 +14,13 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 export TMPDIR=$work  # the GPU lock's files too
 unset GPUPERF_PHASES_DIR GPUPERF_GIT_COMMIT
-passed=0 failed=0
+source "$here/lib/expectations.sh"
 
 echo '{"name": "NVIDIA H100 80GB HBM3", "uuid": "GPU-test-1", "driver": "580.95.05"}' >"$work/gpu.json"
 echo '{"none": "no device visible (CUDA_VISIBLE_DEVICES=)"}' >"$work/no_gpu.json"
 export GPUPERF_TEST_GPU_IDENTITY=$work/gpu.json
 baseline=$work/baselines/nvidia-h100-80gb-hbm3.json
 
-expect() {  # expect <exit> <text> <description>: the last command's exit and output ($work/log)
-  local rc=$? want=$1 text=$2 what=$3
-  if ((rc == want)) && grep -q -- "$text" "$work/log"; then
-    passed=$((passed + 1))
-  else
-    failed=$((failed + 1))
-    echo "FAIL: $what: exit $rc (want $want), output should contain '$text':"
-    sed 's/^/    /' "$work/log"
-  fi
-}
-check() {  # check <description> <command...>
-  local what=$1
-  shift
-  if "$@" >/dev/null 2>&1; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL: $what"; fi
-}
 run_suite() {  # run_suite [perf_gate run options...]: the suite saxpy_suite against $work/baselines
   "$gate" run --format gbench --family saxpy_suite --bench "$bench" --baselines "$work/baselines" \
     --out "$work/out" "$@" >"$work/log" 2>&1
@@ -170,5 +155,4 @@ CMAKE
   expect 2 "no suite 'nothere' in" "update_baseline.sh --suite of an unknown suite"
 fi
 
-echo "gbench suite: $passed passed, $failed failed"
-((failed == 0))
+expectations_summary "gbench suite"

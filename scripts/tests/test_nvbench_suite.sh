@@ -16,28 +16,13 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 export TMPDIR=$work  # the GPU lock's files too
 unset GPUPERF_PHASES_DIR GPUPERF_GIT_COMMIT
-passed=0 failed=0
+source "$here/lib/expectations.sh"
 
 echo '{"name": "NVIDIA H100 80GB HBM3", "uuid": "GPU-test-1", "driver": "580.95.05"}' >"$work/gpu.json"
 export GPUPERF_TEST_GPU_IDENTITY=$work/gpu.json
 baseline=$work/baselines/nvidia-h100-80gb-hbm3.json
 state64="team_nv/copy_sweep/T:F32,BlockSize:64"
 
-expect() {  # expect <exit> <text> <description>: the last command's exit and output ($work/log)
-  local rc=$? want=$1 text=$2 what=$3
-  if ((rc == want)) && grep -q -- "$text" "$work/log"; then
-    passed=$((passed + 1))
-  else
-    failed=$((failed + 1))
-    echo "FAIL: $what: exit $rc (want $want), output should contain '$text':"
-    sed 's/^/    /' "$work/log"
-  fi
-}
-check() {  # check <description> <command...>
-  local what=$1
-  shift
-  if "$@" >/dev/null 2>&1; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL: $what"; fi
-}
 run_suite() {  # run_suite [perf_gate run options...]: the suite team_nv against $work/baselines
   "$gate" run --format nvbench --family team_nv --bench "$bench" --baselines "$work/baselines" \
     --out "$work/out" "$@" >"$work/log" 2>&1
@@ -141,5 +126,4 @@ CMAKE
   expect 8 "SLOW  *team_nv/scan" "perf.team_nv with a planted slowdown"
 fi
 
-echo "nvbench suite: $passed passed, $failed failed"
-((failed == 0))
+expectations_summary "nvbench suite"

@@ -14,28 +14,13 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 export TMPDIR=$work  # the GPU lock's files too
 unset GPUPERF_GIT_COMMIT GPUPERF_PHASES_DIR FAKE_FINGERPRINTS FAKE_CRASH FAKE_GPU FAKE_ARGS_LOG
-passed=0 failed=0
+source "$here/lib/expectations.sh"
 
 build=$work/build baselines=$work/baselines out=$work/build/perf-results/record
 baseline=$baselines/fake-gpu.json
 mkdir -p "$build" "$baselines"
 printf 'bench=%s\ngate=%s\nbaselines=%s\n' "$here/fake_bench.sh" "$gate" "$baselines" >"$build/gpuperf-programs.txt"
 
-expect() {  # expect <exit> <text> <description>: the last command's exit and output ($work/log)
-  local rc=$? want=$1 text=$2 what=$3
-  if ((rc == want)) && grep -q -- "$text" "$work/log"; then
-    passed=$((passed + 1))
-  else
-    failed=$((failed + 1))
-    echo "FAIL: $what: exit $rc (want $want), output should contain '$text':"
-    sed 's/^/    /' "$work/log"
-  fi
-}
-check() {  # check <description> <command...>
-  local what=$1
-  shift
-  if "$@" >/dev/null 2>&1; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL: $what"; fi
-}
 update() { bash "$script" --build-dir "$build" "$@" >"$work/log" 2>&1; }
 
 # The first baseline: the GPU, one checking process, then 3 timing processes; the fingerprints kept.
@@ -88,5 +73,4 @@ update --runs 0
 expect 2 "processes" "--runs 0"
 check "no baseline written by the failures" cmp "$baseline" "$work/before.json"
 
-echo "update_baseline.sh: $passed passed, $failed failed"
-((failed == 0))
+expectations_summary "update_baseline.sh"
