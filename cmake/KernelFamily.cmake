@@ -53,7 +53,7 @@ set(GPUPERF_SAME_CODE_LEDGER "${CMAKE_BINARY_DIR}/same-code-ledger.json" CACHE F
 # either program deletes the records. Empty: nothing is recorded; perf tests check every case.
 set(GPUPERF_VERIFIED_CASES_DIR "${CMAKE_BINARY_DIR}/verified-cases" CACHE PATH
     "The folder where correctness tests record the cases they verified for the perf tests (empty: none)")
-option(GPUPERF_GPU_RESOURCES "GPU tests rely on CTest resource groups alone (ctest --resource-spec-file)" OFF)
+option(GPUPERF_GPU_RESOURCES "GPU tests take the host's GPUs from ctest --resource-spec-file (scripts/ci/gpu_tests.sh), not from the gpuperf.gpus fixture" OFF)
 
 function(_gpuperf_require_cuda what)
   if(NOT CMAKE_CUDA_COMPILER_LOADED)
@@ -140,18 +140,42 @@ function(_gpuperf_add_tests_unless_added)
 endfunction()
 
 # The CTest properties of a test that needs a GPU to itself. Each asks CTest for one "gpus" resource and
-# runs through with_ctest_gpu.sh, which shows it only the GPU CTest allotted (CTEST_RESOURCE_GROUP_0_GPUS);
-# with a resource spec file listing the host's GPUs (scripts/ci/resource_spec.sh) `ctest -j N` runs N of
-# them at once, one GPU each. Without GPUPERF_GPU_RESOURCES a RESOURCE_LOCK also serializes them, as a
-# plain `ctest -j` (no spec file) ignores resource groups. perf_gate run also takes a lock per GPU UUID,
-# against a second ctest started at the same time. Exit code 77 = skipped (no GPU, no baseline for this
-# GPU, or nothing could be judged).
+# runs through with_ctest_gpu.sh, which shows it only the GPU CTest allotted (CTEST_RESOURCE_GROUP_0_GPUS).
+# Where the host's GPUs come from:
+# - CMake 3.28 or newer: a fixture test, gpuperf.gpus, lists them when ctest starts
+#   (scripts/ci/resource_spec.sh, GENERATED_RESOURCE_SPEC_FILE), and every GPU test requires it: `ctest -j N`
+#   (the perf test preset gives a -j) runs up to N of them at once, one GPU each, never two on one, with
+#   no option to give. A host without GPUs gets one slot, and its tests skip.
+# - GPUPERF_GPU_RESOURCES (CI's GPU job, scripts/ci/gpu_tests.sh): a spec file given to ctest instead,
+#   which CTest does not take beside such a fixture.
+# - Older CMake: a RESOURCE_LOCK runs them one at a time, and configuring says so once.
+# perf_gate run also takes a lock per GPU UUID, against a second ctest started at the same time. Exit
+# code 77 = skipped (no GPU, no baseline for this GPU, or nothing could be judged).
 function(gpuperf_gpu_test_properties out_properties out_launcher)
   set(properties SKIP_RETURN_CODE 77 RESOURCE_GROUPS gpus:1)
-  if(NOT GPUPERF_GPU_RESOURCES)
+  get_property(scripts GLOBAL PROPERTY GPUPERF_SCRIPTS_DIR)
+  if(GPUPERF_GPU_RESOURCES)
+    # the spec file comes with ctest --resource-spec-file
+  elseif(CMAKE_VERSION VERSION_GREATER_EQUAL 3.28)
+    get_property(fixture_added GLOBAL PROPERTY GPUPERF_GPU_FIXTURE_ADDED)
+    if(NOT fixture_added)
+      set_property(GLOBAL PROPERTY GPUPERF_GPU_FIXTURE_ADDED ON)
+      set(spec ${CMAKE_BINARY_DIR}/gpu-resources.json)
+      add_test(NAME gpuperf.gpus COMMAND bash ${scripts}/ci/resource_spec.sh --or-none ${spec})
+      set_tests_properties(gpuperf.gpus PROPERTIES
+        FIXTURES_SETUP gpuperf_gpus GENERATED_RESOURCE_SPEC_FILE ${spec} TIMEOUT 60)
+    endif()
+    list(APPEND properties FIXTURES_REQUIRED gpuperf_gpus)
+  else()
+    get_property(said GLOBAL PROPERTY GPUPERF_GPU_SERIAL_SAID)
+    if(NOT said)
+      set_property(GLOBAL PROPERTY GPUPERF_GPU_SERIAL_SAID ON)
+      message(STATUS "gpuperf: GPU tests run one at a time on one GPU: spreading them over the host's GPUs "
+                     "needs CMake 3.28 or newer (this is ${CMAKE_VERSION}), or -DGPUPERF_GPU_RESOURCES=ON with "
+                     "ctest --resource-spec-file (scripts/ci/gpu_tests.sh)")
+    endif()
     list(APPEND properties RESOURCE_LOCK gpu)
   endif()
-  get_property(scripts GLOBAL PROPERTY GPUPERF_SCRIPTS_DIR)
   set(${out_properties} ${properties} PARENT_SCOPE)
   set(${out_launcher} bash ${scripts}/ci/with_ctest_gpu.sh PARENT_SCOPE)
 endfunction()

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The GPU job's test step: correctness and perf tests of BUILD_DIR, one GPU each when the host has
-# several (CTest resource groups), JUnit written; then a skipped test fails the job, each regression is
+# several (CTest resource groups: the build's gpuperf.gpus fixture, or the spec file written here), JUnit
+# written; then a skipped test fails the job, each regression is
 # annotated and the gate's reports go to the job summary. The first failure's exit code is kept.
 # Where the time went: each test writes its phase files into BUILD_DIR/perf-results/phases (beside the
 # build's, scripts/ci/build.sh); perf_gate phases tabulates them into perf-results/time-spent.md (last in
@@ -20,9 +21,15 @@ phases="$build/perf-results/phases"
 rm -f "$phases"/correctness_test.*.json "$phases"/perf_test.*.json "$phases"/perf_phases.*.json \
   "$build"/perf-results/time-spent.md "$build"/perf-results/time-spent.json  # an earlier run's
 export GPUPERF_PHASES_DIR=$phases  # read by scripts/ci/with_ctest_gpu.sh and scripts/perf_test.sh
+# A build with the gpuperf.gpus fixture (CMake 3.28 or newer, without GPUPERF_GPU_RESOURCES) lists the
+# GPUs itself, and CTest takes no spec file beside it; an older one is given the spec.
+resources=(--resource-spec-file "$spec")
+if ctest --test-dir "$build" -N -R '^gpuperf\.gpus$' 2>/dev/null | grep -q '^Total Tests: 1$'; then
+  resources=()
+fi
 rc=0
 ctest --test-dir "$build" -L 'correctness|perf' --output-on-failure --no-tests=error \
-  --resource-spec-file "$spec" -j "$gpus" --output-junit "$build/junit.xml" || rc=$?
+  "${resources[@]}" -j "$gpus" --output-junit "$build/junit.xml" || rc=$?
 check=0
 bash "$here/junit_check.sh" "$build/junit.xml" "$allowed" || check=$?
 bash "$here/annotate_verdicts.sh" "$build/perf-results" || true  # no report: junit_check has said why

@@ -2,7 +2,8 @@
 # Runs a GPU test on the GPU CTest allotted to it: with a resource spec file, CTest sets
 # CTEST_RESOURCE_GROUP_0_GPUS="id:gpu_7f76603f_c595_...,slots:1" (the UUID as resource_spec.sh wrote it)
 # and this makes that GPU, GPU-7f76603f-c595-..., the only visible one.
-# Without resource allocation (a plain `ctest`), the command runs unchanged on the default GPU.
+# Without resource allocation (a plain `ctest`), or with the resource "none" of a host without GPUs, the
+# command runs unchanged on the default GPU.
 #
 # With GPUPERF_PHASES_DIR set (scripts/ci/gpu_tests.sh sets it), the test's start and end go to a phase
 # file there (scripts/lib/phases.sh): correctness_test.<family>.json for the correctness test
@@ -13,9 +14,10 @@
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/../lib/phases.sh"
 allotted=${CTEST_RESOURCE_GROUP_0_GPUS:-}
-if [[ -n $allotted ]]; then
-  id=${allotted#id:}
-  id=${id%%,*}
+id=${allotted#id:}
+id=${id%%,*}
+# "none": the host listed no GPU (resource_spec.sh --or-none); the test finds none and skips.
+if [[ -n $allotted && $id != none ]]; then
   prefix=${id%%_*}
   rest=${id#*_}
   export CUDA_VISIBLE_DEVICES="${prefix^^}-${rest//_/-}"  # CUDA accepts a GPU UUID here

@@ -199,6 +199,44 @@ expect 0 "100% tests passed" "CTest accepts the spec and runs both tests" \
   "$ctest" --test-dir "$work/ctest/build" --resource-spec-file "$work/spec.json" -j 2
 expect 0 "GPU-fake-0 GPU-fake-1" "each test saw a GPU of its own, by UUID" \
   bash -c "cat '$work/ctest/a.gpu' '$work/ctest/b.gpu' | sort | paste -sd ' '"
+# The harness's own GPU tests take the host's GPUs without an option (cmake/KernelFamily.cmake): with CMake
+# 3.28 or newer the gpuperf.gpus fixture lists them when ctest starts; with an older one the tests run one
+# at a time, and configuring says so.
+expect 0 "0" "a host without GPUs is one slot, \"none\", for the fixture" \
+  env FAKE_GPU_COUNT=0 bash "$ci/resource_spec.sh" --or-none "$work/spec0.json"
+expect 0 '["none"]' "whose id is none" jq -c '[.local[0].gpus[].id]' "$work/spec0.json"
+expect 2 "nvidia-smi lists no GPU" "without --or-none no GPU is an error" \
+  env FAKE_GPU_COUNT=0 bash "$ci/resource_spec.sh" "$work/spec0.json"
+# shellcheck disable=SC2016  # the variable is expanded by the inner shell, after with_ctest_gpu.sh
+expect 0 "unset" "the resource none leaves the GPU alone" env -u CUDA_VISIBLE_DEVICES \
+  CTEST_RESOURCE_GROUP_0_GPUS=id:none,slots:1 bash "$ci/with_ctest_gpu.sh" bash -c 'echo "${CUDA_VISIBLE_DEVICES:-unset}"'
+mkdir -p "$work/fixture"
+cat >"$work/fixture/CMakeLists.txt" <<CMAKE
+cmake_minimum_required(VERSION 3.25)
+project(gpu_fixture NONE)
+enable_testing()
+set_property(GLOBAL PROPERTY GPUPERF_SCRIPTS_DIR "$here/..")
+include("$here/../../cmake/KernelFamily.cmake")
+gpuperf_gpu_test_properties(properties launcher)
+foreach(t a b)
+  add_test(NAME \${t} COMMAND \${launcher} bash -c "sleep 1; echo \\\$CUDA_VISIBLE_DEVICES > $work/fixture/\${t}.gpu")
+  set_tests_properties(\${t} PROPERTIES \${properties})
+endforeach()
+CMAKE
+"$cmake" -S "$work/fixture" -B "$work/fixture/build" >"$work/fixture/configure.log" 2>&1
+if "$cmake" -P <(echo 'if(CMAKE_VERSION VERSION_LESS 3.28)
+  message(FATAL_ERROR old)
+endif()') >/dev/null 2>&1; then
+  expect 0 "100% tests passed" "the fixture lists the GPUs and CTest runs both tests, no spec file given" \
+    env FAKE_GPU_COUNT=2 "$ctest" --test-dir "$work/fixture/build" -j 2
+  expect 0 "GPU-fake-0 GPU-fake-1" "each on a GPU of its own" \
+    bash -c "cat '$work/fixture/a.gpu' '$work/fixture/b.gpu' | sort | paste -sd ' '"
+else
+  expect 0 "GPU tests run one at a time on one GPU: spreading them over the host's GPUs needs CMake 3.28" \
+    "CMake older than 3.28: configuring says the GPU tests run one at a time, and why" cat "$work/fixture/configure.log"
+  expect 0 '"RESOURCE_LOCK"' "and they hold one lock" \
+    "$ctest" --test-dir "$work/fixture/build" --show-only=json-v1
+fi
 # shellcheck disable=SC2016  # the variable is expanded by the inner shell, after with_ctest_gpu.sh
 expect 0 "GPU-fake-1" "CTest's allotted GPU becomes the only visible one" \
   env CTEST_RESOURCE_GROUP_0_GPUS=id:gpu_fake_1,slots:1 bash "$ci/with_ctest_gpu.sh" bash -c 'echo "$CUDA_VISIBLE_DEVICES"'
