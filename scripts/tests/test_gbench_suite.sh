@@ -15,6 +15,7 @@ trap 'rm -rf "$work"' EXIT
 export TMPDIR=$work  # the GPU lock's files too
 unset GPUPERF_PHASES_DIR GPUPERF_GIT_COMMIT
 source "$here/lib/expectations.sh"
+source "$here/lib/team_project.sh"
 
 echo '{"name": "NVIDIA H100 80GB HBM3", "uuid": "GPU-test-1", "driver": "580.95.05"}' >"$work/gpu.json"
 echo '{"none": "no device visible (CUDA_VISIBLE_DEVICES=)"}' >"$work/no_gpu.json"
@@ -124,21 +125,7 @@ check "the A/B report says fingerprints were not captured" \
 # as gpuperf::perf_gate): perf.saxpy_suite skips without a baseline, update_baseline.sh --suite records
 # it, then the test passes clean and fails a planted slowdown.
 if [[ -n $cmake ]]; then
-  project=$work/team
-  mkdir -p "$project/baselines"
-  cat >"$project/CMakeLists.txt" <<CMAKE
-cmake_minimum_required(VERSION 3.25)
-project(team LANGUAGES NONE)
-add_executable(gpuperf::perf_gate IMPORTED)
-set_target_properties(gpuperf::perf_gate PROPERTIES IMPORTED_LOCATION "$gate")
-set_property(GLOBAL PROPERTY GPUPERF_SCRIPTS_DIR "$here/..")
-include("$here/../../cmake/KernelFamily.cmake")
-gpuperf_add_suite(saxpy_suite COMMAND "$bench" FORMAT gbench ARGS --benchmark_min_time=0.1s)
-CMAKE
-  "$cmake" -S "$project" -B "$project/build" -G "$generator" -DCMAKE_MAKE_PROGRAM="$make_program" \
-    >"$work/log" 2>&1
-  expect 0 "Generating done" "a project with gpuperf_add_suite configures"
-  suite_test() { (cd "$project/build" && "$ctest" -R '^perf\.saxpy_suite$' --output-on-failure) >"$work/log" 2>&1; }
+  team_project saxpy_suite gbench --benchmark_min_time=0.1s
   suite_test
   expect 0 "Skipped" "perf.saxpy_suite without a baseline: skipped"
   check "perf.saxpy_suite is labelled perf" grep -q "perf" <(cd "$project/build" && "$ctest" -N -L perf)

@@ -17,6 +17,7 @@ trap 'rm -rf "$work"' EXIT
 export TMPDIR=$work  # the GPU lock's files too
 unset GPUPERF_PHASES_DIR GPUPERF_GIT_COMMIT
 source "$here/lib/expectations.sh"
+source "$here/lib/team_project.sh"
 
 echo '{"name": "NVIDIA H100 80GB HBM3", "uuid": "GPU-test-1", "driver": "580.95.05"}' >"$work/gpu.json"
 export GPUPERF_TEST_GPU_IDENTITY=$work/gpu.json
@@ -98,21 +99,7 @@ expect 1 "3 SLOW" "A/B, build B 10% slower"
 # gpuperf_add_suite(... FORMAT nvbench) in a team's project: perf.team_nv skips without a baseline,
 # update_baseline.sh --suite records it, then the test passes clean and fails a planted slowdown.
 if [[ -n $cmake ]]; then
-  project=$work/team
-  mkdir -p "$project/baselines"
-  cat >"$project/CMakeLists.txt" <<CMAKE
-cmake_minimum_required(VERSION 3.25)
-project(team LANGUAGES NONE)
-add_executable(gpuperf::perf_gate IMPORTED)
-set_target_properties(gpuperf::perf_gate PROPERTIES IMPORTED_LOCATION "$gate")
-set_property(GLOBAL PROPERTY GPUPERF_SCRIPTS_DIR "$here/..")
-include("$here/../../cmake/KernelFamily.cmake")
-gpuperf_add_suite(team_nv COMMAND "$bench" FORMAT nvbench ARGS --max-noise 2)
-CMAKE
-  "$cmake" -S "$project" -B "$project/build" -G "$generator" -DCMAKE_MAKE_PROGRAM="$make_program" \
-    >"$work/log" 2>&1
-  expect 0 "Generating done" "a project with gpuperf_add_suite(... FORMAT nvbench) configures"
-  suite_test() { (cd "$project/build" && "$ctest" -R '^perf\.team_nv$' --output-on-failure) >"$work/log" 2>&1; }
+  team_project team_nv nvbench --max-noise 2
   suite_test
   expect 0 "Skipped" "perf.team_nv without a baseline: skipped"
   FAKE_ARGS_LOG=$work/cmake_args bash "$here/../update_baseline.sh" --build-dir "$project/build" \
