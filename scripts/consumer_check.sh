@@ -20,22 +20,11 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib/example_check.sh"
 root="$(cd "$(dirname "$0")/.." && pwd)"
 example_check_start "$0" "$@"
 
-prefix="$out/prefix" project="$out/consumer" planted="$out/consumer_planted"
-run_perf() {  # run_perf <name>: ctest -L perf of the project, logged to OUTDIR/<name>.log
-  ctest --test-dir "$project/build" -L perf --output-on-failure >"$out/$1.log" 2>&1
-  cp -f "$project/build/perf-results/saxpy.md" "$out/$1.md" 2>/dev/null
-  return 0
-}
-
-install_harness "$prefix"
-example_copy "$root/examples/consumer" "$project"
-example_copy "$root/examples/consumer" "$planted" planted
-build_example "$project" "$prefix"
-build_example "$planted" "$prefix"
+example_prepare "$root/examples/consumer"
 
 ctest --test-dir "$project/build" -L correctness --output-on-failure >"$out/correctness.log" 2>&1
 expect "correctness.saxpy passes" test "$(ctest_status correctness.saxpy "$out/correctness.log")" = Passed
-run_perf perf_without_baseline
+run_perf perf_without_baseline saxpy
 expect "perf.saxpy is skipped while the GPU has no baseline" \
   test "$(ctest_status perf.saxpy "$out/perf_without_baseline.log")" = Skipped
 
@@ -44,7 +33,7 @@ baseline=$(compgen -G "$project/baselines/*.json" | head -n 1)
 expect "update_baseline.sh writes the project's own baselines/<gpu>.json" test -n "$baseline"
 expect "and nothing else into baselines/" test "$(find "$project/baselines" -type f ! -name README.md | wc -l)" -eq 1
 [[ -n $baseline ]] && cp -f "$baseline" "$out/"
-run_perf perf_clean
+run_perf perf_clean saxpy
 expect "perf.saxpy passes against it" test "$(ctest_status perf.saxpy "$out/perf_clean.log")" = Passed
 
 "$prefix/bin/perf_gate" ab-run --a "$project/build/gpuperf_bench" --b "$planted/build/gpuperf_bench" \
@@ -52,10 +41,8 @@ expect "perf.saxpy passes against it" test "$(ctest_status perf.saxpy "$out/perf
 expect "A/B of the clean and the planted build fails" test "$?" -eq 1
 expect "on the changed variant" grep -q "^SLOW .*saxpy/grid_stride_vec4/" "$out/ab.log"
 
-(cd "$project" && patch -p1 <planted_slowdown.patch) >>"$out/plant.log" 2>&1 ||
-  die "$EXIT_INVALID" "could not apply planted_slowdown.patch (see $out/plant.log)"
-cmake --build "$project/build" >>"$out/build.log" 2>&1 || die "$EXIT_INVALID" "rebuilding with the planted slowdown failed"
-run_perf perf_planted
+plant_in_project
+run_perf perf_planted saxpy
 expect "perf.saxpy fails after the planted slowdown" test "$(ctest_status perf.saxpy "$out/perf_planted.log")" = Failed
 expect "with a SLOW line for the changed variant" grep -q "^SLOW .*saxpy/grid_stride_vec4/" "$out/perf_planted.log"
 expect "and its code change beside it" grep -qE "code: .*grid .* blocks" "$out/perf_planted.log"

@@ -19,20 +19,9 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib/example_check.sh"
 root="$(cd "$(dirname "$0")/.." && pwd)"
 example_check_start "$0" "$@"
 
-prefix="$out/prefix" project="$out/gbench_suite" planted="$out/gbench_suite_planted"
-run_perf() {  # run_perf <name>: ctest -L perf of the project, logged to OUTDIR/<name>.log
-  ctest --test-dir "$project/build" -L perf --output-on-failure >"$out/$1.log" 2>&1
-  cp -f "$project/build/perf-results/saxpy_suite.md" "$out/$1.md" 2>/dev/null
-  return 0
-}
+example_prepare "$root/examples/gbench_suite"
 
-install_harness "$prefix"
-example_copy "$root/examples/gbench_suite" "$project"
-example_copy "$root/examples/gbench_suite" "$planted" planted
-build_example "$project" "$prefix"
-build_example "$planted" "$prefix"
-
-run_perf perf_without_baseline
+run_perf perf_without_baseline saxpy_suite
 expect "perf.saxpy_suite is skipped while the GPU has no baseline" \
   test "$(ctest_status perf.saxpy_suite "$out/perf_without_baseline.log")" = Skipped
 "$prefix/share/gpuperf/scripts/update_baseline.sh" --build-dir "$project/build" --suite saxpy_suite \
@@ -40,7 +29,7 @@ expect "perf.saxpy_suite is skipped while the GPU has no baseline" \
 baseline=$(compgen -G "$project/baselines/*.json" | head -n 1)
 expect "update_baseline.sh --suite writes the project's own baselines/<gpu>.json" test -n "$baseline"
 [[ -n $baseline ]] && cp -f "$baseline" "$out/"
-run_perf perf_clean
+run_perf perf_clean saxpy_suite
 expect "perf.saxpy_suite passes against it" test "$(ctest_status perf.saxpy_suite "$out/perf_clean.log")" = Passed
 
 "$prefix/bin/perf_gate" ab-run --format gbench --suite saxpy_suite --a "$project/build/saxpy_bench" \
@@ -48,10 +37,8 @@ expect "perf.saxpy_suite passes against it" test "$(ctest_status perf.saxpy_suit
 expect "A/B of the clean and the planted build fails" test "$?" -eq 1
 expect "on BM_saxpy at 2^26 elements" grep -q "^SLOW .*saxpy_suite/BM_saxpy/67108864" "$out/ab.log"
 
-(cd "$project" && patch -p1 <planted_slowdown.patch) >>"$out/plant.log" 2>&1 ||
-  die "$EXIT_INVALID" "could not apply planted_slowdown.patch (see $out/plant.log)"
-cmake --build "$project/build" >>"$out/build.log" 2>&1 || die "$EXIT_INVALID" "rebuilding with the planted slowdown failed"
-run_perf perf_planted
+plant_in_project
+run_perf perf_planted saxpy_suite
 expect "perf.saxpy_suite fails after the planted slowdown" test "$(ctest_status perf.saxpy_suite "$out/perf_planted.log")" = Failed
 expect "with a SLOW line for BM_saxpy at 2^26 elements" grep -q "^SLOW .*saxpy_suite/BM_saxpy/67108864" \
   "$out/perf_planted.log"

@@ -57,6 +57,36 @@ build_example() {
   cmake --build "$1/build" >>"$out/build.log" 2>&1 || die "$EXIT_INVALID" "building $1 failed (see $out/build.log)"
 }
 
+# example_prepare <example folder>: the harness installed into OUTDIR/prefix, and two copies of the
+# example built against it: OUTDIR/<name> ($project) and OUTDIR/<name>_planted ($planted), which carries
+# its planted_slowdown.patch.
+example_prepare() {
+  local name
+  name=$(basename "$1")
+  prefix="$out/prefix" project="$out/$name" planted="$out/${name}_planted"
+  install_harness "$prefix"
+  example_copy "$1" "$project"
+  example_copy "$1" "$planted" planted
+  build_example "$project" "$prefix"
+  build_example "$planted" "$prefix"
+}
+
+# plant_in_project: $project gets its planted_slowdown.patch too, and is rebuilt.
+plant_in_project() {
+  (cd "$project" && patch -p1 <planted_slowdown.patch) >>"$out/plant.log" 2>&1 ||
+    die "$EXIT_INVALID" "could not apply planted_slowdown.patch to $project (see $out/plant.log)"
+  cmake --build "$project/build" >>"$out/build.log" 2>&1 ||
+    die "$EXIT_INVALID" "rebuilding $project with the planted slowdown failed (see $out/build.log)"
+}
+
+# run_perf <name> <family or suite>: ctest -L perf of $project, logged to OUTDIR/<name>.log, its report
+# copied to OUTDIR/<name>.md.
+run_perf() {
+  ctest --test-dir "$project/build" -L perf --output-on-failure >"$out/$1.log" 2>&1
+  cp -f "$project/build/perf-results/$2.md" "$out/$1.md" 2>/dev/null
+  return 0
+}
+
 # example_check_end <what>: exit 1 if an expectation failed, else says it held, with the time taken.
 example_check_end() {
   ((failures == 0)) || exit "$EXIT_REGRESSION"

@@ -17,6 +17,7 @@
 namespace gpuperf::gate {
 namespace {
 
+using testing::file_text;
 using testing::cli;
 using testing::CliRun;
 using testing::read_fixture_text;
@@ -31,13 +32,6 @@ std::vector<std::string> paths(const std::vector<std::string>& fixtures) {
   std::vector<std::string> out;
   for (const std::string& name : fixtures) out.push_back(testdata(name));
   return out;
-}
-
-std::string slurp(const std::filesystem::path& path) {
-  std::ifstream in(path);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
 }
 
 class Cli : public ScratchFolderTest {
@@ -73,7 +67,7 @@ TEST_F(Cli, AlphaAndLooksSetTheLevelOfEachTest) {
                            "0.0025; intervals 99%)\n"),
             std::string::npos)
       << plain.out;
-  const nlohmann::json defaults = nlohmann::json::parse(slurp(out("plain.json")));
+  const nlohmann::json defaults = nlohmann::json::parse(file_text(out("plain.json")));
   EXPECT_EQ(defaults["error_control"]["kind"], "family-wise");
   EXPECT_DOUBLE_EQ(defaults["error_control"]["run_alpha"].get<double>(), 0.01);
   EXPECT_DOUBLE_EQ(defaults["error_control"]["test_alpha"].get<double>(), 0.0025);
@@ -81,7 +75,7 @@ TEST_F(Cli, AlphaAndLooksSetTheLevelOfEachTest) {
   const CliRun looked = compare(kSlow, {"--alpha", "0.05", "--looks", "5", "--family", "reduction", "--json",
                                         out("looked.json")});
   EXPECT_EQ(looked.code, formats::kExitRegression) << looked.out << looked.err;
-  const nlohmann::json doc = nlohmann::json::parse(slurp(out("looked.json")));
+  const nlohmann::json doc = nlohmann::json::parse(file_text(out("looked.json")));
   const nlohmann::json& control = doc["error_control"];
   EXPECT_DOUBLE_EQ(control["run_alpha"].get<double>(), 0.05);
   EXPECT_EQ(control["benchmarks"], 4) << "the whole baseline, though --family selects 3";
@@ -206,16 +200,16 @@ TEST_F(Cli, CompareWritesTheRequestedReports) {
                                      out("remeasure.txt")});
   EXPECT_EQ(run.code, formats::kExitRegression);
   EXPECT_NE(run.out.find("SLOW "), std::string::npos);
-  EXPECT_NE(slurp(out("summary.md")).find("| SLOW |"), std::string::npos);
-  EXPECT_NE(slurp(out("diff.json")).find("\"verdict\": \"SLOW\""), std::string::npos);
+  EXPECT_NE(file_text(out("summary.md")).find("| SLOW |"), std::string::npos);
+  EXPECT_NE(file_text(out("diff.json")).find("\"verdict\": \"SLOW\""), std::string::npos);
   EXPECT_TRUE(std::filesystem::exists(out("remeasure.txt")));
-  EXPECT_EQ(slurp(out("remeasure.txt")), "") << "no AMBIGUOUS benchmark: an empty file";
+  EXPECT_EQ(file_text(out("remeasure.txt")), "") << "no AMBIGUOUS benchmark: an empty file";
 }
 
 TEST_F(Cli, EachResultsFileIsOneProcess) {
   const CliRun run = compare(std::vector<std::string>{"results_run1.json", "results_run2.json"}, {"--json", out("d.json")});
   EXPECT_EQ(run.code, formats::kExitPass) << run.out << run.err;
-  const nlohmann::json doc = nlohmann::json::parse(slurp(out("d.json")));
+  const nlohmann::json doc = nlohmann::json::parse(file_text(out("d.json")));
   for (const nlohmann::json& row : doc["benchmarks"]) {
     if (row["verdict"] == "MISSING") continue;
     EXPECT_EQ(row["samples_current"], 60) << row["name"];
@@ -263,12 +257,12 @@ TEST_F(Cli, RecordKeepsHandTolerancesAndPrintsWhatMoved) {
   EXPECT_EQ(written.recorded.commit, "fedcba");
   EXPECT_EQ(written.recorded.harness_version, formats::kHarnessVersion) << "the gate that recorded it";
   const std::string version_line = "\"harness_version\": \"" + std::string(formats::kHarnessVersion) + "\",";
-  EXPECT_NE(slurp(out("nvidia-h200.json")).find("\"commit\": \"fedcba\",\n    " + version_line), std::string::npos)
-      << slurp(out("nvidia-h200.json")).substr(0, 500);
+  EXPECT_NE(file_text(out("nvidia-h200.json")).find("\"commit\": \"fedcba\",\n    " + version_line), std::string::npos)
+      << file_text(out("nvidia-h200.json")).substr(0, 500);
   EXPECT_EQ(written.recorded.runs, 3);
   EXPECT_EQ(written.benchmarks.at("reduction/reduce9_shfl_down_last_warp/n:33554432").tolerance_pct, 2.0);
   EXPECT_EQ(written.benchmarks.at("reduction/reduce9_shfl_down_last_warp/n:33554432").process_medians.size(), 3u);
-  EXPECT_NE(slurp(out("nvidia-h200.json")).find("\"schema_version\": 2,"), std::string::npos);
+  EXPECT_NE(file_text(out("nvidia-h200.json")).find("\"schema_version\": 2,"), std::string::npos);
   EXPECT_FALSE(std::filesystem::exists(out("nvidia-h200.json.tmp")));
 
   // The new baseline accepts the runs it was recorded from.
@@ -310,7 +304,7 @@ TEST_F(Cli, RecordSetsTheSameGpuToleranceWhichCompareAppliesOnThatGpu) {
                                "--json", out("d.json")});
   EXPECT_NE(compared.out.find("on this GPU (GPU-1234), same-GPU default tolerance 2.0%"), std::string::npos)
       << compared.out;
-  const std::string diff = slurp(out("d.json"));
+  const std::string diff = file_text(out("d.json"));
   EXPECT_NE(diff.find("\"same_gpu\": true"), std::string::npos) << diff;
   EXPECT_NE(diff.find("\"tolerance_source\": \"default, same GPU as the baseline\""), std::string::npos) << diff;
 }
@@ -337,7 +331,7 @@ TEST_F(Cli, RecordRefusesErrorsAndLeavesTheOldFile) {
   const CliRun run = cli({"record", "--results", testdata("results_error.json"), "--out", out("b.json")});
   EXPECT_EQ(run.code, formats::kExitInvalidInput);
   EXPECT_NE(run.err.find("refusing to record"), std::string::npos) << run.err;
-  EXPECT_EQ(slurp(out("b.json")), read_fixture_text("baseline_h200.json"));
+  EXPECT_EQ(file_text(out("b.json")), read_fixture_text("baseline_h200.json"));
   EXPECT_EQ(cli({"record", "--results", testdata("results_run1.json"), testdata("results_other_gpu.json"), "--out",
                  out("c.json")})
                 .code,
@@ -350,7 +344,7 @@ TEST_F(Cli, MigrateRewritesASchemaOneBaselineInSchemaTwo) {
   ASSERT_EQ(run.code, formats::kExitPass) << run.err;
   EXPECT_EQ(run.out, "wrote " + out("m.json") + ": " + testdata("baseline_h200_schema1.json") +
                          " in schema_version 2\n");
-  const std::string text = slurp(out("m.json"));
+  const std::string text = file_text(out("m.json"));
   EXPECT_NE(text.find("\"schema_version\": 2,"), std::string::npos) << text.substr(0, 200);
   EXPECT_EQ(text.find("\"samples\""), std::string::npos) << "pooled samples are gone";
   EXPECT_EQ(text.find("spread_pct"), std::string::npos);
@@ -373,7 +367,7 @@ TEST_F(Cli, MigrateRewritesASchemaOneBaselineInSchemaTwo) {
 
   // Migrating the current schema changes nothing.
   ASSERT_EQ(cli({"migrate", "--baseline", out("m.json"), "--out", out("m2.json")}).code, formats::kExitPass);
-  EXPECT_EQ(slurp(out("m2.json")), text);
+  EXPECT_EQ(file_text(out("m2.json")), text);
   // A file it cannot read is left alone.
   const CliRun bad = cli({"migrate", "--baseline", testdata("bad_baseline_schema3.json"), "--out", out("m3.json")});
   EXPECT_EQ(bad.code, formats::kExitInvalidInput);
@@ -395,7 +389,7 @@ TEST_F(Cli, AbExitCodes) {
   EXPECT_EQ(ab(a, {a[1], a[2], a[0]}).code, formats::kExitPass);
   const CliRun regression = ab(a, slow, {"--markdown", out("ab.md")});
   EXPECT_EQ(regression.code, formats::kExitRegression) << regression.out;
-  EXPECT_NE(slurp(out("ab.md")).find("Perf gate (ab)"), std::string::npos);
+  EXPECT_NE(file_text(out("ab.md")).find("Perf gate (ab)"), std::string::npos);
   EXPECT_EQ(ab(a, slow, {"--tolerance-pct", "20"}).code, formats::kExitPass);
   EXPECT_EQ(ab({a[0]}, {slow[0]}).code, formats::kExitNotJudged) << "one pair is not judged";
   EXPECT_EQ(ab({a[0], a[1]}, {slow[0]}).code, formats::kExitInvalidInput);

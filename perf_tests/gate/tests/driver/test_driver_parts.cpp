@@ -31,12 +31,7 @@
 namespace gpuperf::gate::driver {
 namespace {
 
-std::string read_text(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
+using testing::file_text;
 
 TEST(BenchmarkFilters, AreTheScriptsRegularExpressions) {
   EXPECT_EQ(family_filter("reduction", "ceiling"), "^(reduction|ceiling)/");
@@ -163,7 +158,7 @@ TEST_F(ProcessTest, OutputGoesToTheLogWithTheEnvironmentAdded) {
                                               {{"GPUPERF_GIT_COMMIT", "abc123"}},
                                               path("log")});
   EXPECT_TRUE(outcome.succeeded());
-  EXPECT_EQ(read_text(path("log")), "out abc123\nerr\n");
+  EXPECT_EQ(file_text(path("log")), "out abc123\nerr\n");
   std::string lines;
   for (int i = 1; i <= 30; ++i) lines += std::to_string(i) + "\n";
   std::ofstream(path("long.log")) << lines;

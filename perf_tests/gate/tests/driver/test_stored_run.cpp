@@ -23,17 +23,11 @@
 namespace gpuperf::gate::driver {
 namespace {
 
+using testing::file_text;
 using testing::fake_fingerprints;
 using testing::FakeSuite;
 using testing::kFakeLong;
 using testing::kFakeShort;
-
-std::string read_text(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 // A scratch folder with a baseline of the fake suite in baselines/, the lock folder (under TMPDIR)
 // inside it for the test's time.
@@ -77,7 +71,7 @@ class StoredRunTest : public testing::LockFolderTest {
   std::vector<std::string> phase_names() const {
     std::vector<std::string> names;
     for (const phases::Phase& phase :
-         phases::parse_phase_file(read_text(path("out/phases/perf_phases.fake.json")), "phases").phases) {
+         phases::parse_phase_file(file_text(path("out/phases/perf_phases.fake.json")), "phases").phases) {
       names.push_back(phase.name);
     }
     return names;

@@ -23,18 +23,12 @@
 namespace gpuperf::gate::driver {
 namespace {
 
+using testing::file_text;
 using testing::fake_fingerprints;
 using testing::FakeSuite;
 using testing::kFakeCanary;
 using testing::kFakeLong;
 using testing::kFakeShort;
-
-std::string read_text(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 class SuiteRecordTest : public testing::LockFolderTest {
  protected:
@@ -130,7 +124,7 @@ TEST_F(SuiteRecordTest, ATeamsSuiteHasNoCheckingProcessAndKeepsItsFileNames) {
 
 TEST_F(SuiteRecordTest, AFailedOrCrashedCheckWritesNothingAndTimesNothing) {
   write_previous_with_hand_set_tolerance(7.5);
-  const std::string before = read_text(target());
+  const std::string before = file_text(target());
   FakeSuite failing;
   failing.fail_at_process = 1;
   EXPECT_EQ(record(failing, options()), formats::kExitInvalidInput);
@@ -138,13 +132,13 @@ TEST_F(SuiteRecordTest, AFailedOrCrashedCheckWritesNothingAndTimesNothing) {
                            "; nothing written to " + target() + "\n"))
       << err_;
   EXPECT_EQ(failing.calls, (std::vector<std::string>{"gpu", "check ."}));
-  EXPECT_EQ(read_text(target()), before);
+  EXPECT_EQ(file_text(target()), before);
 
   FakeSuite crashing;
   crashing.crash_at_process = 1;
   EXPECT_EQ(record(crashing, options()), formats::kExitInvalidInput);
   EXPECT_TRUE(found_in_err("error: the benchmark binary crashed (signal 11) while checking the cases; log: ")) << err_;
-  EXPECT_EQ(read_text(target()), before);
+  EXPECT_EQ(file_text(target()), before);
 }
 
 TEST_F(SuiteRecordTest, AFailedOrCrashedRunWritesNothing) {
@@ -158,12 +152,12 @@ TEST_F(SuiteRecordTest, AFailedOrCrashedRunWritesNothing) {
   EXPECT_EQ(crashing.calls.size(), 4u) << "no process after the crash";
 
   write_previous_with_hand_set_tolerance(7.5);
-  const std::string before = read_text(target());
+  const std::string before = file_text(target());
   FakeSuite failing;
   failing.fail_at_process = 4;
   EXPECT_EQ(record(failing, options()), formats::kExitInvalidInput);
   EXPECT_TRUE(found_in_err("error: the benchmark binary failed (exit 1) in run 3; log: ")) << err_;
-  EXPECT_EQ(read_text(target()), before);
+  EXPECT_EQ(file_text(target()), before);
 }
 
 TEST_F(SuiteRecordTest, ThePreviousFilesHandSetToleranceIsKeptAndWhatMovedPrinted) {

@@ -24,6 +24,7 @@
 namespace gpuperf::gate {
 namespace {
 
+using testing::file_text;
 using testing::expect_golden;
 using testing::ScratchFolderTest;
 using testing::testdata;
@@ -170,13 +171,6 @@ TEST(SameCodeLedger, LineIsGolden) {
                 ledger_line(tallies.at("compare"), "compare") + "\n" + ledger_line(tallies.at("ab"), "ab") + "\n");
 }
 
-std::string slurp(const std::filesystem::path& path) {
-  std::ifstream in(path);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
 int run(const std::vector<std::string>& args, std::string* out = nullptr) {
   std::ostringstream o;
   std::ostringstream e;
@@ -205,23 +199,23 @@ TEST_F(LedgerCommand, CountsEachReportIntoTheFileTheReportsAndTheJson) {
   EXPECT_NE(out.find("2 reports since"), std::string::npos) << out;
   EXPECT_NE(out.find(kReduce9 + std::string(" (2)")), std::string::npos) << out;
 
-  const SameCodeLedger counted = ledger_from_text(slurp(ledger), ledger);
+  const SameCodeLedger counted = ledger_from_text(file_text(ledger), ledger);
   EXPECT_EQ(counted.tallies.at("nvidia-h200").at("compare").slow, 2);
-  const nlohmann::ordered_json verdict = nlohmann::ordered_json::parse(slurp(second));
+  const nlohmann::ordered_json verdict = nlohmann::ordered_json::parse(file_text(second));
   EXPECT_EQ(verdict.at("same_code_ledger").at("reports"), 2);
   EXPECT_EQ(verdict.at("same_code_ledger").at("verdicts").at("SLOW"), 2);
   EXPECT_EQ(verdict.begin().key(), "schema_version") << "the report keeps its keys in their order";
-  const std::string md = slurp(markdown);
+  const std::string md = file_text(markdown);
   EXPECT_EQ(md.rfind("# report\n", 0), 0u);
   EXPECT_NE(md.find("same code on this GPU (NVIDIA H200, against the baseline), 2 reports"), std::string::npos) << md;
 
   // A corrupt ledger: exit 2, the file and the report left as they were.
   formats::write_file_atomically(ledger, "{\"schema_version\": 1, \"gp");
-  const std::string before = slurp(report);
+  const std::string before = file_text(report);
   EXPECT_EQ(run({"ledger", "--ledger", ledger, "--report", report}, &out), formats::kExitInvalidInput);
   EXPECT_NE(out.find("start a new count"), std::string::npos) << out;
-  EXPECT_EQ(slurp(ledger), "{\"schema_version\": 1, \"gp");
-  EXPECT_EQ(slurp(report), before);
+  EXPECT_EQ(file_text(ledger), "{\"schema_version\": 1, \"gp");
+  EXPECT_EQ(file_text(report), before);
 }
 
 // A retried CI step gives the same report again: it used to be counted twice. The ledger remembers the
@@ -237,16 +231,16 @@ TEST_F(LedgerCommand, ARetriedCallCountsTheReportOnce) {
   std::ostringstream out1, err1;
   ASSERT_EQ(run_cli(args, out1, err1), formats::kExitPass) << err1.str();
   EXPECT_NE(out1.str().find("1 report since"), std::string::npos) << out1.str();
-  const std::string ledger_once = slurp(ledger), report_once = slurp(report), markdown_once = slurp(markdown);
+  const std::string ledger_once = file_text(ledger), report_once = file_text(report), markdown_once = file_text(markdown);
 
   std::ostringstream out2, err2;
   ASSERT_EQ(run_cli(args, out2, err2), formats::kExitPass) << err2.str();
   EXPECT_NE(err2.str().find("was counted in " + ledger + " already"), std::string::npos) << err2.str();
   EXPECT_NE(err2.str().find("nothing changed"), std::string::npos) << err2.str();
   EXPECT_NE(out2.str().find("1 report since"), std::string::npos) << out2.str();
-  EXPECT_EQ(slurp(ledger), ledger_once);
-  EXPECT_EQ(slurp(report), report_once);
-  EXPECT_EQ(slurp(markdown), markdown_once);
+  EXPECT_EQ(file_text(ledger), ledger_once);
+  EXPECT_EQ(file_text(report), report_once);
+  EXPECT_EQ(file_text(markdown), markdown_once);
   EXPECT_EQ(ledger_from_text(ledger_once, ledger).tallies.at("nvidia-h200").at("compare").reports, 1);
   EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir_), std::filesystem::directory_iterator()), 3)
       << "the three files, no temporary file, no lock file (they are in this user's lock folder)";

@@ -92,12 +92,15 @@ class ScratchFolderTest : public ::testing::Test {
   std::filesystem::path dir_;
 };
 
-inline std::string read_fixture_text(const std::string& name) {
-  std::ifstream in(testdata(name));
+// A file's whole text, byte for byte ("" where it cannot be read: the test's assertion then says so).
+inline std::string file_text(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
   std::ostringstream text;
   text << in.rdbuf();
   return text.str();
 }
+
+inline std::string read_fixture_text(const std::string& name) { return file_text(testdata(name)); }
 
 // `count` samples around `center` with relative noise `noise` (standard deviation / center), normal
 // (Box-Muller on SplitMix64, so the same on every standard library).
