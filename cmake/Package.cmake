@@ -62,4 +62,7 @@ install(PROGRAMS ${scripts}/perf_test.sh ${scripts}/ncu_diagnose.sh ${scripts}/u
         DESTINATION ${GPUPERF_INSTALL_SCRIPTSDIR})
 file(GLOB script_library ${scripts}/lib/*.sh)
 install(PROGRAMS ${script_library} DESTINATION ${GPUPERF_INSTALL_SCRIPTSDIR}/lib)
-install(PROGRAMS ${scripts}/ci/with_ctest_gpu.sh DESTINATION ${GPUPERF_INSTALL_SCRIPTSDIR}/ci)
+# What a project's generated tests run (cmake/KernelFamily.cmake): each GPU test, and the fixture that lists
+# the host's GPUs (unit.consumer_installed checks that every script KernelFamily.cmake names is here).
+install(PROGRAMS ${scripts}/ci/with_ctest_gpu.sh ${scripts}/ci/resource_spec.sh
+        DESTINATION ${GPUPERF_INSTALL_SCRIPTSDIR}/ci)

@@ -15,11 +15,13 @@ source "$(dirname "${BASH_SOURCE[0]}")/../lib/common.sh"
 or_none=""
 [[ ${1:-} == --or-none ]] && { or_none=1; shift; }
 (($# == 1)) || die "$EXIT_INVALID" "usage: $0 [--or-none] OUT.json"
-need_tool jq
-# spec_of <ids...>: the spec file's text, one "gpus" resource (one slot) per id.
+# spec_of <ids...>: the spec file's text, one "gpus" resource (one slot) per id. Written without jq: the
+# ids are [a-z0-9_] only, and the fixture test runs on hosts that have bash alone.
 spec_of() {
-  printf '%s\n' "$@" | jq -R -s '{version: {major: 1, minor: 0},
-    local: [{gpus: [split("\n")[] | select(length > 0) | {id: ., slots: 1}]}]}'
+  local id entries=()
+  for id in "$@"; do entries+=("{\"id\": \"$id\", \"slots\": 1}"); done
+  local IFS=,
+  printf '{"version": {"major": 1, "minor": 0}, "local": [{"gpus": [%s]}]}\n' "${entries[*]}"
 }
 # A runner pinned to some GPUs (CUDA_VISIBLE_DEVICES: indices or UUIDs, docs/runner_setup.md) offers
 # only those: nvidia-smi itself ignores the variable.

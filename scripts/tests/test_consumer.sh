@@ -72,6 +72,10 @@ if [[ $way == installed ]]; then
     { tail -n 20 "$log"; echo "FAIL: cmake --install $build"; exit 1; }
   options+=("-DCMAKE_PREFIX_PATH=$work/prefix")
   scripts="$work/prefix/share/gpuperf/scripts"
+  # Every script the generated tests run is installed (a missing one fails every GPU test on a GPU host).
+  while read -r named; do
+    [[ -f $scripts/$named ]] || fail "cmake/KernelFamily.cmake runs scripts/$named, which the package does not install"
+  done < <(grep -o '\${scripts}/[a-z_/]*\.sh' "$root/cmake/KernelFamily.cmake" | sed 's|^\${scripts}/||' | sort -u)
   elapsed "install"
 else
   options+=("-DGPUPERF_FROM_SOURCE=$root")
