@@ -73,6 +73,7 @@ if [[ $way == installed ]]; then
   options+=("-DCMAKE_PREFIX_PATH=$work/prefix")
   scripts="$work/prefix/share/gpuperf/scripts"
   # Every script the generated tests run is installed (a missing one fails every GPU test on a GPU host).
+  # shellcheck disable=SC2016  # ${scripts} is CMake's, searched for as text
   while read -r named; do
     [[ -f $scripts/$named ]] || fail "cmake/KernelFamily.cmake runs scripts/$named, which the package does not install"
   done < <(grep -o '\${scripts}/[a-z_/]*\.sh' "$root/cmake/KernelFamily.cmake" | sed 's|^\${scripts}/||' | sort -u)
