@@ -5,7 +5,6 @@
 #
 #   unchecked   the same, --no-reference-check (A/B rounds after the first, quick re-runs)
 #   reverse     unchecked, cases last to first (--reverse-order)
-#   no_pause    unchecked without the pause after a case frees memory (GPUPERF_SETTLE_SECONDS_PER_GIB=0)
 #   family      unchecked, one process per family
 #   alone       unchecked, one process per benchmark matched by --alone (each case alone is slow to
 #               run for all 108, so pick the suspects)
@@ -22,7 +21,7 @@
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
 
-bench="" out="" filter="." alone="" rounds=3 repetitions=20 ways="unchecked reverse no_pause family" time_limit=0
+bench="" out="" filter="." alone="" rounds=3 repetitions=20 ways="unchecked reverse family" time_limit=0
 while (($#)); do
   case "$1" in
     --bench) need_value "$@"; bench=$2; shift 2 ;;
@@ -41,8 +40,8 @@ done
 gate="$(dirname "$bench")/gate/perf_gate"
 [[ -x $gate ]] || die "$EXIT_INVALID" "no perf_gate next to $bench (expected $gate): build it first"
 for way in $ways; do
-  [[ $way =~ ^(unchecked|reverse|no_pause|family|alone)$ ]] ||
-    die "$EXIT_INVALID" "unknown way '$way' in --ways (unchecked, reverse, no_pause, family, alone)"
+  [[ $way =~ ^(unchecked|reverse|family|alone)$ ]] ||
+    die "$EXIT_INVALID" "unknown way '$way' in --ways (unchecked, reverse, family, alone)"
 done
 [[ " $ways " == *" alone "* && -z $alone ]] && die "$EXIT_INVALID" "the way 'alone' needs --alone REGEX"
 need_tool jq
@@ -83,8 +82,6 @@ for ((round = 1; round <= rounds; round++)); do
     case $way in
       unchecked) time_one "$out/$way.round$round.json" "$filter" --no-reference-check ;;
       reverse) time_one "$out/$way.round$round.json" "$filter" --no-reference-check --reverse-order ;;
-      no_pause)
-        GPUPERF_SETTLE_SECONDS_PER_GIB=0 time_one "$out/$way.round$round.json" "$filter" --no-reference-check ;;
       family | alone)
         parts=()
         if [[ $way == family ]]; then

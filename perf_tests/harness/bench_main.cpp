@@ -307,7 +307,7 @@ int check_and_fingerprint(Sampler& sampler, const std::vector<const Case*>& case
   for (const Case* c : cases) {
     if (!std::regex_search(c->name(), selected)) continue;
     const auto setup_start = std::chrono::steady_clock::now();
-    const CheckResult checked = sampler.prepare(*c);
+    const CheckResult checked = sampler.prepare(*c, Sampler::Readiness::kCheckedOnly);
     if (checked.ok) {
       const std::chrono::duration<double> setup = std::chrono::steady_clock::now() - setup_start;
       std::fprintf(stderr, "setup %.3f s  %s%s\n", setup.count(), c->name().c_str(), reference_note(sampler).c_str());

@@ -3,13 +3,10 @@
 #include <cuda_profiler_api.h>
 
 #include <algorithm>
-#include <chrono>
-#include <cstdlib>
-#include <stdexcept>
 #include <string>
-#include <thread>
 
 #include "common/cuda_check.cuh"
+#include "common/device_buffer.cuh"
 #include "common/random_fill.cuh"
 #include "harness/case_check.h"
 
@@ -19,42 +16,17 @@ namespace {
 constexpr int kWarmupSamples = 5;
 // Samples with a zero-length spin that size an injected slowdown (their median is the case's own time).
 constexpr int kInjectionSizingSamples = 9;
-// After a case frees its memory, memory-bound kernels run slower for a while: on an H100 (unchecked
-// processes), the first 6-18 samples of a 2^25-element case that followed a 1 GiB case were 10-16% slower
-// (count_equal 116 vs 101 us, copy_frame 4096 57.5 vs 49.7 us), then stepped back at once, as if the
-// driver were still clearing the freed memory beside them. Run alone, or in a process that checks the
-// reference (>= 0.09 s on the host between the case's first run and its warm-up), the same cases were
-// not slower. So every process waits at that point, 0.1 s per GiB the previous case freed
-// (docs/results.md, "Timings that depended on history"). GPUPERF_SETTLE_SECONDS_PER_GIB overrides it
-// (0: no pause), to measure whether another GPU needs it.
-constexpr double kSettleSecondsPerFreedGiB = 0.1;
-
-double settle_seconds_per_freed_gib() {
-  const char* text = std::getenv("GPUPERF_SETTLE_SECONDS_PER_GIB");
-  if (text == nullptr || *text == '\0') return kSettleSecondsPerFreedGiB;
-  char* end = nullptr;
-  const double seconds = std::strtod(text, &end);
-  if (*end != '\0' || !(seconds >= 0.0 && seconds <= 10.0)) {
-    throw std::invalid_argument(std::string("GPUPERF_SETTLE_SECONDS_PER_GIB is '") + text +
-                                "': give the pause in seconds per freed GiB, from 0 to 10 (unset: 0.1)");
-  }
-  return seconds;
-}
-
-std::size_t free_device_bytes() {
-  std::size_t free_bytes = 0, total_bytes = 0;
-  GPUPERF_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
-  return free_bytes;
-}
-
-// Frees what the previous case held; returns how much device memory that gave back [GiB].
-double release(std::unique_ptr<Instance>& instance) {
-  if (!instance) return 0.0;
-  const std::size_t before = free_device_bytes();
+// Frees what the previous case held. Into the process's pool (keep_freed_device_memory(), in the
+// constructor), not to the driver: when cudaFree gave it back, memory-bound kernels ran slower for a while
+// after it, as if the driver were still reclaiming it beside them (on an H100, the first 6-18 samples of a
+// 2^25-element case after a 1 GiB case were 10-16% slower, then stepped back at once; docs/results.md,
+// "Timings that depended on history"), and every process paused 0.1 s per GiB freed before the next
+// warm-up, 7 of the suite's 11 s a timing process. With the pool, no first samples of any case were
+// slower than its later ones and no pause is needed (docs/results.md, "Memory kept in the pool").
+void release(std::unique_ptr<Instance>& instance) {
+  if (!instance) return;
   instance.reset();
   GPUPERF_CUDA_CHECK(cudaDeviceSynchronize());
-  const std::size_t after = free_device_bytes();
-  return after > before ? static_cast<double>(after - before) / (1u << 30) : 0.0;
 }
 
 double median(std::vector<double> values) {
@@ -69,8 +41,8 @@ Sampler::Sampler(const std::string& pci_bus_id, std::vector<SlowdownRule> rules,
     : nvml_(pci_bus_id),
       rules_(std::move(rules)),
       check_reference_(check_reference),
-      settle_seconds_per_freed_gib_(settle_seconds_per_freed_gib()),
       capture_(capture) {
+  keep_freed_device_memory();
   GPUPERF_CUDA_CHECK(cudaStreamCreate(&stream_));
   if (!rules_.empty()) spin_.emplace();
 }
@@ -80,10 +52,10 @@ Sampler::~Sampler() {
   GPUPERF_CUDA_CHECK_NOTHROW(cudaStreamDestroy(stream_));
 }
 
-CheckResult Sampler::prepare(const Case& c) {
+CheckResult Sampler::prepare(const Case& c, Readiness readiness) {
   if (case_ == &c) return CheckResult::pass();
   case_ = nullptr;
-  const double freed_gib = release(instance_);  // the previous case's memory first
+  release(instance_);  // the previous case's memory first
   inject_percent_.reset();
   std::unique_ptr<Instance> instance;
   try {
@@ -119,7 +91,7 @@ CheckResult Sampler::prepare(const Case& c) {
     }
   }
 
-  std::this_thread::sleep_for(std::chrono::duration<double>(settle_seconds_per_freed_gib_ * freed_gib));
+  if (readiness == Readiness::kCheckedOnly) return CheckResult::pass();
   for (int i = 0; i < kWarmupSamples; ++i) timed_run(0.0);
   inject_percent_ = slowdown_for(rules_, c.name());
   if (inject_percent_ && c.metric == Metric::kTime) {
@@ -146,7 +118,7 @@ double Sampler::timed_run(double spin_us) {
 }
 
 // The kernels of one timed run (runs_per_sample runs; not the L2 flush, the timer or an injected spin,
-// which are the harness's), captured before the settle pause and the warm-up: no sample is ever taken
+// which are the harness's), captured before the warm-up: no sample is ever taken
 // while CUPTI records, which adds work to every launch.
 formats::Fingerprint Sampler::capture_fingerprint() {
   capture_->begin();

@@ -38,18 +38,21 @@ struct Sample {
 class Sampler {
  public:
   // check_reference false: cases are run but not compared with their reference (for repeat runs of a
-  // binary whose first run checked them; the comparison is most of a case's setup time). Throws
-  // std::invalid_argument on a malformed GPUPERF_SETTLE_SECONDS_PER_GIB. With a capture, prepare() also
-  // records each case's fingerprint: the kernels of one timed run, never while a sample is taken.
+  // binary whose first run checked them; the comparison is most of a case's setup time). Freed device
+  // memory stays in the process's pool from here on (keep_freed_device_memory()). With a capture,
+  // prepare() also records each case's fingerprint: the kernels of one timed run, never while a sample is taken.
   Sampler(const std::string& pci_bus_id, std::vector<SlowdownRule> rules, bool check_reference = true,
           fingerprint::LaunchCapture* capture = nullptr);
   ~Sampler();
   Sampler(const Sampler&) = delete;
   Sampler& operator=(const Sampler&) = delete;
 
+  // What prepare() readies a case for: its samples (the pause after freed memory, then the warm-up), or
+  // only its check and fingerprint, in a process that times nothing and so needs neither.
+  enum class Readiness { kTimed, kCheckedOnly };
   // Makes c the current case unless it already is. On a failed reference check returns the failure
   // (and no case is current); timings of a case that computes the wrong answer are never taken.
-  CheckResult prepare(const Case& c);
+  CheckResult prepare(const Case& c, Readiness readiness = Readiness::kTimed);
   // With a capture and check_reference: a case that `verified` lists is run and fingerprinted first, and
   // compared with its reference only where verified->decide() says so. The index must outlive the sampler.
   void use_verified_cases(const VerifiedCasesIndex* verified) { verified_ = verified; }
@@ -87,7 +90,6 @@ class Sampler {
   Nvml nvml_;
   std::vector<SlowdownRule> rules_;
   bool check_reference_ = true;
-  double settle_seconds_per_freed_gib_;  // pause before a case's warm-up [s per GiB the previous case freed]
   std::optional<SpinDelay> spin_;
   const Case* case_ = nullptr;
   std::unique_ptr<Instance> instance_;

@@ -1,6 +1,6 @@
 #pragma once
 // The table of scripts/order_check.sh: does a benchmark's time depend on how it is run? Each way of running
-// the suite (unchecked, reverse, no_pause, family, alone) against the suite run in registry order with
+// the suite (unchecked, reverse, family, alone) against the suite run in registry order with
 // reference checks ("checked"), from one results file per way and round (DIR/<way>.round<r>.json).
 //
 // A benchmark's figure for a way is the median over rounds of its process medians (the gate's median,
