@@ -9,7 +9,8 @@
 #   file is built with no list to edit, as the build looks for new files each time it runs. SOURCES: the
 #   files, listed (with SOURCE_DIR: added to what it finds).
 #   and records it, so that gpuperf_add_tests() calls that function and gives the family a correctness
-#   test (correctness.<name>) and a perf test (perf.<name>). BASELINES: the folder of its per-GPU baseline
+#   test (correctness.<name>) and a place in the families' perf tests (perf.families, one shard a GPU on
+#   a host of several: perf.families_1of4 ...; GPUPERF_PERF_SHARDS below). BASELINES: the folder of its per-GPU baseline
 #   files (relative: to this CMakeLists.txt); default GPUPERF_BASELINE_DIR, else the top-level project's
 #   baselines/. The folder must exist (it may be empty: perf tests skip until a GPU's first baseline).
 #
@@ -53,6 +54,12 @@ set(GPUPERF_SAME_CODE_LEDGER "${CMAKE_BINARY_DIR}/same-code-ledger.json" CACHE F
 # either program deletes the records. Empty: nothing is recorded; perf tests check every case.
 set(GPUPERF_VERIFIED_CASES_DIR "${CMAKE_BINARY_DIR}/verified-cases" CACHE PATH
     "The folder where correctness tests record the cases they verified for the perf tests (empty: none)")
+# The perf tests of the families: the suite cut into shards (perf_tests/gate/driver/shards.h), one test
+# each, perf.families on one GPU, perf.families_1of4 ... perf.families_4of4 on four. Empty: one per GPU
+# this host shows when it is configured (nvidia-smi, CUDA_VISIBLE_DEVICES), where the GPU tests can spread
+# over them (see gpuperf_gpu_test_properties()), and no more than there are families; else one.
+set(GPUPERF_PERF_SHARDS "" CACHE STRING
+    "Perf tests the families' suite is cut into, one a GPU (empty: the host's GPUs)")
 option(GPUPERF_GPU_RESOURCES "GPU tests take the host's GPUs from ctest --resource-spec-file (scripts/ci/gpu_tests.sh), not from the gpuperf.gpus fixture" OFF)
 
 function(_gpuperf_require_cuda what)
@@ -73,6 +80,10 @@ function(gpuperf_add_family name)
   if(NOT name MATCHES "^[A-Za-z_][A-Za-z0-9_]*$")
     message(FATAL_ERROR "gpuperf_add_family(${name}): a family's name must be a C++ identifier (letters, digits, "
                         "_): it names the function register_<name>(Registry&) and the tests <kind>.<name>")
+  endif()
+  if(name MATCHES "^families(_[0-9]+of[0-9]+)?$")
+    message(FATAL_ERROR "gpuperf_add_family(${name}): '${name}' names the perf tests of the families together "
+                        "(perf.families, perf.families_2of4) and their reports: give the family another name")
   endif()
   _gpuperf_require_cuda("gpuperf_add_family(${name})")
   set(sources ${ARG_SOURCES})
@@ -99,8 +110,8 @@ function(gpuperf_add_family name)
   get_property(declared_in GLOBAL PROPERTY GPUPERF_FAMILY_${name}_DECLARED_IN)
   if(declared_in)
     message(FATAL_ERROR "the family '${name}' is declared twice: in ${declared_in} and in "
-                        "${CMAKE_CURRENT_LIST_FILE}. A family's name names its tests (correctness.${name}, "
-                        "perf.${name}): give each family its own")
+                        "${CMAKE_CURRENT_LIST_FILE}. A family's name names its correctness test "
+                        "(correctness.${name}): give each family its own")
   endif()
   get_property(tests_added_in GLOBAL PROPERTY GPUPERF_TESTS_ADDED_IN)
   if(tests_added_in)
@@ -178,6 +189,36 @@ function(gpuperf_gpu_test_properties out_properties out_launcher)
   endif()
   set(${out_properties} ${properties} PARENT_SCOPE)
   set(${out_launcher} bash ${scripts}/ci/with_ctest_gpu.sh PARENT_SCOPE)
+endfunction()
+
+# How many shards the families' perf test is cut into (GPUPERF_PERF_SHARDS above).
+function(_gpuperf_perf_shards out_count family_count)
+  if(NOT GPUPERF_PERF_SHARDS STREQUAL "")
+    if(NOT GPUPERF_PERF_SHARDS MATCHES "^[1-9][0-9]?$")
+      message(FATAL_ERROR "GPUPERF_PERF_SHARDS is '${GPUPERF_PERF_SHARDS}': give the number of perf tests to cut the "
+                          "families' suite into (1-64), or leave it empty for one a GPU")
+    endif()
+    set(${out_count} ${GPUPERF_PERF_SHARDS} PARENT_SCOPE)
+    return()
+  endif()
+  set(gpus 1)
+  if(GPUPERF_GPU_RESOURCES OR CMAKE_VERSION VERSION_GREATER_EQUAL 3.28)
+    get_property(scripts GLOBAL PROPERTY GPUPERF_SCRIPTS_DIR)
+    set(spec ${CMAKE_BINARY_DIR}/CMakeFiles/gpuperf-gpus-at-configure.json)
+    execute_process(COMMAND bash ${scripts}/ci/resource_spec.sh --or-none ${spec}
+                    OUTPUT_VARIABLE listed OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET RESULT_VARIABLE failed)
+    if(NOT failed AND listed MATCHES "^[0-9]+$" AND listed GREATER 1)
+      set(gpus ${listed})
+    endif()
+  endif()
+  if(gpus GREATER family_count)
+    set(gpus ${family_count})
+  endif()
+  if(gpus GREATER 1)
+    message(STATUS "gpuperf: the families' perf test is cut into ${gpus} shards, one a GPU of this host "
+                   "(perf.families_1of${gpus} ...; -DGPUPERF_PERF_SHARDS=N to choose)")
+  endif()
+  set(${out_count} ${gpus} PARENT_SCOPE)
 endfunction()
 
 # The options every perf test gives perf_gate run, from the cache variables above.
@@ -377,32 +418,60 @@ function(gpuperf_add_tests)
   if(NOT CMAKE_CURRENT_SOURCE_DIR STREQUAL CMAKE_SOURCE_DIR)
     cmake_language(DEFER DIRECTORY "${CMAKE_SOURCE_DIR}" CALL enable_testing)
   endif()
+  set(correctness_tests "")
   foreach(family IN LISTS families)
-    get_property(baselines GLOBAL PROPERTY GPUPERF_FAMILY_${family}_BASELINES)
     add_test(NAME correctness.${family}
              COMMAND ${on_ctest_gpu} $<TARGET_FILE:gpuperf_correctness> --gtest_filter=${family}.* --gtest_brief=1)
     set_tests_properties(correctness.${family} PROPERTIES
       LABELS correctness ${gpu_test_properties} ENVIRONMENT "${test_environment}" TIMEOUT 300)
+    list(APPEND correctness_tests correctness.${family})
+  endforeach()
 
-    add_test(NAME perf.${family}
+  # The perf tests: the families' suite in shards, one a GPU (perf_tests/gate/driver/shards.h), where they
+  # share a baseline folder; a perf test per family where they do not.
+  list(REMOVE_DUPLICATES all_baselines)
+  list(LENGTH all_baselines baseline_folders)
+  list(LENGTH families family_count)
+  set(perf_runs "")
+  if(baseline_folders EQUAL 1)
+    _gpuperf_perf_shards(shards ${family_count})
+    foreach(shard RANGE 1 ${shards})
+      if(shards EQUAL 1)
+        set(test_name perf.families)
+      else()
+        set(test_name perf.families_${shard}of${shards})
+      endif()
+      list(APPEND perf_runs "${test_name}|--shard|${shard}/${shards}|${all_baselines}")
+    endforeach()
+  else()
+    foreach(family IN LISTS families)
+      get_property(baselines GLOBAL PROPERTY GPUPERF_FAMILY_${family}_BASELINES)
+      list(APPEND perf_runs "perf.${family}|--family|${family}|${baselines}")
+    endforeach()
+  endif()
+  foreach(perf_run IN LISTS perf_runs)
+    string(REPLACE "|" ";" perf_run "${perf_run}")
+    list(GET perf_run 0 test_name)
+    list(GET perf_run 1 what_option)
+    list(GET perf_run 2 what)
+    list(GET perf_run 3 baselines)
+    add_test(NAME ${test_name}
              COMMAND ${on_ctest_gpu} $<TARGET_FILE:gpuperf::perf_gate> run
-                     --family ${family}
+                     ${what_option} ${what}
                      --bench $<TARGET_FILE:gpuperf_bench>
                      --baselines ${baselines}
                      --out ${perf_results_dir}
                      ${perf_test_options})
-    # After the family's correctness test when both run (ctest -j on a host of several GPUs): it records
-    # the cases it verified, which the perf test then leaves unchecked. Order only: a failed correctness
-    # test does not stop the perf test.
-    set_tests_properties(perf.${family} PROPERTIES
-      LABELS perf ${gpu_test_properties} ENVIRONMENT "${test_environment}" TIMEOUT 600 DEPENDS correctness.${family})
+    # After the correctness tests when both run (ctest -j on a host of several GPUs): they record the cases
+    # they verified, which the perf tests then leave unchecked. Order only: a failed correctness test does
+    # not stop a perf test.
+    set_tests_properties(${test_name} PROPERTIES
+      LABELS perf ${gpu_test_properties} ENVIRONMENT "${test_environment}" TIMEOUT 600 DEPENDS "${correctness_tests}")
   endforeach()
 
   # What the scripts' --build-dir reads (scripts/lib/common.sh, harness_in): the baseline folder only
   # when every family shares one.
-  list(REMOVE_DUPLICATES all_baselines)
   set(baselines_line "")
-  list(LENGTH all_baselines baseline_folders)
   if(baseline_folders EQUAL 1)
     set(baselines_line "baselines=${all_baselines}\n")
   endif()

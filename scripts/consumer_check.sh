@@ -9,7 +9,7 @@
 #
 #   consumer_check.sh BUILD OUTDIR
 #
-# Expected, and checked: correctness.saxpy passes; perf.saxpy is skipped before the baseline exists,
+# Expected, and checked: correctness.saxpy passes; perf.families is skipped before the baseline exists,
 # passes once it does, and fails after the planted change with a SLOW line for the changed variant and
 # the code change beside it; A/B of the clean and the planted build fails on the same variant. Logs and
 # reports land in OUTDIR.
@@ -24,17 +24,17 @@ example_prepare "$root/examples/consumer"
 
 ctest --test-dir "$project/build" -L correctness --output-on-failure >"$out/correctness.log" 2>&1
 expect "correctness.saxpy passes" test "$(ctest_status correctness.saxpy "$out/correctness.log")" = Passed
-run_perf perf_without_baseline saxpy
-expect "perf.saxpy is skipped while the GPU has no baseline" \
-  test "$(ctest_status perf.saxpy "$out/perf_without_baseline.log")" = Skipped
+run_perf perf_without_baseline families
+expect "perf.families is skipped while the GPU has no baseline" \
+  test "$(ctest_status perf.families "$out/perf_without_baseline.log")" = Skipped
 
 "$prefix/share/gpuperf/scripts/update_baseline.sh" --build-dir "$project/build" >"$out/record.log" 2>&1
 baseline=$(compgen -G "$project/baselines/*.json" | head -n 1)
 expect "update_baseline.sh writes the project's own baselines/<gpu>.json" test -n "$baseline"
 expect "and nothing else into baselines/" test "$(find "$project/baselines" -type f ! -name README.md | wc -l)" -eq 1
 [[ -n $baseline ]] && cp -f "$baseline" "$out/"
-run_perf perf_clean saxpy
-expect "perf.saxpy passes against it" test "$(ctest_status perf.saxpy "$out/perf_clean.log")" = Passed
+run_perf perf_clean families
+expect "perf.families passes against it" test "$(ctest_status perf.families "$out/perf_clean.log")" = Passed
 
 "$prefix/bin/perf_gate" ab-run --a "$project/build/gpuperf_bench" --b "$planted/build/gpuperf_bench" \
   --filter '^saxpy/' --out "$out/ab" >"$out/ab.log" 2>&1
@@ -42,8 +42,8 @@ expect "A/B of the clean and the planted build fails" test "$?" -eq 1
 expect "on the changed variant" grep -q "^SLOW .*saxpy/grid_stride_vec4/" "$out/ab.log"
 
 plant_in_project
-run_perf perf_planted saxpy
-expect "perf.saxpy fails after the planted slowdown" test "$(ctest_status perf.saxpy "$out/perf_planted.log")" = Failed
+run_perf perf_planted families
+expect "perf.families fails after the planted slowdown" test "$(ctest_status perf.families "$out/perf_planted.log")" = Failed
 expect "with a SLOW line for the changed variant" grep -q "^SLOW .*saxpy/grid_stride_vec4/" "$out/perf_planted.log"
 expect "and its code change beside it" grep -qE "code: .*grid .* blocks" "$out/perf_planted.log"
 

@@ -123,13 +123,15 @@ if [[ -n $other_process ]]; then
   hog=$!
   sleep 5
   rc=0
-  ctest --test-dir "$build" -R "^perf\\.${clean_family}$" >"$logs/other_process.log" 2>&1 || rc=$?
+  "$build/perf_tests/gate/perf_gate" run --family "$clean_family" --bench "$build/perf_tests/gpuperf_bench" \
+    --baselines "$root/baselines" --out "$build/perf-results" >"$logs/other_process.log" 2>&1 || rc=$?
   kill "$hog" 2>/dev/null; wait "$hog" 2>/dev/null
   report="$build/perf-results/$clean_family"
   cp -f "$report.md" "$out/other_process_$clean_family.md" 2>/dev/null
-  echo "== another process on the GPU: ctest exit $rc; perf.$clean_family must be skipped, every benchmark NOT_JUDGED"
+  echo "== another process on the GPU: perf_gate run --family $clean_family exit $rc; it must be skipped (77)," \
+    "every benchmark NOT_JUDGED"
   grep -m 3 "NOT_JUDGED" "$report.md"
-  if grep -q "Skipped" "$logs/other_process.log" &&
+  if ((rc == 77)) &&
     jq -e '[.benchmarks[].verdict] | length > 0 and all(. == "NOT_JUDGED")' "$report.verdict.json" >/dev/null; then
     steps+=("$(printf '%-28s %s' other_process "not judged, skipped (as it must be)")")
   else
@@ -141,7 +143,7 @@ fi
 if [[ -z $skip_perf ]]; then
   step perf ctest --test-dir "$build" -L perf --output-on-failure --output-junit "$out/perf-junit.xml"
   grep -hE "^(SLOW|FAST|AMBIGUOUS|MISSING|NEW|ERROR|NOT_JUDGED)|SKIPPED" "$logs/perf.log" | head -n 40
-  grep -E "Test +#" "$logs/perf.log"  # each family's wall time
+  grep -E "Test +#" "$logs/perf.log"  # each perf test's wall time
   "$build/perf_tests/gate/perf_gate" phases --dir "$phases_dir" --markdown "$out/time-spent.md" \
     --json "$out/time-spent.json" >>"$logs/perf.log" 2>&1 && cat "$out/time-spent.md"
 fi
@@ -211,7 +213,7 @@ fi
 if [[ -n $planted ]]; then
   # A real code regression, not an injected one: kernels/reduction/planted_slowdown.patch launches
   # reduce9 with at most 128 blocks (the seed's fixed grid) instead of enough blocks to fill every SM,
-  # applied to a scratch copy of the tree (removed on exit). perf.reduction must fail against the
+  # applied to a scratch copy of the tree (removed on exit). Its perf test (the one family) must fail against the
   # committed baseline, and A/B mode must catch it against the unchanged build. unit.planted_patches
   # checks on every push that the patch still applies.
   need_tool patch
@@ -230,7 +232,7 @@ if [[ -n $planted ]]; then
     die "$EXIT_INVALID" "the planted-regression build failed; see $logs/planted_configure.log and $logs/planted_build.log"
   fi
   rc=0
-  ctest --test-dir "$scratch/build" -R '^perf\.reduction$' --output-on-failure >"$logs/planted_stored.log" 2>&1 || rc=$?
+  ctest --test-dir "$scratch/build" -L '^perf$' --output-on-failure >"$logs/planted_stored.log" 2>&1 || rc=$?
   echo "== planted regression, stored baseline: ctest exit $rc (a failure is the expected outcome)"
   grep -E "^SLOW" "$logs/planted_stored.log" | head -n 5
   steps+=("$(printf '%-28s %s' planted_stored "$(grep -q '^SLOW .*reduce9' "$logs/planted_stored.log" && echo caught || echo MISSED)")")

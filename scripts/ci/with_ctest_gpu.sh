@@ -7,8 +7,8 @@
 #
 # With GPUPERF_PHASES_DIR set (scripts/ci/gpu_tests.sh sets it), the test's start and end go to a phase
 # file there (scripts/lib/phases.sh): correctness_test.<family>.json for the correctness test
-# (--gtest_filter=<family>.*), perf_test.<family>.json for the perf test (--family <family>); its exit
-# code is kept.
+# (--gtest_filter=<family>.*), perf_test.<name>.json for a perf test (--family <name>; --shard I/N:
+# families, families_2of4); its exit code is kept.
 #
 #   with_ctest_gpu.sh COMMAND [ARGS...]
 set -euo pipefail
@@ -28,6 +28,11 @@ for argument in "$@"; do
     --gtest_filter=*) what=correctness_test family=${argument#--gtest_filter=} family=${family%%.*} ;;
   esac
   [[ $previous == --family ]] && what=perf_test family=$argument
+  # --shard I/N: the name perf_gate run gives it (perf_tests/gate/driver/shards.h, shard_name()).
+  if [[ $previous == --shard && $argument =~ ^([0-9]+)/([0-9]+)$ ]]; then
+    what=perf_test family=families
+    ((BASH_REMATCH[2] == 1)) || family="families_${BASH_REMATCH[1]}of${BASH_REMATCH[2]}"
+  fi
   previous=$argument
 done
 [[ -n ${GPUPERF_PHASES_DIR:-} && -n $what ]] || exec "$@"

@@ -79,7 +79,7 @@ plant_in_project() {
     die "$EXIT_INVALID" "rebuilding $project with the planted slowdown failed (see $out/build.log)"
 }
 
-# run_perf <name> <family or suite>: ctest -L perf of $project, logged to OUTDIR/<name>.log, its report
+# run_perf <name> <report name: families, or a suite>: ctest -L perf of $project, logged to OUTDIR/<name>.log, its report
 # copied to OUTDIR/<name>.md.
 run_perf() {
   ctest --test-dir "$project/build" -L perf --output-on-failure >"$out/$1.log" 2>&1

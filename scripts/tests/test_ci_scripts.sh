@@ -249,8 +249,11 @@ expect 1 "" "a failing correctness test keeps its exit code" env GPUPERF_PHASES_
   bash "$ci/with_ctest_gpu.sh" bash -c 'sleep 0.2; exit 1' --gtest_filter=reduction.* --gtest_brief=1
 expect 77 "" "a skipped perf test keeps its exit code" env GPUPERF_PHASES_DIR="$phases" \
   bash "$ci/with_ctest_gpu.sh" bash -c 'exit 77' perf_test.sh --family matmul --out x
-expect 0 "correctness_test.reduction.json perf_test.matmul.json" "each test wrote its phase file, and nothing else" \
-  bash -c "ls '$phases' | paste -sd ' '"
+expect 0 "" "a shard of the families' perf test names its file as perf_gate run names the shard" \
+  env GPUPERF_PHASES_DIR="$phases" bash "$ci/with_ctest_gpu.sh" true perf_gate run --shard 2/4 --out x
+expect 0 "" "and the only shard" env GPUPERF_PHASES_DIR="$phases" bash "$ci/with_ctest_gpu.sh" true run --shard 1/1
+expect 0 "correctness_test.reduction.json perf_test.families.json perf_test.families_2of4.json perf_test.matmul.json" \
+  "each test wrote its phase file, and nothing else" bash -c "ls '$phases' | paste -sd ' '"
 expect 0 "true" "the correctness test's file holds what and family, and its time" \
   jq -e '.schema_version == 1 and .what == "correctness_test" and .family == "reduction" and .end_epoch_s - .start_epoch_s >= 0.2' \
   "$phases/correctness_test.reduction.json"
@@ -258,7 +261,7 @@ expect 0 "" "without GPUPERF_PHASES_DIR nothing is written" \
   env -u GPUPERF_PHASES_DIR bash "$ci/with_ctest_gpu.sh" true --gtest_filter=other.*
 expect 0 "" "a family that is no name writes no file (the test still runs)" env GPUPERF_PHASES_DIR="$phases" \
   bash "$ci/with_ctest_gpu.sh" true --gtest_filter='a"b.*'
-expect 0 "2" "so the folder still holds two files" bash -c "ls '$phases' | wc -l"
+expect 0 "4" "so the folder still holds four files" bash -c "ls '$phases' | wc -l"
 expect 0 "| \`matmul\` |  | 0.0 |" "perf_gate phases tabulates them" "$gate" phases --dir "$phases"
 
 # open_baseline_pr.sh takes from the record job's artifact only data it can name: the baseline of the

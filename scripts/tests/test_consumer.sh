@@ -4,7 +4,7 @@
 #   installed     cmake --install of BUILD into a fresh prefix, then find_package(gpuperf) from it
 #   fetchcontent  FetchContent of this source tree (-DGPUPERF_FROM_SOURCE)
 # Asserts that its family is the one file docs/kernels.md shows whole ("A kernel in one file", at most 30
-# lines, beside its CMakeLists.txt), that its build has exactly correctness.saxpy and perf.saxpy and
+# lines, beside its CMakeLists.txt), that its build has exactly correctness.saxpy and perf.families and
 # registers the cases the example always had (gpuperf_bench --list-cases), that they run (without a GPU
 # both report skipped; with one correctness passes and perf skips: the example has no baseline), and that
 # the scripts find its programs and baseline folder (update_baseline.sh, record_ncu.sh --build-dir).
@@ -95,8 +95,8 @@ elapsed "configure"
 elapsed "build"
 
 tests=$("$ctest" --test-dir "$consumer" -N | sed -n 's/^ *Test *#[0-9]*: //p' | sort | paste -sd ' ' -)
-[[ $tests == "correctness.saxpy perf.saxpy" ]] ||
-  fail "the consumer's tests are '$tests', not 'correctness.saxpy perf.saxpy'"
+[[ $tests == "correctness.saxpy perf.families" ]] ||
+  fail "the consumer's tests are '$tests', not 'correctness.saxpy perf.families'"
 
 # The one-file family registers what the example's hand-written registry did: each variant at 1 and
 # 1000003 (checked) and 2^26 (checked and timed), under the same names, so baselines keep their keys.
@@ -115,10 +115,10 @@ expected_correctness=Skipped
 [[ -n $gpu ]] && expected_correctness=Passed
 [[ $(status_of correctness.saxpy) == "$expected_correctness" ]] ||
   fail "correctness.saxpy: '$(status_of correctness.saxpy)', expected $expected_correctness ($([[ -n $gpu ]] && echo "a GPU" || echo "no GPU") here)"
-[[ $(status_of perf.saxpy) == Skipped ]] ||
-  fail "perf.saxpy: '$(status_of perf.saxpy)', expected Skipped (the example has no baseline)"
+[[ $(status_of perf.families) == Skipped ]] ||
+  fail "perf.families: '$(status_of perf.families)', expected Skipped (the example has no baseline)"
 if [[ -n $gpu ]] && ! grep -q "examples/consumer/baselines/.*update_baseline.sh --build-dir" "$consumer/Testing/Temporary/LastTest.log"; then
-  fail "perf.saxpy did not look for its baseline in examples/consumer/baselines/"
+  fail "perf.families did not look for its baseline in examples/consumer/baselines/"
 fi
 elapsed "ctest"
 
@@ -168,4 +168,4 @@ fi
 elapsed "scripts"
 
 ((failures == 0)) || exit 1
-echo "PASS: examples/consumer ($way, CUDA architecture $architectures): correctness.saxpy, perf.saxpy, scripts"
+echo "PASS: examples/consumer ($way, CUDA architecture $architectures): correctness.saxpy, perf.families, scripts"

@@ -35,11 +35,14 @@ const std::vector<Command>& commands() {
   static const std::vector<Command> table = {
       {"run",
        cli::run_stored_test,
-       R"(  perf_gate run --family F --bench PATH --baselines DIR --out DIR [--processes N (3)] [--repetitions N (30)]
-                [--max-remeasure N (3)] [--strict] [--lock-wait SECONDS (1800)] [--no-canary]
+       R"(  perf_gate run (--family F | --shard I/N) --bench PATH --baselines DIR --out DIR [--processes N (3)]
+                [--repetitions N (30)] [--max-remeasure N (3)] [--strict] [--lock-wait SECONDS (1800)] [--no-canary]
                 [--no-reference-check] [--skip-unchanged] [--same-code-ledger FILE] [--no-diagnosis]
                 [--format gpuperf|gbench|nvbench] [--record] [-- SUITE ARGS...]
-      One family's perf test, as CTest runs it (perf.<family>): holds the GPU (a lock per GPU UUID, in
+      A perf test, as CTest runs it: one family's (--family F), or shard I of N of our whole suite (--shard:
+      its cases in registry order cut into N runs of equal cost from the baseline's medians, every shard
+      cutting alike; CTest's perf.families, perf.families_2of4, one per GPU; files and phases named
+      families, families_2of4 where F names them below). Holds the GPU (a lock per GPU UUID, in
       ${TMPDIR:-/tmp}, root's or this user's own), checks every case of family F against its
       reference and captures its fingerprint in a process that times nothing, then times the family in
       --processes fresh processes of the suite PATH (with the memory canary, the ceiling family, beside it
@@ -67,6 +70,7 @@ const std::vector<Command>& commands() {
       each with its .log. Exit 0 written, 2 failure (nothing written), 77 no GPU.
 )",
        {{"--family", kValue},
+        {"--shard", kValue},
         {"--bench", kValue},
         {"--baselines", kValue},
         {"--out", kValue},

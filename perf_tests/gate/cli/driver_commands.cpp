@@ -11,6 +11,7 @@
 #include "gate/cli/commands.h"
 #include "gate/driver/ab_run.h"
 #include "gate/driver/shared_steps.h"
+#include "gate/driver/shards.h"
 #include "gate/driver/stored_run.h"
 #include "gate/driver/suite_format.h"
 #include "gate/driver/suite_record.h"
@@ -62,15 +63,24 @@ std::optional<std::string> environment(const char* name) {
   return value == nullptr || *value == '\0' ? std::nullopt : std::optional<std::string>(value);
 }
 
+// --family F, or --shard I/N of our own suite (shards.h).
 driver::StoredRunOptions stored_run_options(const Arguments& args) {
   driver::StoredRunOptions options;
-  options.family = args.required("--family");
+  if (args.has("--shard")) {
+    if (args.has("--family")) throw UsageError("give --family or --shard, not both");
+    if (format_of(args) != driver::SuiteFormat::kGpuperf) {
+      throw UsageError("--shard cuts our own suite (--format gpuperf); a team's suite is judged whole, by --family");
+    }
+    options.shard = driver::parse_shard(args.value("--shard"));
+  } else {
+    options.family = args.required("--family");
+    if (const std::string error = formats::name_error(formats::NameKind::kFamily, options.family); !error.empty()) {
+      throw formats::InputError("--family: " + error);
+    }
+  }
   args.required("--bench");
   options.baselines = args.required("--baselines");
   options.out = args.required("--out");
-  if (const std::string error = formats::name_error(formats::NameKind::kFamily, options.family); !error.empty()) {
-    throw formats::InputError("--family: " + error);
-  }
   options.processes = args.whole_number("--processes", 1, kMaxProcesses).value_or(options.processes);
   options.repetitions = args.whole_number("--repetitions", 1, kMaxRepetitions).value_or(options.repetitions);
   options.max_remeasure = args.whole_number("--max-remeasure", 0, kMaxRemeasure).value_or(options.max_remeasure);
@@ -107,7 +117,7 @@ driver::AbRunOptions ab_run_options(const Arguments& args) {
 // --processes says; our own suite (--format gpuperf) whole, a team's by its name (--family).
 driver::RecordRunOptions record_run_options(const Arguments& args) {
   for (const char* option : {"--max-remeasure", "--strict", "--no-canary", "--no-reference-check", "--skip-unchanged",
-                             "--same-code-ledger", "--no-diagnosis"}) {
+                             "--same-code-ledger", "--no-diagnosis", "--shard"}) {
     if (args.has(option)) {
       throw UsageError(std::string(option) + " is an option of a perf test: leave it out of --record, which records "
                        "a baseline");

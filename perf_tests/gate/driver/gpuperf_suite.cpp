@@ -78,6 +78,20 @@ bool GpuperfSuite::supports_time_filter() {
       .succeeded();
 }
 
+std::optional<formats::CaseListing> GpuperfSuite::case_listing() {
+  std::string output;
+  const ProcessOutcome outcome = run_process_captured({{program_, "--list-cases"}, {}, ""}, output);
+  const std::string source = "'" + program_ + " --list-cases'";
+  if (!outcome.succeeded()) {
+    throw DriverStop(formats::kExitInvalidInput, source + " failed (" + outcome.describe() + "): " + output);
+  }
+  try {
+    return formats::parse_case_listing(output, source);
+  } catch (const formats::InputError& e) {
+    throw DriverStop(formats::kExitInvalidInput, e.what());
+  }
+}
+
 ResultsFile GpuperfSuite::read_results(const std::string& path) const { return load_results(path); }
 
 std::optional<ResultsFile> GpuperfSuite::read_fingerprints(const std::string& path) const {

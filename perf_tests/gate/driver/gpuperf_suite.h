@@ -1,5 +1,5 @@
 #pragma once
-// gpuperf_bench (perf_tests/harness/bench_main.cpp) as a suite: --gpu-info names the GPU,
+// gpuperf_bench (perf_tests/harness/bench_main.cpp) as a suite: --gpu-info names the GPU, --list-cases its cases,
 // --fingerprint-only checks and captures, --no-reference-check times only, --time-filter times a subset
 // of the cases a process sets up, and each process writes Google Benchmark JSON with the harness's
 // context and fingerprints (--benchmark_out).
@@ -20,6 +20,7 @@ class GpuperfSuite : public Suite {
                        const ProcessFiles& files) override;
   ProcessOutcome time(const TimingRequest& request, const ProcessFiles& files) override;
   bool supports_time_filter() override;
+  std::optional<formats::CaseListing> case_listing() override;  // --list-cases
   ResultsFile read_results(const std::string& path) const override;
   std::optional<ResultsFile> read_fingerprints(const std::string& path) const override;
 

@@ -10,11 +10,13 @@
 #include "formats/input_error.h"
 #include "gate/driver/benchmark_filters.h"
 #include "gate/driver/console.h"
+#include "gate/driver/driver_stop.h"
 #include "gate/driver/gpu_lock.h"
 #include "gate/driver/looks.h"
 #include "gate/driver/ncu_diagnosis.h"
 #include "gate/driver/phase_recorder.h"
 #include "gate/driver/shared_steps.h"
+#include "gate/driver/shards.h"
 #include "gate/inputs/baseline.h"
 #include "gate/inputs/selection.h"
 #include "gate/judging/code_check.h"
@@ -58,12 +60,15 @@ class StoredRun {
         phases_(phases),
         out_(out),
         err_(err),
-        prefix_(options.out + "/" + options.family) {}
+        name_(run_name(options)),
+        prefix_(options.out + "/" + name_) {}
 
   int run();
 
  private:
   std::string canary() const { return options_.canary && suite_.abilities().canary ? kCanaryFamily : ""; }
+  void select_cases();
+  std::string with_canary(const std::vector<std::string>& names) const;
   void remove_previous_results() const;
   void check_and_fingerprint();
   void leave_unchanged_untimed();
@@ -80,7 +85,11 @@ class StoredRun {
   PhaseRecorder& phases_;
   std::ostream& out_;
   std::ostream& err_;
-  const std::string prefix_;  // <out>/<family>
+  const std::string name_;    // the family, or the shard's name
+  const std::string prefix_;  // <out>/<name>
+
+  Selection selection_;      // the benchmarks judged
+  std::string cases_filter_;  // the suite's cases they are (a regular expression), the canary's not beside them
 
   std::string commit_;
   std::string first_look_;                   // the cases the timing processes run; "" for none
@@ -97,7 +106,11 @@ int StoredRun::run() {
   phases_.end("lock_wait");
   remove_previous_results();
   commit_ = options_.git_commit ? *options_.git_commit : checkout_commit(options_.baselines);
-  first_look_ = family_filter(options_.family, canary());
+  select_cases();
+  if (cases_filter_.empty()) {
+    out_ << "SKIPPED: " << name_ << " holds no case: the suite has fewer cases than shards\n";
+    return formats::kExitNotJudged;
+  }
   skip_unchanged_ = options_.skip_unchanged && suite_.abilities().checks;
   if (options_.skip_unchanged && !skip_unchanged_) {
     note(err_, suite_.program() + " captures no fingerprints: --skip-unchanged times every benchmark");
@@ -137,9 +150,50 @@ int StoredRun::run() {
   return last.exit_code;
 }
 
+// The family's cases, or the shard's: of the suite's listing cut as every shard cuts it (shards.h).
+void StoredRun::select_cases() {
+  if (!options_.shard) {
+    selection_ = Selection::family(options_.family);
+    cases_filter_ = "^" + options_.family + "/";
+    first_look_ = family_filter(options_.family, canary());
+    return;
+  }
+  const std::optional<formats::CaseListing> listing = suite_.case_listing();
+  if (!listing) throw DriverStop(formats::kExitInvalidInput, suite_.program() + " cannot list its cases for --shard");
+  const Shard shard = *options_.shard;
+  const std::vector<std::string> cases = shard_cases(case_costs(*listing, baseline_, options_.repetitions), shard);
+  std::set<std::string> judged(cases.begin(), cases.end());
+  // A benchmark of the baseline this build's families no longer have is the last shard's to call MISSING.
+  if (shard.index == shard.count) {
+    std::set<std::string> listed, families;
+    for (const formats::ListedCase& c : listing->cases) {
+      listed.insert(c.name);
+      families.insert(c.family);
+    }
+    for (const auto& entry : baseline_.benchmarks) {
+      const std::string family = entry.first.substr(0, entry.first.find('/'));
+      if (families.count(family) != 0 && listed.count(entry.first) == 0) judged.insert(entry.first);
+    }
+  }
+  const std::string description = shard.count == 1 ? "every family (" + std::to_string(cases.size()) + " benchmarks)"
+                                                   : "shard " + std::to_string(shard.index) + " of " +
+                                                         std::to_string(shard.count) + " of the families (" +
+                                                         std::to_string(cases.size()) + " benchmarks)";
+  note(err_, description);
+  selection_ = Selection::names(std::move(judged), description);
+  // The whole suite as ".", which a suite of any size matches at no cost; a shard's cases by name.
+  cases_filter_ = cases.empty() ? "" : shard.count == 1 ? "." : exact_filter(cases);
+  first_look_ = cases.empty() ? "" : shard.count == 1 ? "." : with_canary(cases);
+}
+
+// Exactly `names`, with the canary's family beside them (in the first look's order: the registry's).
+std::string StoredRun::with_canary(const std::vector<std::string>& names) const {
+  return names_filter(names, options_.family, canary());
+}
+
 // A results file of an earlier run would be judged as this run's.
 void StoredRun::remove_previous_results() const {
-  const std::string runs = options_.family + ".run";
+  const std::string runs = name_ + ".run";
   std::error_code error;
   std::vector<std::filesystem::path> previous = {prefix_ + ".fingerprints.json"};
   for (const auto& entry : std::filesystem::directory_iterator(options_.out, error)) {
@@ -154,17 +208,17 @@ void StoredRun::remove_previous_results() const {
 void StoredRun::check_and_fingerprint() {
   const ProcessFiles files{prefix_ + ".fingerprints.json", prefix_ + ".fingerprints.log"};
   phases_.begin();
-  const ProcessOutcome outcome = suite_.check("^" + options_.family + "/", {{"GPUPERF_GIT_COMMIT", commit_}}, files);
+  const ProcessOutcome outcome = suite_.check(cases_filter_, {{"GPUPERF_GIT_COMMIT", commit_}}, files);
   phases_.end("checking");
   if (outcome.signaled) {
     stop_after_failure(files.log,
                        "the benchmark binary crashed (signal " + std::to_string(outcome.code) + ") while checking " +
-                           options_.family + "; log: " + files.log,
+                           name_ + "; log: " + files.log,
                        err_);
   }
   if (!outcome.succeeded()) {
     stop_after_failure(files.log,
-                       "checking and fingerprinting " + options_.family + " failed (exit " +
+                       "checking and fingerprinting " + name_ + " failed (exit " +
                            std::to_string(outcome.code) + "); log: " + files.log,
                        err_);
   }
@@ -180,16 +234,15 @@ void StoredRun::check_and_fingerprint() {
 // Only what changed is timed, with the canary beside it.
 void StoredRun::leave_unchanged_untimed() {
   const std::vector<ResultsFile> checked = {*fingerprints_};
-  const Selection family = Selection::family(options_.family);
-  const std::set<std::string> unchanged = unchanged_benchmarks(baseline_, checked, family);
+  const std::set<std::string> unchanged = unchanged_benchmarks(baseline_, checked, selection_);
   int fingerprinted = 0;
-  for (const auto& entry : pool_fingerprints(checked)) fingerprinted += family.matches(entry.first) ? 1 : 0;
+  for (const auto& entry : pool_fingerprints(checked)) fingerprinted += selection_.matches(entry.first) ? 1 : 0;
   out_ << unchanged_line(unchanged.size(), fingerprinted, why_platform_prevents_skipping(baseline_, checked)) << "\n";
   std::vector<std::string> changed;
   for (const auto& entry : fingerprints_->fingerprints) {
     if (unchanged.count(entry.first) == 0) changed.push_back(entry.first);
   }
-  first_look_ = changed.empty() ? "" : names_filter(changed, options_.family, canary());
+  first_look_ = changed.empty() ? "" : with_canary(changed);
 }
 
 // `alone`, where not empty: only these benchmarks run (a suite without --time-filter re-measuring them).
@@ -204,7 +257,7 @@ void StoredRun::measure(int run, const std::string& time_filter, const std::vect
   const TimingRequest request{alone.empty() ? first_look_ : exact_filter(alone), time_filter, options_.repetitions,
                               false, {{"GPUPERF_GIT_COMMIT", commit_}}, alone};
   const ProcessOutcome outcome = suite_.time(request, files);
-  const std::string where = " during run " + std::to_string(run) + " of " + options_.family + "; log: " + files.log;
+  const std::string where = " during run " + std::to_string(run) + " of " + name_ + "; log: " + files.log;
   if (outcome.signaled) {
     stop_after_failure(files.log, "the benchmark binary crashed (signal " + std::to_string(outcome.code) + ")" + where,
                        err_);
@@ -222,7 +275,7 @@ Look StoredRun::judge() {
     std::vector<ResultsFile> results = measured_.read(suite_, runs_);
     if (fingerprints_) results.push_back(*fingerprints_);
     CompareOptions options;
-    options.selection = Selection::family(options_.family);
+    options.selection = selection_;
     options.looks = looks_budget(options_.max_remeasure);
     options.strict = options_.strict;
     options.skip_unchanged = skip_unchanged_;
@@ -247,8 +300,12 @@ void StoredRun::diagnose() {
 
 }  // namespace
 
+std::string run_name(const StoredRunOptions& options) {
+  return options.shard ? shard_name(*options.shard) : options.family;
+}
+
 int run_against_baseline(const StoredRunOptions& options, Suite& suite, std::ostream& out, std::ostream& err) {
-  PhaseRecorder phases(options.family);
+  PhaseRecorder phases(run_name(options));
   try {
     const SuiteGpu gpu = suite.gpu();
     const std::string baseline_path = options.baselines + "/" + gpu.slug + ".json";
@@ -267,7 +324,7 @@ int run_against_baseline(const StoredRunOptions& options, Suite& suite, std::ost
                        "cannot create the folder " + options.out + ": " + error.message() + " - give a writable --out");
     }
     const PhaseFileAtExit phase_file(phases, options.phases_dir.empty() ? options.out + "/phases" : options.phases_dir,
-                                     options.family, err);
+                                     run_name(options), err);
     try {
       // Read before the GPU is taken: a baseline that cannot be judged against costs no measurement.
       Baseline baseline = load_baseline(baseline_path);

@@ -1,25 +1,25 @@
 #pragma once
-// perf_gate run: one family's perf test against the GPU's stored baseline, as CTest runs it
-// (perf.<family>). The procedure:
+// perf_gate run: a perf test against the GPU's stored baseline: one family's (--family), or a shard of our
+// whole suite (--shard, shards.h), as CTest runs it (perf.families, perf.families_2of4). The procedure:
 //   1. the GPU the suite sees (none: skipped, 77) and its baseline, baselines/<gpu slug>.json (none:
 //      skipped, or exit 2 with strict);
 //   2. the GPU's lock (gpu_lock.h), waited for up to lock_wait_s;
-//   3. a checking process (the suite checks every case of the family against its reference and captures
+//   3. a checking process (the suite checks every case of the family or shard against its reference and captures
 //      its fingerprint, timing nothing), unless check_references and skip_unchanged are both off, or the
 //      suite has none (Suite::abilities: a team's suite, gbench_suite.h, which has no canary either);
 //   4. with skip_unchanged, the benchmarks whose fingerprint and platform are the baseline's are left
 //      untimed (UNCHANGED); the rest are timed;
-//   5. the first look: `processes` timing processes of the family, the memory canary's family beside it
+//   5. the first look: `processes` timing processes of the family or shard, the memory canary's family beside it
 //      (canary: the reports say when this machine streams memory slower or faster than the baseline's);
 //   6. judged in-process; while benchmarks are AMBIGUOUS, `processes` more processes time them (the first
 //      look's filter, the ambiguous ones as time filter: each timed case keeps its history; a suite
 //      without --time-filter, a team's, runs them alone), at most max_remeasure times (looks.h);
 //   7. the same-code ledger, where given; on a regression the Nsight Compute diagnosis (ncu_diagnosis.h);
-//   8. where its time went: <phases_dir>/perf_phases.<family>.json, whatever the exit.
+//   8. where its time went: <phases_dir>/perf_phases.<name>.json, whatever the exit (name: run_name()).
 //
 // Why each step is so (measured; formerly the header of scripts/perf_test.sh):
-// - The memory canary (ceiling: copy, read, memset of 1 GiB each) is judged in perf.ceiling, not here
-//   (judging/memory_canary.h). It costs under 1 s a process, as no timed process checks (set-up, 10
+// - The memory canary (ceiling: copy, read, memset of 1 GiB each) is judged where the ceiling family is
+//   selected (its shard; judging/memory_canary.h). It costs under 1 s a process, as no timed process checks (set-up, 10
 //   samples; an H100, 2026-11-23: 0.4 s unchecked); over 17 unchecked whole-suite runs on H100s, 1-2 s a
 //   family, 11 s of a 59 s run. It does not pull the family's medians away from the baseline's, which were
 //   recorded in whole-suite processes that time the ceilings too: it brought three of them closer, by
@@ -44,14 +44,15 @@
 //   appends the metric diff against the profiles recorded beside the baseline (baselines/<gpu>.ncu.json,
 //   scripts/record_ncu.sh) to the Markdown report; where ncu or that file is missing, one line says so.
 //
-// Writes into `out`: <family>.fingerprints.json/.log (the checking process), <family>.runN.json/.log (each
-// timing process), <family>.md and <family>.verdict.json (the reports). Exit 0 pass, 1 regression, 2
+// Writes into `out`: <name>.fingerprints.json/.log (the checking process), <name>.runN.json/.log (each
+// timing process), <name>.md and <name>.verdict.json (the reports). Exit 0 pass, 1 regression, 2
 // invalid input or infrastructure (a process that failed or crashed), 77 skipped or not judged.
 
 #include <optional>
 #include <ostream>
 #include <string>
 
+#include "gate/driver/shards.h"
 #include "gate/driver/suite.h"
 
 namespace gpuperf::gate::driver {
@@ -65,7 +66,8 @@ inline constexpr int kDefaultRepetitions = 30;  // timed samples per benchmark p
 inline constexpr int kDefaultLockWaitS = 1800;  // [s]
 
 struct StoredRunOptions {
-  std::string family;     // the family judged (a valid family name)
+  std::string family;          // the family judged (a valid family name); "" for a shard
+  std::optional<Shard> shard;  // or this shard of our whole suite (shards.h)
   std::string baselines;  // the folder of baselines/<gpu slug>.json
   std::string out;        // the folder of results, logs and reports (created)
   int processes = kDefaultProcesses;
@@ -82,6 +84,9 @@ struct StoredRunOptions {
   std::optional<std::string> git_commit;  // the build's commit, given to each process; nullopt: the baselines'
                                           // checkout's (git rev-parse --short HEAD), "" where none
 };
+
+// What names the run's files, phase file and messages: the family, or the shard's name (shard_name()).
+std::string run_name(const StoredRunOptions& options);
 
 // Runs the perf test on `suite`; its reports on `out`, its notes and errors on `err`. Returns the exit code.
 int run_against_baseline(const StoredRunOptions& options, Suite& suite, std::ostream& out, std::ostream& err);

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "formats/case_listing.h"
 #include "gate/driver/process.h"
 #include "gate/inputs/results.h"
 
@@ -69,6 +70,10 @@ class Suite {
   // Whether this build can time a subset of the cases it runs (TimingRequest::time_filter); an older one
   // times the ambiguous benchmarks alone.
   virtual bool supports_time_filter() = 0;
+
+  // The suite's cases in the order its processes run them, for cutting it into shards (shards.h); nullopt
+  // for a suite that cannot list them (a team's). DriverStop where the listing fails or cannot be read.
+  virtual std::optional<formats::CaseListing> case_listing() { return std::nullopt; }
 
   // What a timing process wrote. formats::InputError for a file that is not valid results.
   virtual ResultsFile read_results(const std::string& path) const = 0;

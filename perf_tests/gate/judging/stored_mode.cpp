@@ -94,7 +94,7 @@ BenchmarkComparison compare_one(const std::string& name, const BaselineEntry& en
 void add_canary(const Baseline& baseline, const std::vector<ResultsFile>& results, const Selection& selection,
                 Comparison& comparison) {
   comparison.canary = memory_canary(baseline, results, comparison.budget.interval_confidence());
-  // "No canary" is said only where the selection leaves the ceiling family out (perf.reduction); where it
+  // "No canary" is said only where the selection leaves the ceiling family out (perf_gate run --family reduction, a shard without it); where it
   // takes the family in, the ceiling rows (MISSING, NEW, NOT_JUDGED) already say why.
   if (!comparison.canary->measured() && selection.matches(std::string(kCanaryFamily) + "/")) {
     comparison.canary.reset();

@@ -5,7 +5,7 @@
 //
 //   build.json                       scripts/ci/build.sh: the whole step, its phases configure and build
 //   correctness_test.<family>.json   scripts/ci/with_ctest_gpu.sh: the test correctness.<family>
-//   perf_test.<family>.json          scripts/ci/with_ctest_gpu.sh: the test perf.<family>
+//   perf_test.<name>.json            scripts/ci/with_ctest_gpu.sh: the test perf.<name> (a family, a shard)
 //   perf_phases.<family>.json        perf_gate run (gate/driver/stored_run.h): its phases lock_wait
 //                                    (waiting for the GPU's lock), checking (the checking process),
 //                                    first_look (the first look's timed processes), remeasure (one per

@@ -29,7 +29,7 @@ struct ProfilesTime {
 struct FamilyTime {
   std::string family;                  // "" in the total
   std::optional<double> correctness_s; // the test correctness.<family> [s]
-  std::optional<double> perf_s;        // the test perf.<family> (else the span of its phases file) [s]
+  std::optional<double> perf_s;        // the test perf.<name> (else the span of its phases file) [s]
   std::optional<double> lock_wait_s;   // waiting for the GPU's lock [s]
   std::optional<double> checking_s;    // the checking process [s]
   std::optional<double> first_look_s;  // the first look's timed processes [s]

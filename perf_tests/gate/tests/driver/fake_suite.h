@@ -36,8 +36,11 @@ class FakeSuite : public driver::Suite {
   std::optional<ResultsFile> fingerprints;  // what a checking process captured; nullopt: nothing
   double process_sd = 0.0005;               // the relative spread of process offsets
   driver::SuiteAbilities suite_abilities;   // {false, false}: a team's suite (no checking, no canary)
+  // What case_listing() gives ("list" in calls); nullopt: a suite that cannot list its cases.
+  std::optional<formats::CaseListing> listing;
 
-  // Every call, one a line: "gpu", "check FILTER", "time [check] FILTER [time=T] reps=R [alone=N]", "probe".
+  // Every call, one a line: "gpu", "list", "check FILTER", "time [check] FILTER [time=T] reps=R [alone=N]",
+  // "probe".
   std::vector<std::string> calls;
   // What each process was given on top of the environment, in call order.
   std::vector<driver::EnvironmentAdditions> environments;
@@ -69,6 +72,22 @@ class FakeSuite : public driver::Suite {
     return outcome;
   }
 
+  std::optional<formats::CaseListing> case_listing() override {
+    calls.emplace_back("list");
+    return listing;
+  }
+  // The three benchmarks in this (registry) order: the canary, fake/long, fake/short.
+  static formats::CaseListing listing_of_all() {
+    formats::CaseListing all;
+    for (const char* name : {kFakeCanary, kFakeLong, kFakeShort}) {
+      formats::ListedCase listed;
+      listed.name = name;
+      listed.family = std::string(name).substr(0, std::string(name).find('/'));
+      listed.unit = "us";
+      all.cases.push_back(listed);
+    }
+    return all;
+  }
   bool supports_time_filter() override {
     calls.emplace_back("probe");
     return time_filter_supported;

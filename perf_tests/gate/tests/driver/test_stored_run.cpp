@@ -6,9 +6,12 @@
 #include <filesystem>
 #include <fstream>
 #include <optional>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "formats/exit_codes.h"
 #include "gate/driver/looks.h"
@@ -66,6 +69,16 @@ class StoredRunTest : public testing::LockFolderTest {
     out_ = out.str();
     err_ = err.str();
     return code;
+  }
+
+  // The benchmarks a verdict file judged.
+  std::set<std::string> judged_in(const std::string& verdict_file) const {
+    std::set<std::string> names;
+    const nlohmann::json verdicts = nlohmann::json::parse(file_text(path(verdict_file)));
+    for (const auto& b : verdicts.at("benchmarks")) {
+      names.insert(b["name"].get<std::string>());
+    }
+    return names;
   }
 
   std::vector<std::string> phase_names() const {
@@ -253,6 +266,81 @@ TEST_F(StoredRunTest, SkipUnchangedTimesOnlyWhatChanged) {
   EXPECT_EQ(run(changed, o), formats::kExitRegression) << out_ << err_;
   const std::string only_long = "time ^(fake/long/n:2)(/|$)|^ceiling/ reps=30";
   EXPECT_EQ(changed.calls, (std::vector<std::string>{"gpu", "check ^fake/", only_long, only_long, only_long}));
+}
+
+// --shard: the suite's listing cut by the baseline's costs (shards.h); the canary, fake/long and fake/short
+// in that order cost about 0.03, 0.09 and 0.02 s a process, so two shards are {canary} and {long, short}.
+StoredRunOptions shard_options(StoredRunOptions o, int index, int count) {
+  o.family = "";
+  o.shard = Shard{index, count};
+  return o;
+}
+
+TEST_F(StoredRunTest, OneShardTimesTheWholeSuite) {
+  record_baseline_file();
+  FakeSuite suite;
+  suite.listing = FakeSuite::listing_of_all();
+  EXPECT_EQ(run(suite, shard_options(options(), 1, 1)), formats::kExitPass) << out_ << err_;
+  EXPECT_EQ(suite.calls, (std::vector<std::string>{"gpu", "list", "check .", "time . reps=30", "time . reps=30",
+                                                   "time . reps=30"}));
+  EXPECT_NE(err_.find("every family (3 benchmarks)"), std::string::npos) << err_;
+  EXPECT_NE(out_.find("report: " + path("out/families.md")), std::string::npos) << out_;
+  EXPECT_EQ(judged_in("out/families.verdict.json"),
+            (std::set<std::string>{kFakeShort, kFakeLong, testing::kFakeCanary}));
+  EXPECT_TRUE(std::filesystem::exists(path("out/phases/perf_phases.families.json")));
+}
+
+TEST_F(StoredRunTest, ShardsCutTheSuiteAndJudgeOnlyTheirOwn) {
+  record_baseline_file();
+  FakeSuite first;
+  first.listing = FakeSuite::listing_of_all();
+  EXPECT_EQ(run(first, shard_options(options(), 1, 2)), formats::kExitPass) << out_ << err_;
+  const std::string canary_only = "^(ceiling/device_copy/n:1)(/|$)";
+  EXPECT_EQ(first.calls[2], "check " + canary_only);
+  EXPECT_EQ(first.calls[3], "time " + canary_only + "|^ceiling/ reps=30");
+  EXPECT_NE(err_.find("shard 1 of 2 of the families (1 benchmarks)"), std::string::npos) << err_;
+
+  FakeSuite second;
+  second.listing = FakeSuite::listing_of_all();
+  second.slowdown_pct = 10.0;
+  EXPECT_EQ(run(second, shard_options(options(), 2, 2)), formats::kExitRegression) << out_ << err_;
+  const std::string fake_both = "^(fake/long/n:2|fake/short/n:1)(/|$)";
+  EXPECT_EQ(second.calls, (std::vector<std::string>{"gpu", "list", "check " + fake_both,
+                                                    "time " + fake_both + "|^ceiling/ reps=30",
+                                                    "time " + fake_both + "|^ceiling/ reps=30",
+                                                    "time " + fake_both + "|^ceiling/ reps=30"}));
+  EXPECT_EQ(judged_in("out/families_2of2.verdict.json"), (std::set<std::string>{kFakeLong, kFakeShort}))
+      << "the canary is the first shard's to judge";
+  EXPECT_EQ(judged_in("out/families_1of2.verdict.json"), (std::set<std::string>{testing::kFakeCanary}));
+  EXPECT_TRUE(std::filesystem::exists(path("out/phases/perf_phases.families_2of2.json")));
+}
+
+TEST_F(StoredRunTest, TheLastShardCallsWhatTheBuildNoLongerHasMissing) {
+  record_baseline_file();
+  FakeSuite suite;
+  suite.listing = FakeSuite::listing_of_all();
+  suite.listing->cases.pop_back();  // fake/short is gone from the registry, not from the baseline
+  StoredRunOptions o = shard_options(options(), 2, 2);
+  o.strict = true;
+  EXPECT_EQ(run(suite, o), formats::kExitRegression) << out_ << err_;
+  EXPECT_NE(out_.find("MISSING"), std::string::npos) << out_;
+  EXPECT_NE(out_.find(kFakeShort), std::string::npos) << out_;
+}
+
+TEST_F(StoredRunTest, AShardOfASuiteThatCannotListItsCasesIsAnError) {
+  record_baseline_file();
+  FakeSuite suite;  // no listing
+  EXPECT_EQ(run(suite, shard_options(options(), 1, 1)), formats::kExitInvalidInput) << out_ << err_;
+  EXPECT_NE(err_.find("cannot list its cases for --shard"), std::string::npos) << err_;
+}
+
+TEST_F(StoredRunTest, AShardWithoutCasesIsSkipped) {
+  record_baseline_file();
+  FakeSuite suite;
+  suite.listing = FakeSuite::listing_of_all();
+  EXPECT_EQ(run(suite, shard_options(options(), 4, 4)), formats::kExitNotJudged) << out_ << err_;
+  EXPECT_NE(out_.find("SKIPPED: families_4of4 holds no case"), std::string::npos) << out_;
+  EXPECT_EQ(suite.calls, (std::vector<std::string>{"gpu", "list"})) << "nothing run";
 }
 
 }  // namespace

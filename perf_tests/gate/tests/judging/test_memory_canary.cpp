@@ -169,7 +169,7 @@ Comparison canary_comparison(const std::string& stem, const Selection& selection
   return compare_with_baseline(load_baseline(testdata("baseline_h200_canary.json")), fixture_results(stem), options);
 }
 
-// As perf.reduction judges it: the ceiling benchmarks in its processes, outside its selection.
+// As perf_gate run --family reduction judges it: the ceiling benchmarks in its processes, outside its selection.
 Comparison memory_slow_comparison() {
   return canary_comparison("results_memory_slow_", Selection::family("reduction"));
 }
@@ -193,7 +193,7 @@ TEST(CanaryReports, MovedCanaryWarnsOnceAndNotesMemoryBoundVerdicts) {
   ASSERT_TRUE(c.canary);
   EXPECT_EQ(c.canary->shift, CanaryShift::kSlower);
   EXPECT_NEAR(c.canary->change_pct, 5.0, 0.6);
-  ASSERT_EQ(c.benchmarks.size(), 1u) << "the ceilings are judged in perf.ceiling, not here";
+  ASSERT_EQ(c.benchmarks.size(), 1u) << "the ceilings are judged where they are selected, not here";
   EXPECT_EQ(c.benchmarks[0].verdict, Verdict::kSlow);
   ASSERT_TRUE(c.benchmarks[0].machine_memory_change_pct);
   const std::string console = console_of(c);
