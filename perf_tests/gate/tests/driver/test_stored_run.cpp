@@ -297,7 +297,8 @@ TEST_F(StoredRunTest, ShardsCutTheSuiteAndJudgeOnlyTheirOwn) {
   EXPECT_EQ(run(first, shard_options(options(), 1, 2)), formats::kExitPass) << out_ << err_;
   const std::string canary_only = "^(ceiling/device_copy/n:1)(/|$)";
   EXPECT_EQ(first.calls[2], "check " + canary_only);
-  EXPECT_EQ(first.calls[3], "time " + canary_only + "|^ceiling/ reps=30");
+  // The whole suite run, its own cases timed (the cases before them set up in their turn).
+  EXPECT_EQ(first.calls[3], "time . time=" + canary_only + "|^ceiling/ reps=30");
   EXPECT_NE(err_.find("shard 1 of 2 of the families (1 benchmarks)"), std::string::npos) << err_;
 
   FakeSuite second;
@@ -305,10 +306,9 @@ TEST_F(StoredRunTest, ShardsCutTheSuiteAndJudgeOnlyTheirOwn) {
   second.slowdown_pct = 10.0;
   EXPECT_EQ(run(second, shard_options(options(), 2, 2)), formats::kExitRegression) << out_ << err_;
   const std::string fake_both = "^(fake/long/n:2|fake/short/n:1)(/|$)";
-  EXPECT_EQ(second.calls, (std::vector<std::string>{"gpu", "list", "check " + fake_both,
-                                                    "time " + fake_both + "|^ceiling/ reps=30",
-                                                    "time " + fake_both + "|^ceiling/ reps=30",
-                                                    "time " + fake_both + "|^ceiling/ reps=30"}));
+  const std::string timed_both = "time . time=" + fake_both + "|^ceiling/ reps=30";
+  EXPECT_EQ(second.calls,
+            (std::vector<std::string>{"gpu", "list", "check " + fake_both, timed_both, timed_both, timed_both}));
   EXPECT_EQ(judged_in("out/families_2of2.verdict.json"), (std::set<std::string>{kFakeLong, kFakeShort}))
       << "the canary is the first shard's to judge";
   EXPECT_EQ(judged_in("out/families_1of2.verdict.json"), (std::set<std::string>{testing::kFakeCanary}));
