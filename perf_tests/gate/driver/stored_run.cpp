@@ -186,8 +186,8 @@ void StoredRun::select_cases() {
   // timing processes run the whole suite up to its last case and time only its own (--time-filter): the
   // cases before are set up in their turn, so that each timed case follows the history it had in the
   // whole-suite processes of the baseline (a case's time can depend on what its process allocated before
-  // it: perf_tests/harness/timed_cases.h). It costs the later shards the set-up of the earlier cases: on
-  // two H100s, 0.6 s of shard 2's 9.8 s first look.
+  // it: perf_tests/harness/timed_cases.h). It costs a later shard the set-up of the cases before its own,
+  // each a few milliseconds and its warm-up (memory comes from the pool).
   if (cases.empty()) return;
   cases_filter_ = shard.count == 1 ? "." : exact_filter(cases);
   first_look_ = ".";
