@@ -205,7 +205,7 @@ function(_gpuperf_perf_shards out_count family_count)
   if(GPUPERF_GPU_RESOURCES OR CMAKE_VERSION VERSION_GREATER_EQUAL 3.28)
     get_property(scripts GLOBAL PROPERTY GPUPERF_SCRIPTS_DIR)
     set(spec ${CMAKE_BINARY_DIR}/CMakeFiles/gpuperf-gpus-at-configure.json)
-    execute_process(COMMAND bash ${scripts}/ci/resource_spec.sh --or-none ${spec}
+    execute_process(COMMAND bash ${scripts}/ci/resource_spec.sh --or-none ${spec} TIMEOUT 60
                     OUTPUT_VARIABLE listed OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET RESULT_VARIABLE failed)
     if(NOT failed AND listed MATCHES "^[0-9]+$" AND listed GREATER 1)
       set(gpus ${listed})

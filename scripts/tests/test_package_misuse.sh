@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # A project's misuse of the package is a configure error that names the fix, never a silent no-op: each
 # case below is a small project using BUILD installed into a fresh prefix, configured, and expected to
-# fail with the message given.
+# fail with the message given. Last, a project used right: the tests it gets, the perf tests in shards.
 #
 #   test_package_misuse.sh BUILD WORK
 set -euo pipefail
@@ -64,6 +64,43 @@ expect_error unknown_only_family "GPUPERF_ONLY_FAMILIES names 'nosuch', which no
   "-DGPUPERF_ONLY_FAMILIES=nosuch" "gpuperf_add_family(saxpy SOURCES saxpy.cu)"
 expect_error misspelled_keyword "unknown arguments 'SOURCE;saxpy.cu'" "" \
   "gpuperf_add_family(saxpy SOURCE saxpy.cu)"
+expect_error family_named_as_the_perf_tests "'families' names the perf tests of the families together" "" \
+  "gpuperf_add_family(families SOURCES saxpy.cu)"
+expect_error family_named_as_a_shard "'families_2of4' names the perf tests of the families together" "" \
+  "gpuperf_add_family(families_2of4 SOURCES saxpy.cu)"
+expect_error shards_not_a_number "GPUPERF_PERF_SHARDS is 'two': give the number of perf tests" \
+  "-DGPUPERF_PERF_SHARDS=two" "gpuperf_add_family(saxpy SOURCES saxpy.cu)"
+
+# And what it generates when used right: a correctness test per family, the perf tests as the shards
+# GPUPERF_PERF_SHARDS asks for (perf_gate run --shard I/N), after every correctness test.
+mkdir -p "$work/shards/baselines"
+: >"$work/shards/saxpy.cu"
+printf '%s\n' "cmake_minimum_required(VERSION 3.25)" "project(shards LANGUAGES CXX CUDA)" \
+  "find_package(gpuperf 0.1 CONFIG REQUIRED)" "gpuperf_add_family(saxpy SOURCES saxpy.cu)" \
+  "gpuperf_add_family(axpby SOURCES saxpy.cu)" >"$work/shards/CMakeLists.txt"
+if ! "$cmake" -S "$work/shards" -B "$work/shards/build" "${options[@]}" -DGPUPERF_PERF_SHARDS=3 \
+  >"$work/shards/log.txt" 2>&1; then
+  tail -n 12 "$work/shards/log.txt"
+  echo "FAIL: shards: the project did not configure"
+  failures=$((failures + 1))
+else
+  ctest=$(dirname "$cmake")/ctest
+  listed=$("$ctest" --test-dir "$work/shards/build" --show-only=json-v1)
+  names=$(jq -r '[.tests[].name | select(test("^(correctness|perf)\\."))] | sort | join(" ")' <<<"$listed")
+  expected="correctness.axpby correctness.saxpy perf.families_1of3 perf.families_2of3 perf.families_3of3"
+  if [[ $names != "$expected" ]]; then
+    echo "FAIL: shards: the tests are '$names', not '$expected'"
+    failures=$((failures + 1))
+  elif ! jq -e '[.tests[] | select(.name == "perf.families_2of3") | .command | join(" ") | test(" run --shard 2/3 ")]
+      == [true]' <<<"$listed" >/dev/null ||
+    ! jq -e '[.tests[] | select(.name == "perf.families_2of3") | .properties[] | select(.name == "DEPENDS")
+      | .value | sort] == [["correctness.axpby", "correctness.saxpy"]]' <<<"$listed" >/dev/null; then
+    echo "FAIL: shards: perf.families_2of3 does not run perf_gate run --shard 2/3 after every correctness test"
+    failures=$((failures + 1))
+  else
+    echo "ok: shards"
+  fi
+fi
 
 ((failures == 0)) || exit 1
-echo "PASS: every misuse is a configure error naming the fix"
+echo "PASS: every misuse is a configure error naming the fix; shards generated as asked"
