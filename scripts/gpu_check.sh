@@ -26,8 +26,8 @@
 # scripts/gbench_consumer_check.sh, the same for examples/gbench_suite, a Google Benchmark suite, with
 # A/B of its clean and planted builds (OUTDIR/gbench_consumer/).
 # --skip-unit: leave the unit tests out (they need no GPU; a build that CI tested has run them).
-# --other-process: a second benchmark process shares the GPU while perf.<F> runs; the gate must say
-# "not judged" (CTest: skipped), never pass or fail.
+# --other-process: a second benchmark process shares the GPU while the perf test of family F runs; the
+# gate must say "not judged" (exit 77: skipped), never pass or fail.
 #
 # Exit: 0 when every step that ran passed, else the first failing step's code.
 set -uo pipefail

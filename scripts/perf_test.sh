@@ -2,7 +2,8 @@
 # One kernel family's perf test against the GPU's stored baseline. The procedure is `perf_gate run` now
 # (perf_tests/gate/driver/stored_run.h: the GPU lock, the checking process, the looks judged in-process,
 # the memory canary, the ledger, the phase file, the Nsight Compute hook), which CTest runs directly
-# (perf.<family>). This wrapper is kept for one release, for callers of the script; it will then go.
+# (perf.families, perf_gate run --shard). This wrapper is kept for one release, for callers of the script;
+# it will then go.
 # It takes the script's options, --gate naming the perf_gate that runs the test, and passes the rest on:
 #
 #   perf_test.sh --family NAME --bench PATH --gate PATH --baselines DIR --out DIR
