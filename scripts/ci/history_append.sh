@@ -7,8 +7,9 @@
 #
 #   history_append.sh GATE RESULTS_DIR BASELINES RUN_KEY_PREFIX COMMIT
 # RESULTS_DIR holds one folder per GPU job, perf-results-<runner label>/perf-results/ (the artifacts of
-# perf-call.yml's baseline jobs): <family>.verdict.json, <family>.run*.json, <family>.fingerprints.json.
-# Each is kept under the run key RUN_KEY_PREFIX/<GPU UUID of its results' context> (the prefix is
+# perf-call.yml's baseline jobs): <name>.verdict.json, <name>.run*.json, <name>.fingerprints.json of each
+# perf test. Each GPU a job ran on is kept as a run, under the run key RUN_KEY_PREFIX/<GPU UUID of its
+# results' context> (the prefix is
 # GH_REPO/<workflow run id>: the same for a re-run, which then adds nothing), with COMMIT, the date the
 # workflow run was created (the push's order; now, where the API does not say) and the runner label. A GPU job that left no verdict (it failed before judging) is said and left out.
 #
@@ -129,34 +130,59 @@ fi
 
 shopt -s nullglob
 kept=0 slugs=() late=() gaps=()
-# append_jobs <folder> <key prefix> <commit> <date>: appends the run of each GPU job in <folder>
-# (perf-results-<label>/perf-results/); 1 (the reason on stderr) when one cannot be appended.
+# append_jobs <folder> <key prefix> <commit> <date>: appends the runs of each GPU job in <folder>
+# (perf-results-<label>/perf-results/), one a GPU it ran on; 1 (the reason on stderr) when one cannot be
+# appended.
 append_jobs() {
-  local folder=$1 prefix=$2 sha=$3 date=$4 job label context uuid slug file verdicts runs
+  local folder=$1 prefix=$2 sha=$3 date=$4 job label
   for job in "$folder"/perf-results-*/; do
     label=$(basename "$job") && label=${label#perf-results-}
     [[ $label =~ $LABEL_RULE ]] || { echo "'$label' is not a runner label (folder $job)" >&2; return 1; }
-    verdicts=("$job"perf-results/*.verdict.json)
-    runs=("$job"perf-results/*.run[0-9]*.json)
-    if ((${#verdicts[@]} == 0 || ${#runs[@]} == 0)); then
-      echo "::notice title=Not kept in the history::the GPU job on $label of $prefix left no verdict or results: nothing of it is kept"
-      continue
-    fi
+    append_job "$job" "$label" "$prefix" "$sha" "$date" || return 1
+  done
+}
+
+# append_job <job folder> <label> <key prefix> <commit> <date>: each perf test's reports are <name>.verdict.json
+# beside its processes' <name>.run*.json and <name>.fingerprints.json, all from the one GPU it ran on; a job
+# on a host of several GPUs spreads its perf tests over them (the families' shards, docs/package.md). So
+# the tests are grouped by the GPU UUID of their results' context, and each GPU's group is one run, keyed
+# <key prefix>/<UUID>: a runner's history holds only what its own GPU measured.
+append_job() {
+  local job=$1 label=$2 prefix=$3 sha=$4 date=$5 verdict name context uuid slug file kept_here=0
+  local -A verdicts_of=() runs_of=()
+  local -a uuids=() runs=() verdict_files=() result_files=()
+  for verdict in "$job"perf-results/*.verdict.json; do
+    name=${verdict%.verdict.json}
+    runs=("$name".run[0-9]*.json)
+    ((${#runs[@]})) || continue  # every benchmark UNCHANGED, or nothing measured: no sample to keep
     context=$(jq -c '.context // {}' "${runs[0]}") || { echo "${runs[0]} is not JSON" >&2; return 1; }
     uuid=$(jq -r '.gpu_uuid // ""' <<<"$context") slug=$(jq -r '.gpu_slug // ""' <<<"$context")
     [[ $uuid =~ $UUID_RULE ]] || { echo "${runs[0]} names no GPU UUID in its context (gpu_uuid)" >&2; return 1; }
     [[ $slug =~ $SLUG_RULE ]] || { echo "${runs[0]} names no GPU slug in its context (gpu_slug)" >&2; return 1; }
+    [[ -v "verdicts_of[$uuid]" ]] || uuids+=("$uuid")
+    verdicts_of[$uuid]+="$verdict"$'\n'
+    runs_of[$uuid]+=$(printf '%s\n' "${runs[@]}")$'\n'
     # The fingerprints file holds no sample: given only where it holds fingerprints (the code hash), since
     # a GPU whose kernels were not captured leaves one with neither.
-    for file in "$job"perf-results/*.fingerprints.json; do
-      jq -e '(.fingerprints // {}) | length > 0' "$file" >/dev/null 2>&1 && runs+=("$file")
-    done
-    "$gate" history-append --store "$store" --verdict "${verdicts[@]}" --results "${runs[@]}" \
-      --commit "$sha" --date "$date" --run-key "$prefix/$uuid" --runner "$label" ||
-      { echo "perf_gate history-append failed for the GPU job on $label of $prefix" >&2; return 1; }
-    kept=$((kept + 1))
+    file=$name.fingerprints.json
+    if [[ -f $file ]] && jq -e '(.fingerprints // {}) | length > 0' "$file" >/dev/null 2>&1; then
+      runs_of[$uuid]+="$file"$'\n'
+    fi
     [[ " ${slugs[*]} " == *" $slug "* ]] || slugs+=("$slug")
   done
+  if ((${#uuids[@]} == 0)); then
+    echo "::notice title=Not kept in the history::the GPU job on $label of $prefix left no verdict or results: nothing of it is kept"
+    return 0
+  fi
+  for uuid in "${uuids[@]}"; do
+    mapfile -t verdict_files < <(printf '%s' "${verdicts_of[$uuid]}")
+    mapfile -t result_files < <(printf '%s' "${runs_of[$uuid]}")
+    "$gate" history-append --store "$store" --verdict "${verdict_files[@]}" --results "${result_files[@]}" \
+      --commit "$sha" --date "$date" --run-key "$prefix/$uuid" --runner "$label" ||
+      { echo "perf_gate history-append failed for the GPU job on $label of $prefix ($uuid)" >&2; return 1; }
+    kept_here=$((kept_here + 1))
+  done
+  kept=$((kept + kept_here))
 }
 
 # The runs of the last completed runs of the calling workflow that the store lacks (a cancelled or failed
@@ -255,7 +281,7 @@ if ((release_exists == 0)); then
 fi
 keep "$ASSET" "$PREVIOUS" "$store" "$store_from" ||
   die "$EXIT_INVALID" "uploading the history store failed: the release keeps a complete store ($ASSET or $PREVIOUS); the next run continues from it and appends this run from its artifacts"
-note "kept $kept GPU job(s) ($before -> $after runs) in the release $RELEASE"
+note "kept $kept run(s), one a GPU of each GPU job ($before -> $after runs) in the release $RELEASE"
 
 # What moved, per GPU model, now that the runs are kept: a warning in the job summary, never a failure.
 failed=()

@@ -255,5 +255,25 @@ echo "not gzip" >"$release/perf-history-changes-fake-gpu.json.gz"
 expect 0 "perf-history-changes-fake-gpu.json.gz of the release perf-history cannot be read" \
   "an unreadable last analysis is passed over for its previous copy" append 143 HISTORY_MISSED_RUNS=0
 
+# --- A job that ran on several GPUs is kept as one run a GPU -----------------------------------------------
+# The families' perf test in two shards, each on its own GPU: each shard's reports and processes name their
+# GPU, and each GPU's are one run under its own key (a runner's history holds only what its GPU measured).
+mv "$work/results" "$work/results-one-gpu"
+shards="$work/results/perf-results-h200/perf-results"
+mkdir -p "$shards"
+for shard in 1 2; do
+  for r in 1 2 3; do
+    jq --arg uuid "GPU-fake-$shard" '.context.gpu_uuid = $uuid' "$work/results-one-gpu/perf-results-h200/perf-results/fake.run$r.json" \
+      >"$shards/families_${shard}of2.run$r.json"
+  done
+  cp "$work/results-one-gpu/perf-results-h200/perf-results/fake.verdict.json" "$shards/families_${shard}of2.verdict.json"
+done
+expect 0 "kept 2 run(s), one a GPU of each GPU job" "a job on two GPUs is kept as two runs" append 150 HISTORY_MISSED_RUNS=0
+"$gate" history-export --store "$release/perf-history.sqlite" --gpu fake-gpu --json "$work/export.json" >/dev/null
+check "each under its GPU's key, with its GPU" test "$(jq -r '.series[] | select(.benchmark == "fake/long/n:2") | .points[]
+  | select(.run_key | startswith("owner/repo/150/")) | "\(.run_key)=\(.gpu_uuid)"' "$work/export.json" | sort | paste -sd ' ')" = \
+  "owner/repo/150/GPU-fake-1=GPU-fake-1 owner/repo/150/GPU-fake-2=GPU-fake-2"
+rm -rf "$work/results" && mv "$work/results-one-gpu" "$work/results"
+
 echo "$passed passed, $failed failed"
 ((failed == 0))
