@@ -7,7 +7,7 @@
 #   gpu_check.sh OUTDIR [--build-dir DIR] [--families "a;b"] [--record] [--calibrate]
 #                       [--planted-regression] [--other-process] [--clean-runs N] [--ab-clean-runs N]
 #                       [--clean-family F] [--deadline SECONDS] [--order-check] [--skip-correctness]
-#                       [--skip-perf] [--skip-unit] [--consumer]
+#                       [--skip-perf] [--skip-unit] [--consumer] [--timings]
 #
 # --clean-runs / --ab-clean-runs: false-alarm checks on unchanged code, each run in fresh processes:
 # scripts/perf_test.sh of F against the committed baseline (every family for "all"; odd runs with the
@@ -25,6 +25,8 @@
 # its first baseline recorded, then a real slowdown planted in its kernel judged (OUTDIR/consumer/); and
 # scripts/gbench_consumer_check.sh, the same for examples/gbench_suite, a Google Benchmark suite, with
 # A/B of its clean and planted builds (OUTDIR/gbench_consumer/).
+# --timings: scripts/timing_check.sh, in a copy of the tree (OUTDIR/timings/): the README's main command from
+# no build folder, a pull request's check with one line of a kernel changed, and the A/B job for it, timed.
 # --skip-unit: leave the unit tests out (they need no GPU; a build that CI tested has run them).
 # --other-process: a second benchmark process shares the GPU while the perf test of family F runs; the
 # gate must say "not judged" (exit 77: skipped), never pass or fail.
@@ -38,7 +40,7 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 out=$(mkdir -p "$1" && cd "$1" && pwd)
 shift
 build="$root/build-gpu" families="" record="" calibrate="" planted="" clean_runs=0 ab_clean_runs=0
-clean_family=reduction other_process="" skip_perf="" skip_unit="" skip_correctness="" order_check="" deadline=0 consumer=""
+clean_family=reduction other_process="" skip_perf="" skip_unit="" skip_correctness="" order_check="" deadline=0 consumer="" timings=""
 while (($#)); do
   case "$1" in
     --build-dir) need_value "$@"; build=$2; shift 2 ;;
@@ -53,6 +55,7 @@ while (($#)); do
     --other-process) other_process=1; shift ;;
     --order-check) order_check=1; shift ;;
     --consumer) consumer=1; shift ;;
+    --timings) timings=1; shift ;;
     --skip-perf) skip_perf=1; shift ;;
     --skip-unit) skip_unit=1; shift ;;
     --skip-correctness) skip_correctness=1; shift ;;
@@ -168,7 +171,7 @@ time_left() {  # time_left <seconds the next step takes>: true when it ends befo
 # --clean-family all: the whole suite.
 clean_families=("$clean_family") clean_benchmarks="^${clean_family}/"
 if [[ $clean_family == all ]]; then
-  mapfile -t clean_families < <(ctest --test-dir "$build" -N -L perf | sed -n 's/.*Test *#[0-9]*: perf\.//p')
+  mapfile -t clean_families < <("$build/perf_tests/gpuperf_bench" --list-cases | jq -r '[.cases[].family] | unique[]')
   clean_benchmarks="."
 fi
 last=0
@@ -194,8 +197,13 @@ done
 
 if [[ -n $order_check ]]; then
   step order_check "$root/scripts/order_check.sh" --bench "$build/perf_tests/gpuperf_bench" --out "$out/order" \
-    --rounds 3 --repetitions 10 --ways "unchecked reverse no_pause family"
+    --rounds 3 --repetitions 10 --ways "unchecked reverse family"
   cat "$out/order/order_check.md" 2>/dev/null
+fi
+
+if [[ -n $timings ]]; then
+  step timings "$root/scripts/timing_check.sh" "$out/timings"
+  cat "$out/timings/timings.md" 2>/dev/null
 fi
 
 if [[ -n $consumer ]]; then

@@ -8,7 +8,8 @@
 # Each is applied to a copy of the files it names, with patch -p1 and no fuzz: a patch that applies only
 # with fuzz lands in changed code and must be regenerated. Then asserts that the reduce9 patch plants
 # what gpu_check.sh says (at most 128 blocks), and that the check can fail: a copy of reduce9 whose
-# launcher line changed must be refused.
+# launcher line changed must be refused. Last, that reduce7 still has the line scripts/timing_check.sh adds
+# its one-line change after.
 #   test_planted_patches.sh
 set -uo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
@@ -67,6 +68,10 @@ sed 's/reduce_in_passes({grid_stride_blocks, launch}/reduce_in_passes({grid_bloc
 cmp -s "$root/$reduce9" "$work/changed/$reduce9" && fail "could not change reduce9's launcher line in the copy"
 applies "$root/kernels/reduction/planted_slowdown.patch" "$work/changed" &&
   fail "the reduce9 patch applied to a reduce9 whose launcher line changed"
+
+# scripts/timing_check.sh adds a line after this one of reduce7's kernel (a pull request's one-line change).
+grep -q '^  const unsigned tid = threadIdx.x;$' "$root/kernels/reduction/reduce7_many_elements_per_thread.cu" ||
+  fail "reduce7's kernel lost the line timing_check.sh adds its change after: update timing_check.sh"
 
 ((failures == 0)) && echo "planted patches: all checks passed"
 ((failures == 0))
