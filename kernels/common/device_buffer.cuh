@@ -4,7 +4,8 @@
 // in that pool (keep_freed_device_memory(), as gpuperf_bench does), a case's buffers reuse what earlier
 // cases freed, and the driver does no reclaiming between cases that could slow the next one down
 // (perf_tests/harness/sampler.cu says what it cost). Elsewhere the pool hands memory back as cudaFree
-// does. Every address is at least 256-byte aligned, as any CUDA allocation's.
+// does; a device without pools gets cudaMalloc's memory. Every address is at least 256-byte aligned, as
+// any CUDA allocation's.
 
 #include <cstddef>
 #include <cstdint>
@@ -15,6 +16,18 @@
 
 namespace gpuperf {
 
+// Whether the device this process uses has stream-ordered memory pools; some platforms do not (some
+// virtualised GPUs), and there every buffer is cudaMalloc's, as before the pool. Asked once: a process of
+// the harness uses one device.
+inline bool device_has_memory_pools() {
+  static const bool supported = [] {
+    int device = 0, value = 0;
+    if (cudaGetDevice(&device) != cudaSuccess) return false;
+    return cudaDeviceGetAttribute(&value, cudaDevAttrMemoryPoolsSupported, device) == cudaSuccess && value != 0;
+  }();
+  return supported;
+}
+
 template <typename T>
 class DeviceBuffer {
  public:
@@ -22,13 +35,21 @@ class DeviceBuffer {
   // Ready for any stream when it returns, as cudaMalloc's memory is.
   explicit DeviceBuffer(std::size_t count) : count_(count) {
     if (count_ == 0) return;
-    GPUPERF_CUDA_CHECK(cudaMallocAsync(&data_, count_ * sizeof(T), cudaStreamLegacy));
+    if (!device_has_memory_pools()) {
+      GPUPERF_CUDA_CHECK(cudaMalloc(&data_, bytes()));
+      return;
+    }
+    GPUPERF_CUDA_CHECK(cudaMallocAsync(&data_, bytes(), cudaStreamLegacy));
     GPUPERF_CUDA_CHECK(cudaStreamSynchronize(cudaStreamLegacy));
   }
   // As cudaFree does, waits for all work on the device first: a kernel still running on any stream may be
   // using the buffer.
   ~DeviceBuffer() {
     if (data_ == nullptr) return;
+    if (!device_has_memory_pools()) {
+      GPUPERF_CUDA_CHECK_NOTHROW(cudaFree(data_));
+      return;
+    }
     GPUPERF_CUDA_CHECK_NOTHROW(cudaDeviceSynchronize());
     GPUPERF_CUDA_CHECK_NOTHROW(cudaFreeAsync(data_, cudaStreamLegacy));
     GPUPERF_CUDA_CHECK_NOTHROW(cudaStreamSynchronize(cudaStreamLegacy));
@@ -65,6 +86,7 @@ class DeviceBuffer {
 // Freed buffers stay in the current device's pool for later ones, instead of going back to the driver
 // at the next synchronisation. Once per process, before the first case (the benchmark program).
 inline void keep_freed_device_memory() {
+  if (!device_has_memory_pools()) return;
   int device = 0;
   GPUPERF_CUDA_CHECK(cudaGetDevice(&device));
   cudaMemPool_t pool = nullptr;
