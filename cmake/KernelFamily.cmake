@@ -60,6 +60,10 @@ set(GPUPERF_VERIFIED_CASES_DIR "${CMAKE_BINARY_DIR}/verified-cases" CACHE PATH
 # over them (see gpuperf_gpu_test_properties()), and no more than there are families; else one.
 set(GPUPERF_PERF_SHARDS "" CACHE STRING
     "Perf tests the families' suite is cut into, one a GPU (empty: the host's GPUs)")
+# How many correctness tests check their cases on one GPU at once (1, 2 or 4); 1 for cases that need
+# more than a quarter of the GPU's memory. A perf test always has its GPU to itself.
+set(GPUPERF_CORRECTNESS_PER_GPU 4 CACHE STRING "Correctness tests side by side on one GPU (1, 2 or 4)")
+set_property(CACHE GPUPERF_CORRECTNESS_PER_GPU PROPERTY STRINGS 1 2 4)
 option(GPUPERF_GPU_RESOURCES "GPU tests take the host's GPUs from ctest --resource-spec-file (scripts/ci/gpu_tests.sh), not from the gpuperf.gpus fixture" OFF)
 
 function(_gpuperf_require_cuda what)
@@ -150,8 +154,12 @@ function(_gpuperf_add_tests_unless_added)
   endif()
 endfunction()
 
-# The CTest properties of a test that needs a GPU to itself. Each asks CTest for one "gpus" resource and
-# runs through with_ctest_gpu.sh, which shows it only the GPU CTest allotted (CTEST_RESOURCE_GROUP_0_GPUS).
+# The CTest properties of a GPU test. Each asks CTest for one "gpus" resource and runs through
+# with_ctest_gpu.sh, which shows it only the GPU CTest allotted (CTEST_RESOURCE_GROUP_0_GPUS).
+# A GPU offers 4 slots (scripts/ci/resource_spec.sh). A test that times takes all 4, a GPU to itself; one
+# given SHARES_GPU (a correctness test: it times nothing) takes 4 / GPUPERF_CORRECTNESS_PER_GPU of them,
+# so that several check their cases side by side on one GPU while no perf test runs there: on one H100 the
+# nine correctness tests took 12.5 s one at a time, each mostly the start-up of its process.
 # Where the host's GPUs come from:
 # - CMake 3.28 or newer: a fixture test, gpuperf.gpus, lists them when ctest starts
 #   (scripts/ci/resource_spec.sh, GENERATED_RESOURCE_SPEC_FILE), and every GPU test requires it: `ctest -j N`
@@ -163,7 +171,19 @@ endfunction()
 # perf_gate run also takes a lock per GPU UUID, against a second ctest started at the same time. Exit
 # code 77 = skipped (no GPU, no baseline for this GPU, or nothing could be judged).
 function(gpuperf_gpu_test_properties out_properties out_launcher)
-  set(properties SKIP_RETURN_CODE 77 RESOURCE_GROUPS gpus:1)
+  cmake_parse_arguments(PARSE_ARGV 2 ARG "SHARES_GPU" "" "")
+  if(ARG_UNPARSED_ARGUMENTS)
+    message(FATAL_ERROR "gpuperf_gpu_test_properties(): unknown arguments ${ARG_UNPARSED_ARGUMENTS} (only SHARES_GPU)")
+  endif()
+  set(slots 4)  # a GPU's slots: resource_spec.sh writes as many
+  if(ARG_SHARES_GPU)
+    if(NOT GPUPERF_CORRECTNESS_PER_GPU MATCHES "^[124]$")
+      message(FATAL_ERROR "GPUPERF_CORRECTNESS_PER_GPU is '${GPUPERF_CORRECTNESS_PER_GPU}': give 1, 2 or 4 (the "
+                          "correctness tests that share a GPU at once)")
+    endif()
+    math(EXPR slots "4 / ${GPUPERF_CORRECTNESS_PER_GPU}")
+  endif()
+  set(properties SKIP_RETURN_CODE 77 RESOURCE_GROUPS gpus:${slots})
   get_property(scripts GLOBAL PROPERTY GPUPERF_SCRIPTS_DIR)
   if(GPUPERF_GPU_RESOURCES)
     # the spec file comes with ctest --resource-spec-file
@@ -392,6 +412,7 @@ function(gpuperf_add_tests)
 
   # --- one correctness and one perf test per family -------------------------------------------------
   gpuperf_gpu_test_properties(gpu_test_properties on_ctest_gpu)
+  gpuperf_gpu_test_properties(correctness_test_properties on_ctest_gpu SHARES_GPU)
   set(perf_results_dir ${CMAKE_BINARY_DIR}/perf-results)
   _gpuperf_perf_test_options(perf_test_options)
   # Every GPU test records where its time went (scripts/ci/with_ctest_gpu.sh, perf_gate run) into
@@ -423,7 +444,7 @@ function(gpuperf_add_tests)
     add_test(NAME correctness.${family}
              COMMAND ${on_ctest_gpu} $<TARGET_FILE:gpuperf_correctness> --gtest_filter=${family}.* --gtest_brief=1)
     set_tests_properties(correctness.${family} PROPERTIES
-      LABELS correctness ${gpu_test_properties} ENVIRONMENT "${test_environment}" TIMEOUT 300)
+      LABELS correctness ${correctness_test_properties} ENVIRONMENT "${test_environment}" TIMEOUT 300)
     list(APPEND correctness_tests correctness.${family})
   endforeach()
 

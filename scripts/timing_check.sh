@@ -63,6 +63,7 @@ row "of which tests [s] (CTest)" "$(sed -n 's/^Total Test time (real) = *\([0-9.
 row "verdicts" "$(verdict_counts)"
 "$build/perf_tests/gate/perf_gate" phases --dir "$build/perf-results/phases" >"$out/main_phases.md" 2>&1
 for report in "$build"/perf-results/families*.md; do cp -f "$report" "$out/main_$(basename "$report")"; done
+cp -f "$build/.ninja_log" "$logs/main.ninja_log"  # each build step's start and end [ms]
 
 # The build before the change, for the A/B job.
 mkdir -p "$scratch/before/gate"

@@ -28,8 +28,9 @@ if ctest --test-dir "$build" -N -R '^gpuperf\.gpus$' 2>/dev/null | grep -q '^Tot
   resources=()
 fi
 rc=0
+# Up to 4 tests a GPU at once: correctness tests share a GPU's 4 slots, a perf test takes them all.
 ctest --test-dir "$build" -L 'correctness|perf' --output-on-failure --no-tests=error \
-  "${resources[@]}" -j "$gpus" --output-junit "$build/junit.xml" || rc=$?
+  "${resources[@]}" -j $((gpus * 4)) --output-junit "$build/junit.xml" || rc=$?
 check=0
 bash "$here/junit_check.sh" "$build/junit.xml" "$allowed" || check=$?
 bash "$here/annotate_verdicts.sh" "$build/perf-results" || true  # no report: junit_check has said why

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Writes a CTest resource spec file with one "gpus" resource per GPU of this host (one slot each), so `ctest --resource-spec-file F -j N` runs GPU tests side by side, one GPU each, never two on
-# one. A resource id must match [a-z_][a-z0-9_]* (CTest refuses the file otherwise), so the id is the
+# Writes a CTest resource spec file with one "gpus" resource per GPU of this host, of 4 slots, so that
+# `ctest --resource-spec-file F -j N` runs GPU tests side by side: a perf test takes all 4 slots of a GPU
+# (never two on one), a correctness test one to all of them (GPUPERF_CORRECTNESS_PER_GPU,
+# cmake/KernelFamily.cmake). A resource id must match [a-z_][a-z0-9_]* (CTest refuses the file otherwise), so the id is the
 # GPU's UUID in lower case with _ for - (GPU-7f76603f-c595-... -> gpu_7f76603f_c595_...), which
 # with_ctest_gpu.sh turns back into the UUID. The UUID is also what the GPU lock
 # (scripts/lib/common.sh) is keyed by.
@@ -15,11 +17,11 @@ source "$(dirname "${BASH_SOURCE[0]}")/../lib/common.sh"
 or_none=""
 [[ ${1:-} == --or-none ]] && { or_none=1; shift; }
 (($# == 1)) || die "$EXIT_INVALID" "usage: $0 [--or-none] OUT.json"
-# spec_of <ids...>: the spec file's text, one "gpus" resource (one slot) per id. Written without jq: the
+# spec_of <ids...>: the spec file's text, one "gpus" resource (4 slots) per id. Written without jq: the
 # ids are [a-z0-9_] only, and the fixture test runs on hosts that have bash alone.
 spec_of() {
   local id entries=()
-  for id in "$@"; do entries+=("{\"id\": \"$id\", \"slots\": 1}"); done
+  for id in "$@"; do entries+=("{\"id\": \"$id\", \"slots\": 4}"); done
   local IFS=,
   printf '{"version": {"major": 1, "minor": 0}, "local": [{"gpus": [%s]}]}\n' "${entries[*]}"
 }

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs a GPU test on the GPU CTest allotted to it: with a resource spec file, CTest sets
-# CTEST_RESOURCE_GROUP_0_GPUS="id:gpu_7f76603f_c595_...,slots:1" (the UUID as resource_spec.sh wrote it)
+# CTEST_RESOURCE_GROUP_0_GPUS="id:gpu_7f76603f_c595_...,slots:4" (the UUID as resource_spec.sh wrote it)
 # and this makes that GPU, GPU-7f76603f-c595-..., the only visible one.
 # Without resource allocation (a plain `ctest`), or with the resource "none" of a host without GPUs, the
 # command runs unchanged on the default GPU.

@@ -179,7 +179,7 @@ expect 0 "nothing was judged" "a run without reports says so in the comment" \
   bash "$ci/pr_comment_body.sh" "$work/baselines" https://example.invalid/run/1
 
 expect 0 "2" "two GPUs make a resource spec of two" env FAKE_GPU_COUNT=2 bash "$ci/resource_spec.sh" "$work/spec.json"
-expect 0 '{"id":"gpu_fake_1","slots":1}' "one gpus resource per GPU, named from its UUID as CTest allows" jq -c '.local[0].gpus[1]' "$work/spec.json"
+expect 0 '{"id":"gpu_fake_1","slots":4}' "one gpus resource of 4 slots per GPU, named from its UUID as CTest allows" jq -c '.local[0].gpus[1]' "$work/spec.json"
 expect 0 "1" "a runner pinned to one GPU offers only that one" \
   env FAKE_GPU_COUNT=2 CUDA_VISIBLE_DEVICES=GPU-fake-1 bash "$ci/resource_spec.sh" "$work/spec1.json"
 expect 0 '["gpu_fake_1"]' "the pinned GPU is the one offered" jq -c '[.local[0].gpus[].id]' "$work/spec1.json"
@@ -237,6 +237,37 @@ else
   expect 0 '"RESOURCE_LOCK"' "and they hold one lock" \
     "$ctest" --test-dir "$work/fixture/build" --show-only=json-v1
 fi
+# Correctness tests share a GPU (SHARES_GPU: one of its 4 slots each); a perf test has it to itself. On one
+# fake GPU with -j 3: the two sharing tests overlap, and the third overlaps neither (each records its start
+# and end, 1 s apart).
+mkdir -p "$work/shares"
+cat >"$work/shares/CMakeLists.txt" <<CMAKE
+cmake_minimum_required(VERSION 3.25)
+project(gpu_shares NONE)
+enable_testing()
+set_property(GLOBAL PROPERTY GPUPERF_SCRIPTS_DIR "$here/..")
+set(GPUPERF_GPU_RESOURCES ON)
+include("$here/../../cmake/KernelFamily.cmake")
+gpuperf_gpu_test_properties(whole launcher)
+gpuperf_gpu_test_properties(shared launcher SHARES_GPU)
+foreach(t check_a check_b time_c)
+  add_test(NAME \${t} COMMAND bash -c "date +%s.%N >$work/shares/\${t}.span; sleep 1; date +%s.%N >>$work/shares/\${t}.span")
+endforeach()
+set_tests_properties(check_a check_b PROPERTIES \${shared})
+set_tests_properties(time_c PROPERTIES \${whole})
+CMAKE
+"$cmake" -S "$work/shares" -B "$work/shares/build" >"$work/shares/configure.log" 2>&1
+env FAKE_GPU_COUNT=1 bash "$ci/resource_spec.sh" "$work/shares/spec.json" >/dev/null
+expect 0 "100% tests passed" "CTest runs the sharing and the whole-GPU tests on one GPU" \
+  "$ctest" --test-dir "$work/shares/build" --resource-spec-file "$work/shares/spec.json" -j 3
+overlap() {  # overlap <test> <test>: "yes" when their spans overlap
+  cat "$work/shares/$1.span" "$work/shares/$2.span" | paste -sd " " |
+    awk '{ print ($1 < $4 && $3 < $2) ? "yes" : "no" }'
+}
+expect 0 "yes no no" "two correctness tests share the GPU; the perf test has it to itself" \
+  echo "$(overlap check_a check_b) $(overlap check_a time_c) $(overlap check_b time_c)"
+expect 1 "GPUPERF_CORRECTNESS_PER_GPU is 'three': give 1, 2 or 4" "a share that is not 1, 2 or 4 is refused" \
+  "$cmake" -S "$work/shares" -B "$work/shares/build3" -DGPUPERF_CORRECTNESS_PER_GPU=three
 # shellcheck disable=SC2016  # the variable is expanded by the inner shell, after with_ctest_gpu.sh
 expect 0 "GPU-fake-1" "CTest's allotted GPU becomes the only visible one" \
   env CTEST_RESOURCE_GROUP_0_GPUS=id:gpu_fake_1,slots:1 bash "$ci/with_ctest_gpu.sh" bash -c 'echo "$CUDA_VISIBLE_DEVICES"'

@@ -166,7 +166,7 @@ check "the matrix is the labels' and this job runs on the h200 runners" bash -c 
 check "the artifact holds the verdict and JUnit" test -f "$artifacts/perf-results-h200/perf-results/fake.verdict.json" -a -f "$artifacts/perf-results-h200/junit.xml"
 check "the harness is built in its own tree, with no install" bash -c \
   "grep -q '^cmake -S $PWD -B ./build/ci --preset ci .*-DGPUPERF_STRICT_BASELINE=ON' '$FAKE_LOG' && ! grep -q 'cmake --install' '$FAKE_LOG'"
-check "the tests ran with a resource spec, one GPU" grep -q -- "--resource-spec-file .*-j 1" "$FAKE_LOG"
+check "the tests ran with a resource spec, one GPU of 4 slots" grep -q -- "--resource-spec-file .*-j 4" "$FAKE_LOG"
 check "the fleet report of the run is in the job summary" grep -q "Fleet report: Fake" "$work/runner-temp/github_step_summary"
 check "and in the artifact" test -f "$artifacts/perf-results-h200/fleet-report/fleet.md"
 check "the time table is last in the job summary, with the build, the tests and fake's perf phases" bash -c \
