@@ -60,6 +60,11 @@ set(GPUPERF_VERIFIED_CASES_DIR "${CMAKE_BINARY_DIR}/verified-cases" CACHE PATH
 # over them (see gpuperf_gpu_test_properties()), and no more than there are families; else one.
 set(GPUPERF_PERF_SHARDS "" CACHE STRING
     "Perf tests the families' suite is cut into, one a GPU (empty: the host's GPUs)")
+# The runners' histories of the baseline's code (perf_gate history-offsets; docs/history.md): a perf test
+# judges a benchmark with enough runs on its GPU against that runner's own level, at the same-GPU
+# tolerance. Empty: against the baseline alone.
+set(GPUPERF_RUNNER_HISTORY "" CACHE FILEPATH
+    "The runner-history file perf tests judge each runner against (perf_gate history-offsets; empty: none)")
 # How many correctness tests check their cases on one GPU at once (1, 2 or 4); 1 for cases that need
 # more than a quarter of the GPU's memory. A perf test always has its GPU to itself.
 set(GPUPERF_CORRECTNESS_PER_GPU 4 CACHE STRING "Correctness tests side by side on one GPU (1, 2 or 4)")
@@ -258,6 +263,9 @@ function(_gpuperf_perf_test_options out_options)
   endif()
   if(NOT GPUPERF_SAME_CODE_LEDGER STREQUAL "")
     list(APPEND perf_test_options --same-code-ledger ${GPUPERF_SAME_CODE_LEDGER})
+  endif()
+  if(NOT GPUPERF_RUNNER_HISTORY STREQUAL "")
+    list(APPEND perf_test_options --runner-history ${GPUPERF_RUNNER_HISTORY})
   endif()
   set(${out_options} ${perf_test_options} PARENT_SCOPE)
 endfunction()

@@ -37,6 +37,10 @@
 #   analysis of the model as --previous (what is new since); a perf_gate that refuses --previous, or that
 #   fails with it, is run again without it. An analysis that fails exits 2 after every model was tried:
 #   the runs are kept all the same.
+# - The runners' histories: per GPU model with a baseline, `perf_gate history-offsets` writes each runner's
+#   runs of the baseline's code, kept as the release asset runner-history-<slug>.json, which perf-call.yml
+#   gives its GPU jobs (--runner-history). Written whole each time; a failure is a warning (the GPU jobs
+#   then judge against the baseline alone).
 # Any failed download or listing of the store stops before anything is appended (2).
 # Needs gh (GH_TOKEN, GH_REPO), jq and gzip. Exit: 0, 2 invalid input or a failed step.
 set -euo pipefail
@@ -284,10 +288,21 @@ keep "$ASSET" "$PREVIOUS" "$store" "$store_from" ||
 note "kept $kept run(s), one a GPU of each GPU job ($before -> $after runs) in the release $RELEASE"
 
 # What moved, per GPU model, now that the runs are kept: a warning in the job summary, never a failure.
+# And each runner's history of the baseline's code, which the GPU jobs judge against (runner offsets).
 failed=()
 for slug in "${slugs[@]}"; do
   baseline=() previous=()
   [[ -f $baselines/$slug.json ]] && baseline=(--baseline "$baselines/$slug.json")
+  if ((${#baseline[@]} > 0)); then
+    offsets="runner-history-$slug.json"
+    if "$gate" history-offsets --store "$store" "${baseline[@]}" --out "$work/upload/$offsets" \
+      >"$work/offsets-$slug.log" 2>&1; then
+      gh release upload "$RELEASE" "$work/upload/$offsets" --clobber ||
+        echo "::warning title=Runner history::uploading $offsets failed: the GPU jobs judge $slug against its baseline alone until the next history job"
+    else
+      echo "::warning title=Runner history::$slug: $(head -c 500 "$work/offsets-$slug.log" | tr '\n' ' ')"
+    fi
+  fi
   changes="perf-history-changes-$slug.json.gz" changes_previous="perf-history-changes-$slug.previous.json.gz"
   rc=0 && fetch "$changes" "$changes_previous" readable_json || rc=$?
   ((rc == 0)) || { echo "::warning title=History::the last analysis of $slug could not be downloaded: all of its changes are shown"; fetched=""; }

@@ -255,6 +255,26 @@ echo "not gzip" >"$release/perf-history-changes-fake-gpu.json.gz"
 expect 0 "perf-history-changes-fake-gpu.json.gz of the release perf-history cannot be read" \
   "an unreadable last analysis is passed over for its previous copy" append 143 HISTORY_MISSED_RUNS=0
 
+# --- Each runner's history of the baseline's code, kept for the GPU jobs ---------------------------------
+cp "$work/baseline.json" "$work/baselines/fake-gpu.json"
+use_gate=$gate
+expect 0 "" "a GPU model with a baseline" append 144 HISTORY_MISSED_RUNS=0
+check "gets its runners' histories written by perf_gate history-offsets and kept as a release asset" \
+  jq -e '.schema_version == 1 and .gpu_slug == "fake-gpu" and (.runners | type) == "object"' \
+  "$release/runner-history-fake-gpu.json"
+cat >"$work/gate-no-offsets" <<EOF
+#!/usr/bin/env bash
+# The real perf_gate, but history-offsets fails (a release before it, a store it cannot read).
+[[ \$1 == history-offsets ]] && { echo "error: unknown command 'history-offsets'" >&2; exit 2; }
+exec "$gate" "\$@"
+EOF
+chmod +x "$work/gate-no-offsets"
+use_gate="$work/gate-no-offsets"
+expect 0 "::warning title=Runner history::fake-gpu: error: unknown command 'history-offsets'" \
+  "a runner history that cannot be written is a warning; the run is kept" append 145 HISTORY_MISSED_RUNS=0
+use_gate=$gate
+rm "$work/baselines/fake-gpu.json"
+
 # --- A job that ran on several GPUs is kept as one run a GPU -----------------------------------------------
 # The families' perf test in two shards, each on its own GPU: each shard's reports and processes name their
 # GPU, and each GPU's are one run under its own key (a runner's history holds only what its GPU measured).

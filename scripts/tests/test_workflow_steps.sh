@@ -152,6 +152,11 @@ done
 job perf.yml perf/target 0 "job target skipped" "a push by Dependabot to another branch stops at target" \
   "expr:github.actor=dependabot[bot]"
 check "nothing ran for Dependabot" test ! -s "$FAKE_LOG"
+# perf: the runner histories the stored-baseline jobs judge their runners against (a hosted job: GPU hosts
+# have no gh). None yet: the GPU jobs get an artifact with no history, and judge against the baselines.
+job perf.yml perf/runner-history 0 "::notice title=No runner history::release not found" \
+  "a repository without a history store yet gives its GPU jobs no runner history"
+check "the artifact holds no runner history" bash -c "! ls '$artifacts/runner-history/' | grep -q '^runner-history-'"
 job perf.yml perf/baseline 0 "job baseline: passed" "a maintainer's branch named like a bot's still runs" \
   expr:github.ref=refs/heads/dependabot-fix expr:github.ref_name=dependabot-fix
 git clean -fdxq
@@ -159,6 +164,7 @@ git clean -fdxq
 # perf: the stored-baseline job.
 git clean -fdxq
 job perf.yml perf/baseline 0 "Perf gate (compare) on Fake GPU" "a clean run passes with the report in the summary"
+check "without a runner history none is given to the perf tests" grep -qE -- "-DGPUPERF_RUNNER_HISTORY=( |$)" "$FAKE_LOG"
 check "the matrix is the labels' and this job runs on the h200 runners" bash -c \
   "grep -q '^\[runner\] matrix: {\"gpu\":\"h100\",.* | {\"gpu\":\"h200\",' '$work/log' &&
    grep -qx '\[runner\] runs-on: self-hosted, linux, gpu, h200' '$work/log'"
@@ -178,6 +184,17 @@ check "the phase files and the time table's JSON are in the artifact" bash -c \
   "cd '$artifacts/perf-results-h200/perf-results' && test -f phases/build.json -a -f phases/correctness_test.fake.json \
      -a -f phases/perf_test.fake.json -a -f phases/perf_phases.fake.json &&
    jq -e '.families[0].family == \"fake\" and .families[0].first_look_s > 0 and .build.wall_s > 0' time-spent.json"
+mkdir -p "$work/runner-history-release"
+echo '{"schema_version": 1}' >"$work/runner-history-release/runner-history-nvidia-h200.json"
+echo '{"schema_version": 1}' >"$work/runner-history-release/runner-history-nvidia-h100-80gb-hbm3.json"
+job perf.yml perf/runner-history 0 "job runner-history: passed" "the runner histories come from the release perf-history" \
+  FAKE_GH_RELEASE="$work/runner-history-release"
+: >"$FAKE_LOG"
+job perf.yml perf/baseline 0 "job baseline: passed" "a GPU job with its model's runner history" expr:github.ref=refs/heads/feature
+check "the perf tests judge this runner against its own history (its GPU model's file)" \
+  grep -q -- "-DGPUPERF_RUNNER_HISTORY=$work/runner-temp/runner-history/runner-history-nvidia-h200.json" "$FAKE_LOG"
+job perf.yml perf/runner-history 0 "::notice title=No runner history::" "(again none, for the jobs below)"
+git clean -fdxq
 git clean -fdxq
 job perf.yml perf/baseline 1 "::error title=SLOW fake/long/n%3A2::" "a regression fails with an annotation naming the benchmark" \
   FAKE_SLOWDOWN_PCT=10
@@ -729,9 +746,13 @@ extra='{}'
 job perf.yml perf/target 0 "harness: package" "the team's perf call is valid" "${as_team[@]}"
 check "its perf-call.yml and scripts are the harness's at harness-ref" from_harness perf-call.yml
 extra=$(needs_of target)
+job perf.yml perf/runner-history 0 "job runner-history: passed" "the team's runner histories come from its release" \
+  "${as_team[@]}" FAKE_GH_RELEASE="$work/runner-history-release"
 git clean -fdxq
 : >"$FAKE_LOG"
 job perf.yml perf/baseline 0 "Perf gate (compare) on Fake GPU" "the team's stored-baseline job passes" "${as_team[@]}"
+check "its perf tests judge the runner against its GPU model's history" \
+  grep -q -- "-DGPUPERF_RUNNER_HISTORY=$work/runner-temp/runner-history/runner-history-nvidia-h100-80gb-hbm3.json" "$FAKE_LOG"
 check "on the example's label, with the harness's GPU table and the team's baselines/" \
   grep -q "preflight: label 'h100', GPU 'NVIDIA H100 80GB HBM3', baseline baselines/nvidia-h100-80gb-hbm3.json" "$work/log"
 check "the harness is installed and the team's project configured against it" bash -c \

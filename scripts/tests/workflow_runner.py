@@ -617,6 +617,12 @@ def main():
                         for k, v in scope.items()})
     failed = False
     post_steps = []
+    # As on GitHub, a step's output that was never set (the step failed, or was skipped) reads as ''; an
+    # output of a step id the job does not have is still a missing value, which fails the run.
+    step_ids = {step["id"] for step in job.get("steps", []) if "id" in step}
+    for step_id, key in re.findall(r"steps\.([A-Za-z0-9_-]+)\.outputs\.([A-Za-z0-9_-]+)", json.dumps(job)):
+        if step_id in step_ids:
+            table.setdefault(f"steps.{step_id}.outputs.{key}", "")
     for index, step in enumerate(job.get("steps", [])):
         name = step.get("name") or step.get("uses") or step.get("run", "").split("\n")[0]
         step_vars = dict(job_env)

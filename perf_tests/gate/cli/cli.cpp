@@ -38,7 +38,7 @@ const std::vector<Command>& commands() {
        R"(  perf_gate run (--family F | --shard I/N) --bench PATH --baselines DIR --out DIR [--processes N (3)]
                 [--repetitions N (30)] [--max-remeasure N (3)] [--strict] [--lock-wait SECONDS (1800)] [--no-canary]
                 [--no-reference-check] [--skip-unchanged] [--same-code-ledger FILE] [--no-diagnosis]
-                [--format gpuperf|gbench|nvbench] [--record] [-- SUITE ARGS...]
+                [--runner-history FILE] [--format gpuperf|gbench|nvbench] [--record] [-- SUITE ARGS...]
       A perf test, as CTest runs it: one family's (--family F), or shard I of N of our whole suite (--shard:
       its cases in registry order cut into N runs of equal cost from the baseline's medians, every shard
       cutting alike; CTest's perf.families, perf.families_2of4, one per GPU; files and phases named
@@ -51,6 +51,7 @@ const std::vector<Command>& commands() {
       baseline for this GPU: skipped (77), or exit 2 with --strict. --no-reference-check: no checking
       process. --skip-unchanged: benchmarks whose fingerprint and platform equal the baseline's are not
       timed (UNCHANGED). --same-code-ledger: the verdicts on unchanged code are added to FILE (as ledger).
+      --runner-history: as compare's.
       On a regression, scripts/ncu_diagnose.sh profiles the slowest SLOW benchmarks (--no-diagnosis: not).
       Writes into --out: F.fingerprints.json, F.runN.json (each process, its .log beside), F.md and
       F.verdict.json; where its time went into $GPUPERF_PHASES_DIR (default --out/phases)/perf_phases.F.json.
@@ -84,6 +85,7 @@ const std::vector<Command>& commands() {
         {"--skip-unchanged", kSwitch},
         {"--same-code-ledger", kValue},
         {"--no-diagnosis", kSwitch},
+        {"--runner-history", kValue},
         {"--format", kValue},
         {"--record", kSwitch},
         {"--", kRest}}},
@@ -123,7 +125,7 @@ const std::vector<Command>& commands() {
        cli::run_compare,
        R"(  perf_gate compare --baseline FILE --results R1.json [R2.json ...] [--family F | --filter REGEX]
                     [--strict] [--skip-unchanged] [--looks K] [--alpha A] [--markdown OUT.md]
-                    [--json OUT.json] [--remeasure-list OUT.txt]
+                    [--json OUT.json] [--remeasure-list OUT.txt] [--runner-history FILE]
       Judge results (Google Benchmark JSON of one GPU; each file is one process) against the GPU's
       baseline: per benchmark, the processes' medians against the baseline's, with a Student t interval
       on their spread. One line per benchmark that is not SAME, most severe first, then a summary.
@@ -144,6 +146,12 @@ const std::vector<Command>& commands() {
       pass over new spills or a halved grid is a warning; the verdicts on unchanged code are counted.
       --skip-unchanged: a benchmark of the baseline not timed in the results, whose fingerprint there is
       the baseline's on the same platform, is UNCHANGED (a pass), not MISSING.
+      --runner-history: the runners' histories of the baseline's code (perf_gate history-offsets). A
+      benchmark with at least 10 runs on the results' GPU there is judged against that runner's own level
+      at the same-GPU tolerance, its row noting the runner's offset from the baseline ("runner offset
+      -3.52% +- 0.08% from 12 runs of unchanged code", +- a standard error); the others against the
+      baseline as above. A file of another GPU model is an error; one of another baseline is not used,
+      and the report says so.
 )",
        {{"--baseline", kValue},
         {"--results", kValues},
@@ -155,7 +163,8 @@ const std::vector<Command>& commands() {
         {"--alpha", kValue},
         {"--markdown", kValue},
         {"--json", kValue},
-        {"--remeasure-list", kValue}}},
+        {"--remeasure-list", kValue},
+        {"--runner-history", kValue}}},
       {"unchanged",
        cli::run_unchanged,
        R"(  perf_gate unchanged --baseline FILE --results R.json [...] [--family F | --filter REGEX] --list OUT.txt
@@ -396,6 +405,17 @@ const std::vector<Command>& commands() {
         {"--ledger", kValue},
         {"--min-effect-pct", kValue},
         {"--previous", kValue}}},
+      {"history-offsets",
+       cli::run_history_offsets,
+       R"(  perf_gate history-offsets --store S --baseline FILE --out FILE
+      The runners' histories of the baseline's code, for compare and run --runner-history: per GPU UUID
+      and benchmark of the baseline's GPU model, that runner's last 30 runs whose code hash for the
+      benchmark is the hash of the baseline's fingerprint (a benchmark without one gets none), each run
+      its process medians. Prints, per runner, how many benchmarks have the 10 runs a check needs and the
+      range of their offsets from the baseline. Written whole or not at all; a GPU job reads the file,
+      no database client needed (docs/history.md).
+)",
+       {{"--store", kValue}, {"--baseline", kValue}, {"--out", kValue}}},
       {"history-remove",
        cli::run_history_remove,
        R"(  perf_gate history-remove --store S --run-key KEY

@@ -41,6 +41,7 @@ int run_phases(const Arguments& args, std::ostream& out, std::ostream& err);
 int run_history_append(const Arguments& args, std::ostream& out, std::ostream& err);
 int run_history_export(const Arguments& args, std::ostream& out, std::ostream& err);
 int run_history_changes(const Arguments& args, std::ostream& out, std::ostream& err);
+int run_history_offsets(const Arguments& args, std::ostream& out, std::ostream& err);
 int run_history_remove(const Arguments& args, std::ostream& out, std::ostream& err);
 int run_history_runs(const Arguments& args, std::ostream& out, std::ostream& err);
 

@@ -91,6 +91,7 @@ driver::StoredRunOptions stored_run_options(const Arguments& args) {
   options.skip_unchanged = args.has("--skip-unchanged");
   options.diagnosis = !args.has("--no-diagnosis");
   options.same_code_ledger = args.value("--same-code-ledger");
+  options.runner_history = args.value("--runner-history");
   options.phases_dir = environment("GPUPERF_PHASES_DIR").value_or("");
   options.git_commit = environment("GPUPERF_GIT_COMMIT");
   return options;
@@ -117,7 +118,7 @@ driver::AbRunOptions ab_run_options(const Arguments& args) {
 // --processes says; our own suite (--format gpuperf) whole, a team's by its name (--family).
 driver::RecordRunOptions record_run_options(const Arguments& args) {
   for (const char* option : {"--max-remeasure", "--strict", "--no-canary", "--no-reference-check", "--skip-unchanged",
-                             "--same-code-ledger", "--no-diagnosis", "--shard"}) {
+                             "--same-code-ledger", "--no-diagnosis", "--shard", "--runner-history"}) {
     if (args.has(option)) {
       throw UsageError(std::string(option) + " is an option of a perf test: leave it out of --record, which records "
                        "a baseline");

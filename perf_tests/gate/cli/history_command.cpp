@@ -1,6 +1,9 @@
-// history-append, history-export, history-changes, history-remove, history-runs: every perf run on main
-// kept per GPU model (gate/history/store.h), exported, judged for change points and drift
-// (gate/history/changes.h), a run taken out again, and counted.
+// history-append, history-export, history-changes, history-offsets, history-remove, history-runs: every perf
+// run on main kept per GPU model (gate/history/store.h), exported, judged for change points and drift
+// (gate/history/changes.h), the runners' histories of a baseline's code written (history/runner_offsets.h),
+// a run taken out again, and counted.
+#include <algorithm>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -15,11 +18,15 @@
 #include "gate/history/changes.h"
 #include "gate/history/changes_previous.h"
 #include "gate/history/changes_report.h"
+#include "gate/history/runner_offsets.h"
 #include "gate/history/series_json.h"
 #include "gate/history/store.h"
 #include "gate/history/store_input.h"
 #include "gate/inputs/baseline.h"
 #include "gate/inputs/results.h"
+#include "gate/inputs/runner_history.h"
+#include "gate/reports/numbers.h"
+#include "gate/statistics/runner_history.h"
 
 namespace gpuperf::gate::cli {
 
@@ -80,6 +87,23 @@ history::SeriesExport stored_history(const Arguments& args, const std::string& s
   return document;
 }
 
+// "GPU-...: 104 of 108 benchmarks with 10 runs or more, offsets -3.9% to +1.2% (median -0.4%)".
+std::string runner_summary(const std::string& uuid, const std::map<std::string, RunnerBenchmarkHistory>& benchmarks,
+                           const Baseline& baseline) {
+  std::vector<double> offsets;
+  for (const auto& [name, entry] : benchmarks) {
+    const RunnerLevel level = runner_level(entry.runs, baseline.benchmarks.at(name).process_medians, 0.0);
+    if (level.runs > 0) offsets.push_back(level.offset_pct);
+  }
+  std::string line = uuid + ": " + std::to_string(offsets.size()) + " of " + std::to_string(baseline.benchmarks.size()) +
+                     " benchmarks with " + std::to_string(kMinRunnerHistoryRuns) + " runs or more";
+  if (offsets.empty()) return line;
+  std::sort(offsets.begin(), offsets.end());
+  return line + ", offsets " + format_number("%+.1f", offsets.front()) + "% to " +
+         format_number("%+.1f", offsets.back()) + "% (median " + format_number("%+.1f", offsets[offsets.size() / 2]) +
+         "%)";
+}
+
 }  // namespace
 
 int run_history_export(const Arguments& args, std::ostream& out, std::ostream& /*err*/) {
@@ -125,6 +149,23 @@ int run_history_changes(const Arguments& args, std::ostream& out, std::ostream& 
   outputs.write();
   out << history::changes_console(analysis.report());
   return formats::kExitPass;  // a move is a warning: the per-pull-request gate is what fails
+}
+
+int run_history_offsets(const Arguments& args, std::ostream& out, std::ostream& /*err*/) {
+  const std::string out_path = args.required("--out");
+  checked_outputs_beside_store(args, {"--out"});
+  const Baseline baseline = load_baseline(args.required("--baseline"));
+  history::RunnerHistoryBuilder builder(baseline);
+  const std::unique_ptr<history::Store> store =
+      history::open_store(args.required("--store"), history::StoreAccess::kReadOnly);
+  store->each_series(baseline.gpu.slug, [&](history::Series&& series) { builder.add(series); });
+  const RunnerHistory& history = builder.history();
+  formats::write_file_atomically(out_path, runner_history_json(history));
+  out << "runner histories of the baseline recorded " << baseline.recorded.date << " (" << baseline.gpu.slug
+      << ") written to " << out_path << ": " << history.runners.size() << " runner"
+      << (history.runners.size() == 1 ? "" : "s") << "\n";
+  for (const auto& [uuid, benchmarks] : history.runners) out << "  " << runner_summary(uuid, benchmarks, baseline) << "\n";
+  return formats::kExitPass;
 }
 
 int run_history_remove(const Arguments& args, std::ostream& out, std::ostream& /*err*/) {

@@ -10,6 +10,7 @@
 #include "gate/cli/commands.h"
 #include "gate/inputs/baseline.h"
 #include "gate/inputs/results.h"
+#include "gate/inputs/runner_history.h"
 #include "gate/inputs/selection.h"
 #include "gate/judging/ab_mode.h"
 #include "gate/judging/code_check.h"
@@ -71,6 +72,9 @@ int run_compare(const Arguments& args, std::ostream& out, std::ostream& /*err*/)
   options.skip_unchanged = args.has("--skip-unchanged");
   const ReportFiles files = checked_report_files(args);
   const Baseline baseline = load_baseline(args.required("--baseline"));
+  std::optional<RunnerHistory> runner_history;
+  if (args.has("--runner-history")) runner_history = read_runner_history(args.value("--runner-history"));
+  options.runner_history = runner_history ? &*runner_history : nullptr;
   const std::vector<ResultsFile> results = load_results_files(args.list("--results"));
   return finish(files, compare_with_baseline(baseline, results, options), out);
 }

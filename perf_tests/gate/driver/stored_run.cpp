@@ -1,6 +1,7 @@
 #include "gate/driver/stored_run.h"
 
 #include <filesystem>
+#include <optional>
 #include <set>
 #include <system_error>
 #include <vector>
@@ -51,12 +52,14 @@ class PhaseFileAtExit {
 class StoredRun {
  public:
   StoredRun(const StoredRunOptions& options, Suite& suite, const SuiteGpu& gpu, std::string baseline_path,
-            Baseline baseline, PhaseRecorder& phases, std::ostream& out, std::ostream& err)
+            Baseline baseline, std::optional<RunnerHistory> runner_history, PhaseRecorder& phases, std::ostream& out,
+            std::ostream& err)
       : options_(options),
         suite_(suite),
         gpu_(gpu),
         baseline_path_(std::move(baseline_path)),
         baseline_(std::move(baseline)),
+        runner_history_(std::move(runner_history)),
         phases_(phases),
         out_(out),
         err_(err),
@@ -82,6 +85,7 @@ class StoredRun {
   const SuiteGpu& gpu_;
   const std::string baseline_path_;
   const Baseline baseline_;
+  const std::optional<RunnerHistory> runner_history_;  // --runner-history's, read before the GPU is taken
   PhaseRecorder& phases_;
   std::ostream& out_;
   std::ostream& err_;
@@ -289,6 +293,7 @@ Look StoredRun::judge() {
     options.looks = looks_budget(options_.max_remeasure);
     options.strict = options_.strict;
     options.skip_unchanged = skip_unchanged_;
+    options.runner_history = runner_history_ ? &*runner_history_ : nullptr;
     const Comparison comparison = compare_with_baseline(baseline_, results, options);
     write_report_files(comparison, {prefix_ + ".md", prefix_ + ".verdict.json", ""});
     write_console_report(comparison, out_);
@@ -336,9 +341,14 @@ int run_against_baseline(const StoredRunOptions& options, Suite& suite, std::ost
     const PhaseFileAtExit phase_file(phases, options.phases_dir.empty() ? options.out + "/phases" : options.phases_dir,
                                      run_name(options), err);
     try {
-      // Read before the GPU is taken: a baseline that cannot be judged against costs no measurement.
+      // Read before the GPU is taken: a baseline (or runner history) that cannot be judged against costs no
+      // measurement.
       Baseline baseline = load_baseline(baseline_path);
-      return StoredRun(options, suite, gpu, baseline_path, std::move(baseline), phases, out, err).run();
+      std::optional<RunnerHistory> runner_history;
+      if (!options.runner_history.empty()) runner_history = read_runner_history(options.runner_history);
+      return StoredRun(options, suite, gpu, baseline_path, std::move(baseline), std::move(runner_history), phases, out,
+                       err)
+          .run();
     } catch (const formats::InputError& e) {
       err << "perf_gate: error: " << e.what() << "\n";
       return formats::kExitInvalidInput;

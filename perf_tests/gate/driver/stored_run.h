@@ -80,6 +80,7 @@ struct StoredRunOptions {
   bool skip_unchanged = false;
   bool diagnosis = true;
   std::string same_code_ledger;           // "" for none
+  std::string runner_history;             // the runners' histories (inputs/runner_history.h); "" for none
   std::string phases_dir;                 // "" for <out>/phases
   std::optional<std::string> git_commit;  // the build's commit, given to each process; nullopt: the baselines'
                                           // checkout's (git rev-parse --short HEAD), "" where none

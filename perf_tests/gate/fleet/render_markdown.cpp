@@ -45,7 +45,7 @@ std::string relative_name(const std::string& name, const FleetRow& row) {
 }
 
 // Which optional columns a table shows: those some row fills.
-struct Columns {
+struct TableColumns {
   bool yardstick = false;
   bool throughput = false;
   bool pct = false;
@@ -53,8 +53,8 @@ struct Columns {
   Throughput kind = Throughput::kNone;  // the one kind of every row's throughput; kNone when they mix
 };
 
-Columns columns_of(const std::vector<FleetRow>& rows) {
-  Columns columns;
+TableColumns columns_of(const std::vector<FleetRow>& rows) {
+  TableColumns columns;
   std::set<Throughput> kinds;
   for (const FleetRow& row : rows) {
     columns.yardstick = columns.yardstick || !row.compared_with.empty();
@@ -70,7 +70,7 @@ Columns columns_of(const std::vector<FleetRow>& rows) {
 }
 
 // `leading`: the names of the columns before the GPUs' ("variant", "shape").
-void write_header(const FleetReport& report, const Columns& columns, const std::vector<std::string>& leading,
+void write_header(const FleetReport& report, const TableColumns& columns, const std::vector<std::string>& leading,
                   std::ostream& out) {
   std::string header = "|";
   std::string rule = "|";
@@ -93,7 +93,7 @@ void write_header(const FleetReport& report, const Columns& columns, const std::
   out << header << "\n" << rule << "\n";
 }
 
-void write_row(const FleetRow& row, const std::vector<std::string>& leading, const Columns& columns,
+void write_row(const FleetRow& row, const std::vector<std::string>& leading, const TableColumns& columns,
                std::ostream& out) {
   out << "|";
   for (const std::string& text : leading) out << " " << escape_markdown_text(text) << " |";
@@ -160,7 +160,7 @@ void write_fleet_markdown(const FleetReport& report, FleetChart chart, std::ostr
   write_intro(report, out);
   for (const FleetFamily& family : report.families) {
     out << "#### " << escape_markdown_text(family.name) << "\n\n";
-    const Columns columns = columns_of(family.rows);
+    const TableColumns columns = columns_of(family.rows);
     write_header(report, columns, {"variant", "shape"}, out);
     for (const FleetRow& row : family.rows) write_row(row, {row.variant, row.shape}, columns, out);
     const std::string naive = naive_variants(family);
@@ -174,7 +174,7 @@ void write_fleet_markdown(const FleetReport& report, FleetChart chart, std::ostr
   if (!report.unlisted.empty()) {
     out << "#### Not in the registry listing\n\nMeasured, but absent from the cases listing (a stale listing, a "
            "renamed or removed case): no yardstick or naive variant is known for them.\n\n";
-    const Columns columns = columns_of(report.unlisted);
+    const TableColumns columns = columns_of(report.unlisted);
     write_header(report, columns, {"benchmark"}, out);
     for (const FleetRow& row : report.unlisted) write_row(row, {row.name}, columns, out);
     out << "\n";

@@ -15,7 +15,7 @@
 namespace gpuperf::gate::history {
 namespace {
 
-constexpr const char* kHint = "give the --json export of the previous perf_gate history-changes of this GPU";
+constexpr const char* kPreviousHint = "give the --json export of the previous perf_gate history-changes of this GPU";
 
 // The export in `path`, parsed as it is read, without the points of its series: what is kept is a few
 // hundred bytes a change point. InputError when it cannot be opened or is not JSON.
@@ -37,7 +37,7 @@ nlohmann::json parse_without_points(const std::string& path) {
   try {
     return nlohmann::json::parse(in, skip_points);
   } catch (const nlohmann::json::exception& e) {
-    throw formats::InputError(path + ": not valid JSON - " + kHint + " (parser: " + e.what() + ")");
+    throw formats::InputError(path + ": not valid JSON - " + kPreviousHint + " (parser: " + e.what() + ")");
   }
 }
 
@@ -48,7 +48,7 @@ PreviousChanges read_previous_changes(const std::string& path, const std::string
   previous.source = path;
   try {
     const nlohmann::json json = parse_without_points(path);
-    const formats::ObjectReader top(json, path, "", kHint);
+    const formats::ObjectReader top(json, path, "", kPreviousHint);
     top.schema_version(kSeriesExportSchemaVersion);
     const std::string slug = top.non_empty_string("gpu_slug");
     if (slug != gpu_slug) top.fail("gpu_slug", "is " + slug + ", expected " + gpu_slug);

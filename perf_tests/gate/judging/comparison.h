@@ -11,6 +11,7 @@
 #include "gate/judging/memory_canary.h"
 #include "gate/judging/verdict.h"
 #include "gate/statistics/error_budget.h"
+#include "gate/statistics/runner_history.h"
 
 namespace gpuperf::gate {
 
@@ -47,6 +48,10 @@ struct BenchmarkComparison {
   // What changed in the code the benchmark ran, against the baseline's (A/B: build A's), from both sides'
   // fingerprints (judging/code_check.h); nullopt when neither side holds any fingerprint. Informational.
   std::optional<CodeChange> code;
+  // Stored mode: judged against this runner's own history of the baseline's code (statistics/
+  // runner_history.h), whose level sits this far from the baseline; the ratio and interval are then against
+  // that level. nullopt: judged against the baseline itself.
+  std::optional<RunnerLevel> runner;
 
   bool judged() const { return ratio > 0.0; }  // a ratio and interval were computed
 };

@@ -10,6 +10,7 @@
 #include "gate/reports/numbers.h"
 #include "gate/reports/wording.h"
 #include "gate/statistics/statistics.h"
+#include "gate/statistics/runner_history.h"
 #include "gate/statistics/tolerance.h"
 
 namespace gpuperf::gate {
@@ -41,9 +42,18 @@ bool recorded_on(const Baseline& baseline, const std::string& uuid) {
   return !uuid.empty() && std::find(recorded.begin(), recorded.end(), uuid) != recorded.end();
 }
 
+// "runner offset -3.52% +- 0.08% from 12 runs of unchanged code" (+- one standard error): the row's note
+// when it was judged against the runner's history.
+std::string runner_note(const RunnerLevel& level) {
+  return "runner offset " + format_number("%+.2f", level.offset_pct) + "% +- " +
+         format_number("%.2f", level.offset_se_pct) + "% from " +
+         std::to_string(level.runs) + " runs of unchanged code";
+}
+
+// `runner_runs`: this runner's history of the benchmark's baseline code, or null.
 BenchmarkComparison compare_one(const std::string& name, const BaselineEntry& entry, const BenchmarkSamples& current,
                                 const std::vector<ResultsFile>& results, const Baseline& baseline, bool same_gpu,
-                                const ErrorBudget& budget) {
+                                const ErrorBudget& budget, const RunnerBenchmarkHistory* runner_runs) {
   BenchmarkComparison row = row_from_current(name, current);
   if (row.unit.empty()) row.unit = entry.unit;  // a benchmark that only errored reports no unit
   row.baseline_median = entry.median;
@@ -73,8 +83,23 @@ BenchmarkComparison compare_one(const std::string& name, const BaselineEntry& en
     return row;
   }
   row.current_median = geometric_mean(now);
-  const ProcessEvidence evidence = compare_process_medians(entry.process_medians, now, budget.interval_confidence(),
-                                                           resolution_sd(entry.unit, entry.median));
+  const double sd_floor = resolution_sd(entry.unit, entry.median);
+  if (runner_runs != nullptr && runner_runs->unit == entry.unit &&
+      static_cast<int>(runner_runs->runs.size()) >= kMinRunnerHistoryRuns) {
+    const ProcessEvidence evidence =
+        compare_with_runner_history(runner_runs->runs, now, budget.interval_confidence(), sd_floor);
+    if (evidence.judged) {
+      const Tolerance own = resolve_tolerance(baseline, name, entry, true);
+      row.tolerance_pct = own.pct;
+      row.tolerance_source = own.source;
+      row.runner = runner_level(runner_runs->runs, entry.process_medians, sd_floor);
+      row.note = runner_note(*row.runner);
+      apply_evidence(evidence, row.current_processes, DecisionRule{own.pct, budget.test_alpha()}, row);
+      return row;
+    }
+  }
+  const ProcessEvidence evidence =
+      compare_process_medians(entry.process_medians, now, budget.interval_confidence(), sd_floor);
   if (!evidence.judged) {
     row.verdict = Verdict::kNotJudged;
     row.reason = "one process on each side: the spread between processes is unknown (re-record the baseline: " +
@@ -168,6 +193,23 @@ Comparison compare_with_baseline(const Baseline& baseline, const std::vector<Res
   const std::map<std::string, BenchmarkSamples> pooled = pool_results(results);
   const std::string uuid = common_gpu_uuid(results);
   const bool same_gpu = recorded_on(baseline, uuid);
+  const std::map<std::string, RunnerBenchmarkHistory>* runner = nullptr;
+  std::string runner_unused;
+  if (options.runner_history != nullptr) {
+    const RunnerHistory& history = *options.runner_history;
+    if (history.gpu_slug != slug) {
+      throw formats::InputError("the runner history is for '" + history.gpu_slug + "', the results for '" + slug +
+                                "' - pass the history file of this GPU model (perf_gate history-offsets --gpu " +
+                                slug + ")");
+    }
+    const auto found = history.runners.find(uuid);
+    if (history.baseline_recorded != baseline.recorded.date) {
+      runner_unused = "; runner history not used: it holds the code of the baseline recorded " +
+                      history.baseline_recorded + " (write it again: perf_gate history-offsets)";
+    } else if (!uuid.empty() && found != history.runners.end()) {
+      runner = &found->second;
+    }
+  }
 
   Comparison comparison;
   comparison.mode = "compare";
@@ -183,8 +225,13 @@ Comparison compare_with_baseline(const Baseline& baseline, const std::vector<Res
     if (!options.selection.matches(name)) continue;
     const auto entry = baseline.benchmarks.find(name);
     if (entry != baseline.benchmarks.end()) {
+      const RunnerBenchmarkHistory* runner_runs = nullptr;
+      if (runner != nullptr) {
+        const auto runs = runner->find(name);
+        if (runs != runner->end()) runner_runs = &runs->second;
+      }
       comparison.benchmarks.push_back(
-          compare_one(name, entry->second, current, results, baseline, same_gpu, comparison.budget));
+          compare_one(name, entry->second, current, results, baseline, same_gpu, comparison.budget, runner_runs));
       continue;
     }
     BenchmarkComparison row = row_from_current(name, current);
@@ -214,10 +261,18 @@ Comparison compare_with_baseline(const Baseline& baseline, const std::vector<Res
                    no_fingerprints_because(results));
   add_canary(baseline, results, options.selection, comparison);
   // Said only where it judged something, so that header and JSON agree with the rows' tolerances.
-  if (same_gpu_tolerance_applied(comparison)) {
+  const auto by_runner = std::count_if(comparison.benchmarks.begin(), comparison.benchmarks.end(),
+                                       [](const BenchmarkComparison& row) { return row.runner.has_value(); });
+  if (by_runner > 0) {
+    comparison.against += "; " + std::to_string(by_runner) + " benchmark" + (by_runner == 1 ? "" : "s") +
+                          " against this runner's (" + uuid + ") own history of the baseline's code, at the same-GPU "
+                          "tolerance";
+  }
+  if (same_gpu && same_gpu_tolerance_applied(comparison)) {
     comparison.against +=
         " on this GPU (" + uuid + "), same-GPU default tolerance " + format_pct(*baseline.same_gpu_tolerance_pct);
   }
+  comparison.against += runner_unused;
   return comparison;
 }
 

@@ -8,6 +8,7 @@
 
 #include "gate/inputs/baseline.h"
 #include "gate/inputs/results.h"
+#include "gate/inputs/runner_history.h"
 #include "gate/inputs/selection.h"
 #include "gate/judging/comparison.h"
 #include "gate/statistics/error_budget.h"
@@ -27,6 +28,11 @@ struct CompareOptions {
   // Benchmarks of the baseline with no timing in the results, whose fingerprint there equals the
   // baseline's on the same platform (judging/code_check.h): UNCHANGED, not MISSING.
   bool skip_unchanged = false;
+  // The runners' histories of the baseline's code (perf_gate history-offsets). Where the results' GPU has
+  // at least kMinRunnerHistoryRuns runs of a benchmark there, the benchmark is judged against that runner's
+  // own level at the same-GPU tolerance (statistics/runner_history.h); elsewhere against the baseline.
+  // Ignored when it is for another GPU model or another baseline. Not owned; may be null.
+  const RunnerHistory* runner_history = nullptr;
 };
 
 // InputError when the results carry no gpu_slug or another one than the baseline's. When every results

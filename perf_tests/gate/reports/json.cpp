@@ -92,6 +92,16 @@ ordered code_entry(const BenchmarkComparison& row) {
                  {"unknown_reason", row.code->unknown_reason}};
 }
 
+// Where the row was judged against the runner's own history (statistics/runner_history.h): that history's
+// level against the baseline; null where it was judged against the baseline.
+ordered runner_entry(const BenchmarkComparison& row) {
+  if (!row.runner) return nullptr;
+  return ordered{{"offset_pct", number(row.runner->offset_pct)},
+                 {"offset_se_pct", number(row.runner->offset_se_pct)},
+                 {"run_sd_pct", number(row.runner->run_sd_pct)},
+                 {"runs", row.runner->runs}};
+}
+
 }  // namespace
 
 std::string json_report(const Comparison& comparison) {
@@ -177,6 +187,7 @@ std::string json_report(const Comparison& comparison) {
         {"machine_memory_change_pct",
          row.machine_memory_change_pct ? number(*row.machine_memory_change_pct) : ordered(nullptr)},
         {"code", code_entry(row)},
+        {"runner", runner_entry(row)},
         {"action", action_hint(row, comparison.mode)},
     });
   }

@@ -61,6 +61,14 @@ double student_t_upper_tail(double t, double df) {
 
 double student_t_cdf(double t, double df) { return student_t_upper_tail(-t, df); }
 
+double f_upper_tail(double f, double df1, double df2) {
+  if (std::isnan(f) || !(df1 > 0.0) || !(df2 > 0.0)) return std::numeric_limits<double>::quiet_NaN();
+  if (f <= 0.0) return 1.0;
+  if (std::isinf(f)) return 0.0;
+  // P(F > f) = I_{df2 / (df2 + df1 f)}(df2 / 2, df1 / 2).
+  return regularized_incomplete_beta(0.5 * df2, 0.5 * df1, df2 / (df2 + df1 * f));
+}
+
 double student_t_quantile(double p, double df) {
   if (!(p > 0.0 && p < 1.0) || !(df > 0.0)) return std::numeric_limits<double>::quiet_NaN();
   if (p == 0.5) return 0.0;

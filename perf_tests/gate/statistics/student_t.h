@@ -1,5 +1,5 @@
 #pragma once
-// Student's t distribution: what turns a mean of few per-process medians, and the spread between them,
+// Student's t distribution (and Fisher's F): what turns a mean of few per-process medians, and the spread between them,
 // into an interval and a p-value that mean what they say when only a handful of processes were run.
 // Pure functions, no dependency beyond <cmath>.
 
@@ -13,5 +13,9 @@ double student_t_upper_tail(double t, double df);
 
 // The t with P(T <= t) = p, for p in (0, 1) and df > 0. Accurate to about 1e-10 relative.
 double student_t_quantile(double p, double df);
+
+// P(F > f) for F ~ Fisher's F with (df1, df2) degrees of freedom (both > 0): whether one spread is larger
+// than another estimated spread can explain (statistics/runner_history.h).
+double f_upper_tail(double f, double df1, double df2);
 
 }  // namespace gpuperf::gate

@@ -161,7 +161,7 @@ TEST_F(Cli, EveryCommandOfTheUsageIsItsOwnEntryAndNoneIsImplicit) {
   for (auto it = std::sregex_iterator(usage.begin(), usage.end(), synopsis); it != std::sregex_iterator(); ++it) {
     commands.push_back((*it)[1]);
   }
-  EXPECT_EQ(commands.size(), 22u) << usage;
+  EXPECT_EQ(commands.size(), 23u) << usage;
   for (const std::string& command : commands) {
     const CliRun run = cli({command, "--no-such-option"});
     EXPECT_EQ(run.code, formats::kExitInvalidInput) << command;

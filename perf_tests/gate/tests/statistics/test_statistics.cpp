@@ -28,6 +28,17 @@ TEST(StudentT, QuantilesMatchTables) {
   EXPECT_NEAR(student_t_quantile(0.5, 3), 0.0, 1e-12);
 }
 
+TEST(FisherF, TailsMatchTheClosedFormAndTables) {
+  // F(2, d2): P(F > f) = (1 + 2 f / d2)^(-d2 / 2).
+  EXPECT_NEAR(f_upper_tail(5.0, 2, 40), std::pow(1.0 + 2.0 * 5.0 / 40.0, -20.0), 1e-12);
+  EXPECT_NEAR(f_upper_tail(3.0, 2, 7), std::pow(1.0 + 6.0 / 7.0, -3.5), 1e-12);
+  // Upper 1% critical values of an F table: F(5, 10) = 5.64, F(10, 20) = 3.37.
+  EXPECT_NEAR(f_upper_tail(5.636, 5, 10), 0.01, 2e-5);
+  EXPECT_NEAR(f_upper_tail(3.368, 10, 20), 0.01, 2e-5);
+  EXPECT_DOUBLE_EQ(f_upper_tail(0.0, 2, 10), 1.0);
+  EXPECT_TRUE(std::isnan(f_upper_tail(1.0, 0.0, 10)));
+}
+
 TEST(StudentT, TailsKeepTheirPrecision) {
   EXPECT_NEAR(student_t_upper_tail(3.0, 4), 0.019970, 1e-6);
   EXPECT_NEAR(student_t_upper_tail(0.0, 7), 0.5, 1e-12);
