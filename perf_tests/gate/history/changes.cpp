@@ -4,6 +4,8 @@
 
 #include "gate/history/change_points_runners.h"
 #include "gate/history/drift.h"
+#include "gate/history/runner_offsets.h"
+#include "gate/statistics/runner_history.h"
 #include "gate/statistics/tolerance.h"
 
 namespace gpuperf::gate::history {
@@ -14,6 +16,21 @@ ChangesAnalysis::ChangesAnalysis(std::string gpu_slug, std::optional<Baseline> b
   report_.gpu_slug = std::move(gpu_slug);
   report_.baseline_recorded = baseline_ ? baseline_->recorded.date : "";
   report_.previous = std::move(previous);
+}
+
+std::optional<RunnerReference> ChangesAnalysis::runner_reference(const Series& series,
+                                                                 const BaselineEntry& entry) const {
+  const std::string& uuid = series.points.back().gpu_uuid;
+  if (baseline_->recorded.date.empty() || uuid.empty()) return std::nullopt;
+  RunnerHistoryBuilder builder(*baseline_);
+  builder.add(series);
+  const auto runner = builder.history().runners.find(uuid);
+  if (runner == builder.history().runners.end()) return std::nullopt;
+  const auto runs = runner->second.find(series.benchmark);
+  if (runs == runner->second.end()) return std::nullopt;
+  const RunnerLevel level = runner_level(runs->second.runs, entry.process_medians, 0.0);
+  if (level.runs == 0) return std::nullopt;
+  return RunnerReference{uuid, entry.median * (1.0 + level.offset_pct / 100.0), level.offset_pct, level.runs};
 }
 
 ExportedSeries ChangesAnalysis::add(Series series) {
@@ -51,12 +68,21 @@ ExportedSeries ChangesAnalysis::add(Series series) {
       changes.latest_baseline = latest;
     } else {
       changes.judgement = DriftJudgement::kJudged;
-      // Runs on main land on any runner of the model: the tolerance of a machine other than the baseline's.
-      const Tolerance tolerance = resolve_tolerance(*baseline_, series.benchmark, entry->second, /*same_gpu=*/false);
-      const Drift drift = find_drift(series, found, entry->second.median, tolerance.pct);
+      // Runs on main land on any runner of the model: the tolerance of a machine other than the baseline's,
+      // unless the latest run's runner has enough runs of the baseline's code to be judged against its own
+      // level (statistics/runner_history.h), at the same-GPU tolerance.
+      const std::optional<RunnerReference> runner = runner_reference(series, entry->second);
+      const Tolerance tolerance =
+          resolve_tolerance(*baseline_, series.benchmark, entry->second, /*same_gpu=*/runner.has_value());
+      const Drift drift = find_drift(series, found, entry->second.median, tolerance.pct, runner);
       changes.drift = ExportedDrift{drift.since,         drift.baseline_value, drift.latest_value,
                                     drift.change_pct,    drift.tolerance_pct,  drift.beyond_tolerance,
                                     drift.good_commit,   drift.bad_commit};
+      if (runner) {
+        changes.drift->runner = runner->gpu_uuid;
+        changes.drift->runner_offset_pct = runner->offset_pct;
+        changes.drift->runner_runs = runner->runs;
+      }
       changes.drift_is_new = new_drift(*changes.drift, previous);
       changes.drift_runs = drift.runs_since;
       changes.drift_verdicts = drift.verdicts_since;

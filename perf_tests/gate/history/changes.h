@@ -16,6 +16,7 @@
 
 #include "gate/history/change_points.h"
 #include "gate/history/changes_previous.h"
+#include "gate/history/drift.h"
 #include "gate/history/series_json.h"
 #include "gate/inputs/baseline.h"
 
@@ -59,13 +60,18 @@ class ChangesAnalysis {
   ChangesAnalysis(std::string gpu_slug, std::optional<Baseline> baseline, ChangePointOptions options,
                   PreviousChanges previous);
   // Judges `series` (of the GPU): its change points and, where the baseline given judged its latest run and
-  // holds its name in its unit, its drift (at the tolerance of another machine of the model); adds them
+  // holds its name in its unit, its drift (at the tolerance of another machine of the model, or, where the
+  // latest run's runner has kMinRunnerHistoryRuns runs of the baseline's code in the series, against that
+  // runner's own level at the same-GPU tolerance: drift.h, RunnerReference); adds them
   // to the report, marked new or known; returns the series' export entry. Series too short for a change
   // point keep none.
   ExportedSeries add(Series series);
   const ChangesReport& report() const { return report_; }
 
  private:
+  // The latest run's runner's own level of the baseline's code for `entry`, where it has enough runs of it.
+  std::optional<RunnerReference> runner_reference(const Series& series, const BaselineEntry& entry) const;
+
   std::optional<Baseline> baseline_;
   ChangePointOptions options_;
   ChangesReport report_;

@@ -153,7 +153,16 @@ std::string nothing_moved(const ChangesReport& report, const Tally& t) {
   return "no change point and no drift in " + plural(t.series, "series", "series");
 }
 
+// " on runner GPU-... (its own level of the baseline's code: runner offset -3.5% from 12 runs)" where the
+// drift was judged against the runner's own level (drift.h, RunnerReference); "" where against the baseline.
+std::string runner_words(const ExportedDrift& drift, const Escape& escape) {
+  if (drift.runner.empty()) return "";
+  return " on runner " + escape(drift.runner) + " (its own level of the baseline's code: runner offset " +
+         percent(drift.runner_offset_pct) + " from " + std::to_string(drift.runner_runs) + " runs)";
+}
+
 }  // namespace
+
 
 std::string changes_console(const ChangesReport& report) {
   std::ostringstream text;
@@ -173,7 +182,8 @@ std::string changes_console(const ChangesReport& report) {
     if (s.drift && s.drift->beyond_tolerance && s.drift_is_new) {
       const ExportedDrift& drift = *s.drift;
       text << "DRIFT   " << name << "  " << percent(drift.change_pct) << " from the baseline recorded "
-           << escape(drift.since) << " (" << number(drift.baseline_value) << " -> " << number(drift.latest_value)
+           << escape(drift.since) << runner_words(drift, escape) << " (" << number(drift.baseline_value) << " -> "
+           << number(drift.latest_value)
            << " " << unit << ", tolerance " << number(drift.tolerance_pct) << "%; " << verdicts(s, escape)
            << "), built up between " << escape(drift.good_commit) << " and " << escape(drift.bad_commit) << "  -> "
            << bisect_command(drift.good_commit, drift.bad_commit, s.benchmark) << "\n";
@@ -206,7 +216,8 @@ std::string changes_markdown(const ChangesReport& report) {
     }
     if (s.drift && s.drift->beyond_tolerance && s.drift_is_new) {
       const ExportedDrift& drift = *s.drift;
-      rows.push_back("| drift since the baseline recorded " + escape(drift.since) + " (tolerance " +
+      rows.push_back("| drift since the baseline recorded " + escape(drift.since) + runner_words(drift, escape) +
+                     " (tolerance " +
                      number(drift.tolerance_pct) + "%; " + verdicts(s, escape) + ") | " + name + " | " +
                      percent(drift.change_pct) + " | " + code(drift.good_commit) + " .. " + code(drift.bad_commit) +
                      " | " + code(bisect_command(drift.good_commit, drift.bad_commit, s.benchmark)) + " |\n");

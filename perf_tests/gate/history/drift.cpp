@@ -33,8 +33,9 @@ void validate(const Series& series, const std::vector<ChangePoint>& change_point
 }  // namespace
 
 Drift find_drift(const Series& series, const std::vector<ChangePoint>& change_points, double baseline_value,
-                 double tolerance_pct) {
-  validate(series, change_points, baseline_value, tolerance_pct);
+                 double tolerance_pct, const std::optional<RunnerReference>& runner) {
+  validate(series, change_points, runner ? runner->level_value : baseline_value, tolerance_pct);
+  if (runner) baseline_value = runner->level_value;
   const std::vector<SeriesPoint>& points = series.points;
   const std::size_t n = points.size();
 
@@ -42,6 +43,7 @@ Drift find_drift(const Series& series, const std::vector<ChangePoint>& change_po
   drift.since = points.back().baseline_recorded;
   drift.baseline_value = baseline_value;
   drift.tolerance_pct = tolerance_pct;
+  drift.runner = runner;
 
   // The span since the baseline: the trailing points judged against the latest point's baseline.
   std::size_t span_begin = n - 1;
@@ -51,7 +53,12 @@ Drift find_drift(const Series& series, const std::vector<ChangePoint>& change_po
 
   const std::size_t last_segment_begin = change_points.empty() ? 0 : change_points.back().index;
   std::vector<double> latest;
-  for (std::size_t i = last_segment_begin; i < n; ++i) latest.push_back(points[i].value);
+  for (std::size_t i = last_segment_begin; i < n; ++i) {
+    if (!runner || points[i].gpu_uuid == runner->gpu_uuid) latest.push_back(points[i].value);
+  }
+  if (latest.empty()) {
+    for (std::size_t i = last_segment_begin; i < n; ++i) latest.push_back(points[i].value);
+  }
   drift.latest_points = latest.size();
   drift.latest_value = median(std::move(latest));
   drift.change_pct = 100.0 * (drift.latest_value / baseline_value - 1.0);

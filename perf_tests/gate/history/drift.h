@@ -17,6 +17,7 @@
 
 #include <cstddef>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,16 @@
 #include "gate/history/series.h"
 
 namespace gpuperf::gate::history {
+
+// The latest run's runner with enough runs of the baseline's code (history/runner_offsets.h,
+// statistics/runner_history.h): the drift is then that runner's latest level against its own level of the
+// baseline's code, at the same-GPU tolerance, and no machine offset hides in it.
+struct RunnerReference {
+  std::string gpu_uuid;
+  double level_value = 0.0;  // the runner's level of the baseline's code [the series' unit]
+  double offset_pct = 0.0;   // that level against the baseline's [percent]
+  int runs = 0;              // the runs of the baseline's code it is from
+};
 
 struct Drift {
   std::string since;             // the baseline's recorded date (ISO 8601 UTC); "" if the runs named none
@@ -41,13 +52,16 @@ struct Drift {
   std::size_t latest_points = 0;        // the points the latest level is the median of
   std::size_t runs_since = 0;           // the span since the baseline: the runs judged against it
   std::map<std::string, std::size_t> verdicts_since;  // their verdicts (SAME, SLOW, ...; "" none stored): count
+  std::optional<RunnerReference> runner;  // set: baseline_value is the runner's level, latest_value its runs'
 };
 
 // The drift of `series` from the baseline's value, given the series' change points
-// (find_change_points over its values). Throws formats::InputError when the series has no points, when
+// (find_change_points over its values); with `runner`, from that runner's level of the baseline's code, the
+// latest level taken over the last segment's points on that runner (all of the segment's where it has none).
+// Throws formats::InputError when the series has no points, when
 // baseline_value is not finite and positive, or tolerance_pct not finite and >= 0, or a change point's
 // index is outside the series.
 Drift find_drift(const Series& series, const std::vector<ChangePoint>& change_points, double baseline_value,
-                 double tolerance_pct);
+                 double tolerance_pct, const std::optional<RunnerReference>& runner = std::nullopt);
 
 }  // namespace gpuperf::gate::history

@@ -1,5 +1,7 @@
 #include "gate/history/series_json.h"
 
+#include "gate/inputs/runner_history.h"
+
 #include <cmath>
 #include <limits>
 #include <sstream>
@@ -46,7 +48,11 @@ ordered drift_json(const std::optional<ExportedDrift>& drift) {
                  {"tolerance_pct", drift->tolerance_pct},
                  {"beyond_tolerance", drift->beyond_tolerance},
                  {"good_commit", drift->good_commit},
-                 {"bad_commit", drift->bad_commit}};
+                 {"bad_commit", drift->bad_commit},
+                 {"runner", drift->runner.empty() ? ordered(nullptr)
+                                                  : ordered{{"gpu_uuid", drift->runner},
+                                                            {"offset_pct", drift->runner_offset_pct},
+                                                            {"runs", drift->runner_runs}}}};
 }
 
 // JSON has no infinity or NaN (nlohmann writes them as null, which every reader of the export then
@@ -78,6 +84,7 @@ void check_finite(const std::string& gpu_slug, const ExportedSeries& entry) {
       check("drift.latest_value", entry.drift->latest_value);
       check("drift.change_pct", entry.drift->change_pct);
       check("drift.tolerance_pct", entry.drift->tolerance_pct);
+      check("drift.runner.offset_pct", entry.drift->runner_offset_pct);
     }
 }
 
@@ -146,6 +153,12 @@ ExportedDrift read_exported_drift(const formats::ObjectReader& object) {
   drift.beyond_tolerance = beyond.get<bool>();
   drift.good_commit = object.string("good_commit");
   drift.bad_commit = object.string("bad_commit");
+  if (const std::optional<formats::ObjectReader> runner = object.optional_object("runner")) {
+    drift.runner = runner->non_empty_string("gpu_uuid");
+    if (const std::string error = why_not_gpu_uuid(drift.runner); !error.empty()) runner->fail("gpu_uuid", error);
+    drift.runner_offset_pct = runner->number("offset_pct");
+    drift.runner_runs = static_cast<int>(runner->integer("runs", 1, 1000000));
+  }
   return drift;
 }
 

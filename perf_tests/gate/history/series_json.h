@@ -49,6 +49,11 @@ struct ExportedDrift {
   bool beyond_tolerance = false;
   std::string good_commit;  // where it built up: from this commit (drift.h)
   std::string bad_commit;   // to this one
+  // Against this runner's own level of the baseline's code (drift.h, RunnerReference): its GPU UUID, that
+  // level's offset from the baseline [percent] and the runs it is from; "" / 0 against the baseline.
+  std::string runner;
+  double runner_offset_pct = 0.0;
+  int runner_runs = 0;
 };
 
 struct ExportedSeries {

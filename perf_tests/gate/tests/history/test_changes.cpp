@@ -11,6 +11,8 @@
 #include "formats/escape.h"
 #include "gate/history/changes.h"
 #include "gate/history/changes_report.h"
+#include "gate/history/store_input.h"
+#include "gate/statistics/runner_history.h"
 #include "gate/tests/history/test_change_points_support.h"
 #include "gate/tests/support/gate_test_support.h"
 #include "gate/tests/support/golden_file.h"
@@ -102,6 +104,61 @@ TEST(HistoryChanges, AStepIsAChangePointAndADriftBeyondTheTolerance) {
   EXPECT_EQ(a.report.series[0].judgement, DriftJudgement::kJudged);
   const std::string text = series_json(a.exported);
   EXPECT_EQ(series_json(read_series_json(text, "changes.json")), text);
+}
+
+// A runner 3.5% faster than the baseline's machine: `own_runs` runs of the baseline's code, then 12 of a change
+// that made the benchmark 3% slower there. Against the baseline (4%) that is -0.6%; against the runner's own
+// level of the baseline's code (2%), +3%.
+Analysed runner_drift(std::size_t own_runs) {
+  formats::Fingerprint code;
+  code.capture_status = formats::kCapturedByCupti;
+  formats::KernelLaunch k;
+  k.mangled_name = "_Z7reduce7v";
+  k.sass_hash = "00000000000000aa";
+  code.kernels.push_back(k);
+  Baseline baseline = baseline_of_both();
+  baseline.default_tolerance_pct = 4.0;
+  baseline.same_gpu_tolerance_pct = 2.0;
+  baseline.benchmarks[kStepped].fingerprint = code;
+  baseline.benchmarks[kStepped].process_medians = {99.9, 100.0, 100.1};
+  std::vector<double> levels;
+  append(levels, own_runs, 96.5);
+  append(levels, 12, 96.5 * 1.03);
+  Series series = series_of(SeriesMaker(7).values(levels, 0.001));
+  series.gpu_slug = kGpu;
+  series.benchmark = kStepped;
+  for (std::size_t i = 0; i < series.points.size(); ++i) {
+    SeriesPoint& p = series.points[i];
+    p.process_medians = {p.value * 0.999, p.value, p.value * 1.001};
+    p.code_hash = i < own_runs ? code_hash(code) : "0123456789abcdef";
+    p.verdict = "SAME";
+  }
+  return analyse({series}, baseline);
+}
+
+TEST(HistoryChanges, ADriftIsJudgedAgainstTheRunnersOwnLevelWhereItHasTheRuns) {
+  const Analysed with = runner_drift(12);
+  ASSERT_TRUE(with.exported.series[0].drift);
+  const ExportedDrift& drift = *with.exported.series[0].drift;
+  EXPECT_EQ(drift.runner, "GPU-0");
+  EXPECT_EQ(drift.runner_runs, 12);
+  EXPECT_NEAR(drift.runner_offset_pct, -3.5, 0.2);
+  EXPECT_NEAR(drift.change_pct, 3.0, 0.3);
+  EXPECT_EQ(drift.tolerance_pct, 2.0);
+  EXPECT_TRUE(drift.beyond_tolerance);
+  EXPECT_TRUE(contains(changes_console(with.report),
+                       "from the baseline recorded 2026-11-01T00:00:00Z on runner GPU-0 (its own level of the "
+                       "baseline's code: runner offset -3."))
+      << changes_console(with.report);
+  const std::string text = series_json(with.exported);
+  EXPECT_EQ(series_json(read_series_json(text, "changes.json")), text) << "the runner reads back";
+
+  // Too few runs of the baseline's code on it: against the baseline, at the other machine's tolerance.
+  const Analysed without = runner_drift(kMinRunnerHistoryRuns - 1);
+  ASSERT_TRUE(without.exported.series[0].drift);
+  EXPECT_EQ(without.exported.series[0].drift->runner, "");
+  EXPECT_EQ(without.exported.series[0].drift->tolerance_pct, 4.0);
+  EXPECT_FALSE(without.exported.series[0].drift->beyond_tolerance);
 }
 
 TEST(HistoryChanges, WithoutABaselineNoDriftIsJudged) {
