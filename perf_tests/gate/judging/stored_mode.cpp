@@ -199,8 +199,8 @@ Comparison compare_with_baseline(const Baseline& baseline, const std::vector<Res
     const RunnerHistory& history = *options.runner_history;
     if (history.gpu_slug != slug) {
       throw formats::InputError("the runner history is for '" + history.gpu_slug + "', the results for '" + slug +
-                                "' - pass the history file of this GPU model (perf_gate history-offsets --gpu " +
-                                slug + ")");
+                                "' - pass the history file of this GPU model (perf_gate history-offsets --baseline baselines/" +
+                                slug + ".json)");
     }
     const auto found = history.runners.find(uuid);
     if (history.baseline_recorded != baseline.recorded.date) {

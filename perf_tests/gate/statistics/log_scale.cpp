@@ -80,4 +80,8 @@ ProcessEvidence evidence_of(double estimate, double sd, double standard_error, d
 }
 
 
+Moments moments_without_outliers(const std::vector<double>& logs, int min_group, double robust_sd, int& dropped) {
+  return moments_of(robust_sd > 0.0 ? without_outliers(logs, min_group, robust_sd, dropped) : logs);
+}
+
 }  // namespace gpuperf::gate::log_scale

@@ -27,6 +27,8 @@ struct Moments {
   int count = 0;
 };
 Moments moments_of(const std::vector<double>& logs);
+// The moments of `logs` without their outliers (without_outliers; all of them where robust_sd is 0).
+Moments moments_without_outliers(const std::vector<double>& logs, int min_group, double robust_sd, int& dropped);
 
 // Interval (at `confidence`) and p-values of a log-scale difference `estimate` with standard error
 // `standard_error` on `df` degrees of freedom; `sd` is the process spread reported.

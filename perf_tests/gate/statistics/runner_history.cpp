@@ -19,8 +19,8 @@ struct History {
 };
 
 History history_of(const std::vector<std::vector<double>>& history_runs, double sd_floor) {
-  const std::size_t first =
-      history_runs.size() > static_cast<std::size_t>(kMaxRunnerHistoryRuns) ? history_runs.size() - kMaxRunnerHistoryRuns : 0;
+  const std::size_t kept = static_cast<std::size_t>(kMaxRunnerHistoryRuns);
+  const std::size_t first = history_runs.size() > kept ? history_runs.size() - kept : 0;
   std::vector<std::vector<double>> logs;
   std::vector<double> all;
   for (std::size_t i = first; i < history_runs.size(); ++i) {
@@ -90,9 +90,8 @@ ProcessEvidence compare_with_runner_history(const std::vector<std::vector<double
   log_scale::add_deviations(now_logs, kMinProcessesForOutliers, deviations);
   const double now_robust_sd = log_scale::robust_sd_of(deviations, sd_floor);
   int outliers = history.outliers;
-  const Moments current = log_scale::moments_of(
-      now_robust_sd > 0.0 ? log_scale::without_outliers(now_logs, kMinProcessesForOutliers, now_robust_sd, outliers)
-                          : now_logs);
+  const Moments current =
+      log_scale::moments_without_outliers(now_logs, kMinProcessesForOutliers, now_robust_sd, outliers);
 
   Level level = level_of(history, -1.0);
   int process_df = level.within_df + current.count - 1;
