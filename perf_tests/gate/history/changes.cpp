@@ -77,12 +77,10 @@ ExportedSeries ChangesAnalysis::add(Series series) {
       const Drift drift = find_drift(series, found, entry->second.median, tolerance.pct, runner);
       changes.drift = ExportedDrift{drift.since,         drift.baseline_value, drift.latest_value,
                                     drift.change_pct,    drift.tolerance_pct,  drift.beyond_tolerance,
-                                    drift.good_commit,   drift.bad_commit};
-      if (runner) {
-        changes.drift->runner = runner->gpu_uuid;
-        changes.drift->runner_offset_pct = runner->offset_pct;
-        changes.drift->runner_runs = runner->runs;
-      }
+                                    drift.good_commit,   drift.bad_commit,
+                                    runner ? runner->gpu_uuid : "",
+                                    runner ? runner->offset_pct : 0.0,
+                                    runner ? runner->runs : 0};
       changes.drift_is_new = new_drift(*changes.drift, previous);
       changes.drift_runs = drift.runs_since;
       changes.drift_verdicts = drift.verdicts_since;

@@ -19,8 +19,8 @@ struct History {
 };
 
 History history_of(const std::vector<std::vector<double>>& history_runs, double sd_floor) {
-  const std::size_t kept = static_cast<std::size_t>(kMaxRunnerHistoryRuns);
-  const std::size_t first = history_runs.size() > kept ? history_runs.size() - kept : 0;
+  const std::size_t window = static_cast<std::size_t>(kMaxRunnerHistoryRuns);
+  const std::size_t first = history_runs.size() > window ? history_runs.size() - window : 0;
   std::vector<std::vector<double>> logs;
   std::vector<double> all;
   for (std::size_t i = first; i < history_runs.size(); ++i) {

@@ -224,7 +224,7 @@ TEST(SeriesJson, ANumberThatIsNotFiniteIsNeverWrittenAsNull) {
                 "nothing was written"});
   document.series[0].change_points.clear();
   document.series[0].drift =
-      history::ExportedDrift{"2026-11-23T00:00:00Z", 2.0, 4.0, std::nan(""), 2.0, true, "c1", "c2"};
+      history::ExportedDrift{"2026-11-23T00:00:00Z", 2.0, 4.0, std::nan(""), 2.0, true, "c1", "c2", "", 0.0, 0};
   expect_words(input_error_of([&] { history::series_json(document); }), {"drift.change_pct", "not a finite number"});
 }
 
@@ -258,7 +258,8 @@ TEST(SeriesJson, TheReaderRefusesWhatTheWriterNeverWrites) {
                                                "", ""});
   history::SeriesExport document = history::export_of("nvidia-h200", {series});
   document.series[0].change_points.push_back({1, "1111111", "2222222", 2.0, 4.0, 100.0, 0.001});
-  document.series[0].drift = history::ExportedDrift{"2026-11-23T00:00:00Z", 2.0, 4.0, 100.0, 2.0, true, "c1", "c2"};
+  document.series[0].drift = history::ExportedDrift{"2026-11-23T00:00:00Z", 2.0, 4.0, 100.0, 2.0, true, "c1", "c2",
+                                                    "", 0.0, 0};
   const std::string text = history::series_json(document);
   EXPECT_EQ(history::series_json(history::read_series_json(text, "e.json")), text) << "change points and drift too";
   const auto refused = [&](const std::string& from, const std::string& to, std::initializer_list<const char*> words) {
