@@ -4,7 +4,7 @@
 // alarms, detection and interval coverage docs/statistics.md states ("Against a runner's own history"), and
 // prints the table it shows.
 //
-// The noise model is test_simulation.cpp's (a process lands at its own offset, one process in 50 is an
+// The noise model is simulated_noise.h's (a process lands at its own offset, one process in 50 is an
 // outlier 5-30% slow, the samples inside a process vary little), plus what a runner adds:
 // - the runner times each benchmark at its own level against the recording GPU: normal, sd 1%, or 2%
 //   (offsets of 4-6%: three H100s of one host timed transposes 3.4-3.6% slow, docs/results.md);
@@ -30,24 +30,18 @@
 #include "gate/judging/stored_mode.h"
 #include "gate/statistics/runner_history.h"
 #include "gate/statistics/statistics.h"
+#include "gate/tests/statistics/simulated_noise.h"
 
 namespace gpuperf::gate {
 namespace {
 
+using namespace simulation;
+
 // What the scripts do (scripts/perf_test.sh, scripts/update_baseline.sh), as in test_simulation.cpp.
-constexpr int kSuiteBenchmarks = 108;
 constexpr int kBaselineProcesses = kRecommendedBaselineProcesses;
 constexpr int kProcessesPerLook = 3;
 constexpr int kLooks = 4;  // the first measurement and up to 3 re-measurements
 constexpr int kHistoryProcessesPerRun = 3;
-constexpr double kSameGpuTolerancePct = 2.0;
-constexpr double kOtherMachineTolerancePct = 4.0;
-
-constexpr double kOutlierProbability = 0.02;
-constexpr double kOutlierLow = 0.05;
-constexpr double kOutlierHigh = 0.30;
-constexpr double kWithinProcessSd = 0.0015;  // of a process median [relative]
-constexpr int kSamplesPerProcess = 5;        // kMinSamples: the gate needs no more to take a median
 
 constexpr double kRunnerOffsetSd = 0.01;      // per benchmark, the runner against the recording GPU [relative]
 constexpr double kWideRunnerOffsetSd = 0.02;  // a runner whose offsets reach 4-6% [relative]
@@ -56,13 +50,12 @@ constexpr double kRunSds[] = {0.0, 0.0025, 0.005};
 constexpr double kProcessSds[] = {0.001, 0.0044, 0.01, 0.02};
 constexpr int kHistoryRuns[] = {10, 20, 30};
 constexpr double kSlowdowns[] = {0.02, 0.03, 0.05};
-// 100 clean runs say whether a run fails at most once in 100; x 108 benchmarks: 10,800 judgements a cell.
 constexpr int kJoiningRuns = 5;  // a runner that joined lately: its history is too short to judge with
+// 200 clean runs say whether a run fails at most once in 100; x 108 benchmarks: 21,600 judgements a cell.
 constexpr int kCleanRuns = 200;
 constexpr int kDetectionRuns = 20;  // x 108 benchmarks: 2,160 judgements a cell
 constexpr int kMovedRuns = 20;      // the moved runner fails every run: its rate needs no more
 
-constexpr double kCenterUs = 100.0;
 constexpr const char* kSlug = "simulated-gpu";
 constexpr const char* kRecordingGpu = "GPU-recording";
 constexpr const char* kRunnerGpu = "GPU-runner";
@@ -101,36 +94,6 @@ std::vector<Scenario> scenarios() {
   for (int n : kHistoryRuns) all.push_back({n, kRunnerOffsetSd, 0.0025, 0.0044, kRunnerMove});
   all.push_back({kJoiningRuns, kRunnerOffsetSd, 0.0025, 0.0044, 0.0});
   return all;
-}
-
-class Noise {
- public:
-  explicit Noise(std::uint64_t seed) : rng_(seed) {}
-  double uniform() { return (static_cast<double>(rng_.next() >> 11) + 0.5) * 0x1.0p-53; }
-  double normal() { return std::sqrt(-2.0 * std::log(uniform())) * std::cos(6.283185307179586 * uniform()); }
-  // A process's log offset: its own level, sometimes an outlier.
-  double process_offset(double process_sd) {
-    double offset = process_sd * normal();
-    if (uniform() < kOutlierProbability) offset += std::log1p(kOutlierLow + (kOutlierHigh - kOutlierLow) * uniform());
-    return offset;
-  }
-
- private:
-  SplitMix64 rng_;
-};
-
-std::vector<std::string> suite_names() {
-  std::vector<std::string> names;
-  for (int i = 0; i < kSuiteBenchmarks; ++i) names.push_back("sim/benchmark" + std::to_string(i) + "/n:1");
-  return names;
-}
-
-// The samples of one process whose benchmark sits at `log_level` (the process's own offset added) [us].
-std::vector<double> process_samples(double log_level, double process_sd, Noise& noise) {
-  const double center = kCenterUs * std::exp(log_level + noise.process_offset(process_sd));
-  std::vector<double> samples;
-  for (int s = 0; s < kSamplesPerProcess; ++s) samples.push_back(center * (1.0 + kWithinProcessSd * noise.normal()));
-  return samples;
 }
 
 // One process on the runner, measuring `measured`; names[i] sits at `log_level[i]`.
@@ -191,14 +154,6 @@ RunnerHistory simulate_history(const std::vector<std::string>& names, const std:
     }
   }
   return history;
-}
-
-std::set<std::string> ambiguous_names(const Comparison& comparison) {
-  std::set<std::string> names;
-  for (const BenchmarkComparison& row : comparison.benchmarks) {
-    if (row.verdict == Verdict::kAmbiguous) names.insert(row.name);
-  }
-  return names;
 }
 
 // What one run of the suite decided, and whether each first-look interval covered the true ratio.
@@ -306,12 +261,6 @@ Cell simulate_cell(std::size_t scenario_index, const Scenario& scenario, double 
 std::string format_number(double value) {
   char text[32];
   std::snprintf(text, sizeof text, "%.1f", value);
-  return text;
-}
-
-std::string pct(double fraction, int decimals) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.*f%%", decimals, 100.0 * fraction);
   return text;
 }
 

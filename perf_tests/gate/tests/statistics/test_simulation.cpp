@@ -3,12 +3,8 @@
 // scripts make (perf_test.sh, ab_compare.sh), and this test asserts the false-alarm rates and detection
 // figures docs/statistics.md states, and prints the table it shows.
 //
-// The noise model, from measurements on H200s (docs/results.md, baselines/README.md):
-// - each process lands at its own offset: log-normal, standard deviation 0.1-0.7% for most benchmarks
-//   and up to 3.4% for atomics-bound ones (simulated: 0.1% to 3%);
-// - one process in 50 is an outlier, 5-30% slow (before the launch gate, 2 of 8 processes timed a 14 us
-//   kernel 8% and 28% slow; interference slows, it never speeds up);
-// - inside a process the samples vary far less (0.1-0.2% for the median of 20-30 samples);
+// The noise model is simulated_noise.h's (a process lands at its own offset, one process in 50 is an
+// outlier 5-30% slow, the samples inside a process vary little), plus:
 // - another machine of the model shifts each benchmark by its own offset, standard deviation 1%
 //   (measured: a median of 0.1%, at most 1.5% over 97 benchmarks, 3% for a few; one machine of five
 //   timed one read 10.6% faster, which no tolerance short of that absorbs: baselines/README.md says to
@@ -27,27 +23,21 @@
 #include "gate/judging/ab_mode.h"
 #include "gate/judging/stored_mode.h"
 #include "gate/statistics/statistics.h"
+#include "gate/tests/statistics/simulated_noise.h"
 
 namespace gpuperf::gate {
 namespace {
 
+using namespace simulation;
+
 // What the scripts do (scripts/perf_test.sh, scripts/update_baseline.sh, scripts/ab_compare.sh).
-constexpr int kSuiteBenchmarks = 108;
 constexpr int kBaselineProcesses = kRecommendedBaselineProcesses;
 constexpr int kStoredProcessesPerLook = 3;
 constexpr int kStoredLooks = 4;  // the first measurement and up to 3 re-measurements
 constexpr int kAbPairsPerLook = 6;
 constexpr int kAbLooks = 5;  // the first 6 rounds and up to 4 more of 6
-constexpr double kSameGpuTolerancePct = 2.0;
-constexpr double kOtherMachineTolerancePct = 4.0;
 constexpr double kAbTolerancePct = 1.0;
-
-constexpr double kOutlierProbability = 0.02;
-constexpr double kOutlierLow = 0.05;
-constexpr double kOutlierHigh = 0.30;
-constexpr double kWithinProcessSd = 0.0015;  // of a process median [relative]
-constexpr double kMachineSd = 0.01;          // per benchmark, between two machines [relative]
-constexpr int kSamplesPerProcess = 5;        // kMinSamples: the gate needs no more to take a median
+constexpr double kMachineSd = 0.01;  // per benchmark, between two machines [relative]
 
 constexpr double kProcessSds[] = {0.001, 0.0044, 0.01, 0.02, 0.03};
 constexpr double kSlowdowns[] = {0.01, 0.02, 0.03, 0.05, 0.10};
@@ -69,29 +59,6 @@ const char* mode_name(Mode mode) {
   return "";
 }
 
-class Noise {
- public:
-  explicit Noise(std::uint64_t seed) : rng_(seed) {}
-  double uniform() { return (static_cast<double>(rng_.next() >> 11) + 0.5) * 0x1.0p-53; }
-  double normal() { return std::sqrt(-2.0 * std::log(uniform())) * std::cos(6.283185307179586 * uniform()); }
-  // A process's log offset: its own level, sometimes an outlier.
-  double process_offset(double process_sd) {
-    double offset = process_sd * normal();
-    if (uniform() < kOutlierProbability) offset += std::log1p(kOutlierLow + (kOutlierHigh - kOutlierLow) * uniform());
-    return offset;
-  }
-
- private:
-  SplitMix64 rng_;
-};
-
-std::vector<std::string> suite_names() {
-  std::vector<std::string> names;
-  for (int i = 0; i < kSuiteBenchmarks; ++i) names.push_back("sim/benchmark" + std::to_string(i) + "/n:1");
-  return names;
-}
-
-constexpr double kCenterUs = 100.0;
 constexpr const char* kRecordingGpu = "GPU-recording";
 
 // One process of a build whose true log change is `log_change[i]` for names[i], measuring `measured`.
@@ -105,11 +72,10 @@ ResultsFile simulate_process(const std::vector<std::string>& names, const std::v
   file.gpu.uuid = uuid;
   for (std::size_t i = 0; i < names.size(); ++i) {
     if (measured.count(names[i]) == 0) continue;
-    const double center = kCenterUs * std::exp(log_change[i] + noise.process_offset(process_sd));
     BenchmarkSamples& b = file.benchmarks[names[i]];
     b.unit = formats::kUnitMicroseconds;
     b.repetitions = kSamplesPerProcess;
-    for (int s = 0; s < kSamplesPerProcess; ++s) b.samples.push_back(center * (1.0 + kWithinProcessSd * noise.normal()));
+    b.samples = process_samples(log_change[i], process_sd, noise);
   }
   return file;
 }
@@ -135,14 +101,6 @@ Baseline simulate_baseline(const std::vector<std::string>& names, double process
     baseline.benchmarks[name] = entry;
   }
   return baseline;
-}
-
-std::set<std::string> ambiguous_names(const Comparison& comparison) {
-  std::set<std::string> names;
-  for (const BenchmarkComparison& row : comparison.benchmarks) {
-    if (row.verdict == Verdict::kAmbiguous) names.insert(row.name);
-  }
-  return names;
 }
 
 // What one run of the suite decided, and whether each first-look interval covered the true ratio.
@@ -256,12 +214,6 @@ Cell simulate_cell(Mode mode, double process_sd, double slowdown, int runs) {
     cell.interval_confidence = run.interval_confidence;
   }
   return cell;
-}
-
-std::string pct(double fraction, int decimals) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.*f%%", decimals, 100.0 * fraction);
-  return text;
 }
 
 // The smallest simulated slowdown caught in >= 95% of judgements, with every larger one also caught.
