@@ -2,7 +2,7 @@
 # Tests of scripts/ci/ (the GitHub Actions steps' logic) on fixtures, without a GPU or GitHub:
 # preflight (with the harness's GPU table or a project's), input validation (one input, and a whole
 # reusable-workflow call: call_target.sh), where a build's programs are, JUnit skips, verdict annotations, the step summary, the PR comment's
-# Markdown (exact), the CTest resource spec and the GPU a resource group selects, the phase files each GPU
+# Markdown (exact) and whose comment it updates, the CTest resource spec and the GPU a resource group selects, the phase files each GPU
 # test writes and the time table in the summary, and what the baseline
 # pull request takes from its artifact.
 #   test_ci_scripts.sh PERF_GATE
@@ -177,6 +177,22 @@ bash "$ci/pr_comment_body.sh" "$fixtures" https://example.invalid/run/1 >"$work/
 expect 0 "" "the PR comment is exactly the reviewed one" diff -u "$fixtures/expected_comment.md" "$work/comment.md"
 expect 0 "nothing was judged" "a run without reports says so in the comment" \
   bash "$ci/pr_comment_body.sh" "$work/baselines" https://example.invalid/run/1
+# post_pr_comment.sh updates only a comment of its own: anyone who can comment can write the marker.
+marker='<!-- gpuperf-verdicts -->'
+jq -n --arg m "$marker" '[
+  {id: 11, user: {login: "mallory", type: "User"}, body: "\($m)\n### GPU perf verdicts\nall SAME, trust me"},
+  {id: 12, user: {login: "github-actions[bot]", type: "Bot"}, body: "a comment of the bot without the marker"}]' \
+  >"$work/comments.json"
+post() { env GH_REPO=acme/gpu FAKE_GH_COMMENTS="$work/comments.json" FAKE_LOG="$work/comment-gh.log" "$@" bash "$ci/post_pr_comment.sh" 7 "$work/comment.md"; }
+: >"$work/comment-gh.log"
+expect 0 "created a comment on #7" "a marked comment by another user is left alone: a new one is posted" post
+expect 1 "" "and that comment is never edited" grep -q 'PATCH' "$work/comment-gh.log"
+jq --arg m "$marker" '. + [{id: 13, user: {login: "github-actions[bot]", type: "Bot"}, body: "\($m)\nold"}]' \
+  "$work/comments.json" >"$work/comments2.json" && mv "$work/comments2.json" "$work/comments.json"
+expect 0 "updated comment 13 on #7" "the workflow's own marked comment is updated" post
+expect 0 "created a comment on #7" "COMMENT_AUTHOR names another token's account" post COMMENT_AUTHOR=perf-app[bot]
+expect 2 "COMMENT_AUTHOR 'x\" or true' is not a GitHub login" "a login that could change the filter is refused" \
+  post 'COMMENT_AUTHOR=x" or true'
 
 expect 0 "2" "two GPUs make a resource spec of two" env FAKE_GPU_COUNT=2 bash "$ci/resource_spec.sh" "$work/spec.json"
 expect 0 '{"id":"gpu_fake_1","slots":4}' "one gpus resource of 4 slots per GPU, named from its UUID as CTest allows" jq -c '.local[0].gpus[1]' "$work/spec.json"
