@@ -80,20 +80,53 @@ function(_gpuperf_require_cuda what)
   endif()
 endfunction()
 
+# A family's or a suite's name: the rule of perf_tests/formats/names.h (a letter, then letters, digits, _;
+# at most kMaxFamilyNameLength), which perf_gate would apply only when the test runs; and not the name of
+# the families' perf tests together, perf.families and its shards perf.families_<i>of<n>.
+set(_gpuperf_max_name_length 48)  # [characters] kMaxFamilyNameLength of perf_tests/formats/names.h
+function(_gpuperf_check_name call kind name names_what)
+  string(LENGTH "${name}" length)
+  if(NOT name MATCHES "^[A-Za-z][A-Za-z0-9_]*$" OR length GREATER _gpuperf_max_name_length)
+    message(FATAL_ERROR "${call}: '${name}' is not a ${kind} name: it must be a letter, then letters, digits and "
+                        "_, at most ${_gpuperf_max_name_length} characters (perf_tests/formats/names.h), as it "
+                        "names ${names_what} and the benchmarks ${name}/...: rename it (e.g. 'saxpy_suite', not "
+                        "'saxpy-suite' or '1saxpy')")
+  endif()
+  if(name MATCHES "^families(_[0-9]+of[0-9]+)?$")
+    message(FATAL_ERROR "${call}: '${name}' names the perf tests of the families together "
+                        "(perf.families, perf.families_2of4) and their reports: give the ${kind} another name")
+  endif()
+endfunction()
+
+# Every family and suite takes its name for its tests (correctness.<name>, perf.<name>) and for the files
+# its perf test writes (perf-results/<name>.*): a second declaration of a name, as a family or as a suite,
+# in either order, stops the configure naming both (else two CTest tests of one name share one set of
+# result files).
+function(_gpuperf_claim_name kind name)
+  get_property(first GLOBAL PROPERTY GPUPERF_NAME_${name}_DECLARED)
+  if(first)
+    list(GET first 0 first_kind)
+    list(GET first 1 first_file)
+    if(first_kind STREQUAL kind)
+      set(declarations "the ${kind} '${name}' is declared twice: in ${first_file} and in ${CMAKE_CURRENT_LIST_FILE}")
+    else()
+      string(CONCAT declarations "'${name}' is declared as a ${first_kind} (in ${first_file}) and as a ${kind} "
+                                 "(in ${CMAKE_CURRENT_LIST_FILE})")
+    endif()
+    message(FATAL_ERROR "${declarations}. The name names the tests correctness.${name} and perf.${name} and the "
+                        "perf tests' files perf-results/${name}.*: give each family and suite its own")
+  endif()
+  set_property(GLOBAL PROPERTY GPUPERF_NAME_${name}_DECLARED "${kind};${CMAKE_CURRENT_LIST_FILE}")
+endfunction()
+
 function(gpuperf_add_family name)
   cmake_parse_arguments(PARSE_ARGV 1 ARG "" "BASELINES;SOURCE_DIR" "SOURCES;LIBRARIES")
   if(ARG_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "gpuperf_add_family(${name}): unknown arguments '${ARG_UNPARSED_ARGUMENTS}'; it takes "
                         "SOURCE_DIR <folder> and/or SOURCES <files...>, [LIBRARIES <targets...>] [BASELINES <folder>]")
   endif()
-  if(NOT name MATCHES "^[A-Za-z_][A-Za-z0-9_]*$")
-    message(FATAL_ERROR "gpuperf_add_family(${name}): a family's name must be a C++ identifier (letters, digits, "
-                        "_): it names the function register_<name>(Registry&) and the tests <kind>.<name>")
-  endif()
-  if(name MATCHES "^families(_[0-9]+of[0-9]+)?$")
-    message(FATAL_ERROR "gpuperf_add_family(${name}): '${name}' names the perf tests of the families together "
-                        "(perf.families, perf.families_2of4) and their reports: give the family another name")
-  endif()
+  _gpuperf_check_name("gpuperf_add_family(${name})" family "${name}"
+                      "the function register_${name}(Registry&), the tests correctness.${name} and perf.${name}")
   _gpuperf_require_cuda("gpuperf_add_family(${name})")
   set(sources ${ARG_SOURCES})
   if(DEFINED ARG_SOURCE_DIR)
@@ -116,21 +149,15 @@ function(gpuperf_add_family name)
                         "(SOURCE_DIR <folder>), or list its kernel files and the one that defines "
                         "gpuperf::register_${name}(gpuperf::Registry&) (SOURCES <files...>)")
   endif()
-  get_property(declared_in GLOBAL PROPERTY GPUPERF_FAMILY_${name}_DECLARED_IN)
-  if(declared_in)
-    message(FATAL_ERROR "the family '${name}' is declared twice: in ${declared_in} and in "
-                        "${CMAKE_CURRENT_LIST_FILE}. A family's name names its correctness test "
-                        "(correctness.${name}): give each family its own")
-  endif()
   get_property(tests_added_in GLOBAL PROPERTY GPUPERF_TESTS_ADDED_IN)
   if(tests_added_in)
     message(FATAL_ERROR "gpuperf_add_family(${name}) comes after gpuperf_add_tests() (${tests_added_in}), which "
                         "has generated the programs and tests already: declare every family before it")
   endif()
 
+  _gpuperf_claim_name(family "${name}")
   _gpuperf_baselines_folder(baselines "the family '${name}'" "${ARG_BASELINES}")
 
-  set_property(GLOBAL PROPERTY GPUPERF_FAMILY_${name}_DECLARED_IN "${CMAKE_CURRENT_LIST_FILE}")
   set_property(GLOBAL APPEND PROPERTY GPUPERF_DECLARED_FAMILIES ${name})
   set(target gpuperf_family_${name})
   # A family GPUPERF_ONLY_FAMILIES leaves out keeps its target (a later command may name it), unbuilt.
@@ -295,12 +322,9 @@ function(gpuperf_add_suite name)
     message(FATAL_ERROR "gpuperf_add_suite(${name}): unknown arguments '${ARG_UNPARSED_ARGUMENTS}'; it takes "
                         "COMMAND <target or path> FORMAT gbench|nvbench [BASELINES <folder>] [ARGS <args...>]")
   endif()
-  # The name names the test perf.<name> and the suite's benchmarks, <name>/...: perf_gate holds it to the
-  # family rule (formats/names.h) when the test runs; here only what CMake's own names need.
-  if(NOT name MATCHES "^[A-Za-z0-9_]+$")
-    message(FATAL_ERROR "gpuperf_add_suite(${name}): a suite's name is a family name (letters, digits, _): it "
-                        "names the test perf.${name} and its benchmarks ${name}/... (docs/suites.md)")
-  endif()
+  # The name names the test perf.<name> and the suite's benchmarks, <name>/...: the family rule
+  # (formats/names.h), here rather than when the test runs (docs/suites.md).
+  _gpuperf_check_name("gpuperf_add_suite(${name})" suite "${name}" "the test perf.${name}")
   if(NOT ARG_COMMAND)
     message(FATAL_ERROR "gpuperf_add_suite(${name}) has no COMMAND: name the suite's benchmark binary (a target "
                         "of this project, or a path)")
@@ -309,12 +333,15 @@ function(gpuperf_add_suite name)
     message(FATAL_ERROR "gpuperf_add_suite(${name}): FORMAT '${ARG_FORMAT}' is neither gbench (a Google Benchmark "
                         "binary) nor nvbench (an nvbench binary)")
   endif()
-  get_property(declared GLOBAL PROPERTY GPUPERF_DECLARED_FAMILIES)
-  get_property(suites GLOBAL PROPERTY GPUPERF_SUITES)
-  if(name IN_LIST declared OR name IN_LIST suites)
-    message(FATAL_ERROR "gpuperf_add_suite(${name}): '${name}' is already a family's or suite's name, which "
-                        "names its test perf.${name}: give each its own")
-  endif()
+  # update_baseline.sh --suite reads the arguments back one line each (gpuperf-suites/<name>.txt, below).
+  foreach(argument IN LISTS ARG_ARGS)
+    if(argument MATCHES "[\r\n]")
+      message(FATAL_ERROR "gpuperf_add_suite(${name}): the argument '${argument}' of ARGS holds a line break, "
+                          "which the suite's file for update_baseline.sh (gpuperf-suites/${name}.txt, one "
+                          "argument a line) cannot carry: pass the value without it (e.g. in a file the suite reads)")
+    endif()
+  endforeach()
+  _gpuperf_claim_name(suite "${name}")
   set_property(GLOBAL APPEND PROPERTY GPUPERF_SUITES ${name})
   _gpuperf_baselines_folder(baselines "the suite '${name}'" "${ARG_BASELINES}")
   if(TARGET ${ARG_COMMAND})
@@ -322,9 +349,11 @@ function(gpuperf_add_suite name)
   else()
     get_filename_component(bench "${ARG_COMMAND}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
   endif()
+  # The arguments as add_test() passes them (an empty one dropped), for the test and its file alike.
+  set(arguments ${ARG_ARGS})
   set(suite_arguments "")
-  if(ARG_ARGS)
-    set(suite_arguments -- ${ARG_ARGS})
+  if(NOT arguments STREQUAL "")  # not if(arguments): a lone argument "0" or "OFF" is false
+    set(suite_arguments -- ${arguments})
   endif()
 
   gpuperf_gpu_test_properties(gpu_test_properties on_ctest_gpu)
@@ -348,9 +377,10 @@ function(gpuperf_add_suite name)
     LABELS perf ${gpu_test_properties} ENVIRONMENT "GPUPERF_PHASES_DIR=${perf_results_dir}/phases" TIMEOUT 600)
 
   # What update_baseline.sh --build-dir <build> --suite <name> reads to record the suite's baseline
-  # (perf_gate run --record): one key=value a line, the suite's arguments one arg= line each.
+  # (perf_gate run --record): one key=value a line, split at the first '=', the suite's arguments one
+  # arg= line each, in order, exactly as ARGS gives them to perf.<name> (no line break: refused above).
   set(argument_lines "")
-  foreach(argument IN LISTS ARG_ARGS)
+  foreach(argument IN LISTS arguments)
     string(APPEND argument_lines "arg=${argument}\n")
   endforeach()
   file(GENERATE OUTPUT ${CMAKE_BINARY_DIR}/gpuperf-suites/${name}.txt CONTENT

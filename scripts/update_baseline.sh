@@ -31,11 +31,14 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
 # suite_in <build dir> <suite>: sets gate, bench, format, suite_baselines and suite_arguments (with the
 # "--" before them, or none) from the suite's file, or dies saying what is missing.
 suite_in() {
-  local file="$1/gpuperf-suites/$2.txt" key value
+  local file="$1/gpuperf-suites/$2.txt" key value line
   [[ $2 =~ ^[A-Za-z0-9_]+$ ]] || die "$EXIT_INVALID" "--suite '$2' is not a suite's name (letters, digits, _)"
   [[ -f $file ]] || die "$EXIT_INVALID" "no suite '$2' in $1 (expected $file, written by gpuperf_add_suite($2 ...) when CMake configures)"
   gate="" bench="" format="" suite_baselines="" suite_arguments=()
-  while IFS='=' read -r key value; do
+  # Split at the first '=' only: a value keeps every '=' of its own, a trailing one too (--flag=).
+  while IFS= read -r line || [[ -n $line ]]; do
+    [[ $line == *=* ]] || continue
+    key=${line%%=*} value=${line#*=}
     case "$key" in
       gate) gate=$value ;;
       bench) bench=$value ;;

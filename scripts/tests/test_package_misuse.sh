@@ -71,6 +71,24 @@ expect_error family_named_as_a_shard "'families_2of4' names the perf tests of th
 expect_error shards_not_a_number "GPUPERF_PERF_SHARDS is 'two': give the number of perf tests" \
   "-DGPUPERF_PERF_SHARDS=two" "gpuperf_add_family(saxpy SOURCES saxpy.cu)"
 
+# A family and a suite share the tests perf.<name> and the files perf-results/<name>.*: one name, two
+# declarations, refused in either order; a suite named as the families' perf tests; a suite's name that
+# breaks the family rule; an argument update_baseline.sh --suite could not read back.
+suite="gpuperf_add_suite(saxpy COMMAND bench.sh FORMAT gbench)"
+expect_error family_then_suite "'saxpy' is declared as a family \(in .*family_then_suite/CMakeLists.txt\) and as a suite \(in .*family_then_suite/CMakeLists.txt\)" "" \
+  "gpuperf_add_family(saxpy SOURCES saxpy.cu)" "$suite"
+expect_error suite_then_family "'saxpy' is declared as a suite \(in .*suite_then_family/CMakeLists.txt\) and as a family \(in .*suite_then_family/CMakeLists.txt\)" "" \
+  "$suite" "gpuperf_add_family(saxpy SOURCES saxpy.cu)"
+expect_error suite_declared_twice "the suite 'saxpy' is declared twice" "" "$suite" "$suite"
+expect_error suite_named_as_the_perf_tests "gpuperf_add_suite\(families\): 'families' names the perf tests of the families together" "" \
+  "gpuperf_add_suite(families COMMAND bench.sh FORMAT gbench)"
+expect_error suite_named_as_a_shard "'families_1of2' names the perf tests of the families together" "" \
+  "gpuperf_add_suite(families_1of2 COMMAND bench.sh FORMAT gbench)"
+expect_error suite_name_not_a_family_name "gpuperf_add_suite\(1abc\): '1abc' is not a suite name: it must be a letter" "" \
+  "gpuperf_add_suite(1abc COMMAND bench.sh FORMAT gbench)"
+expect_error suite_argument_line_break "the argument '--x=a b' of ARGS holds a line break" "" \
+  'gpuperf_add_suite(saxpy COMMAND bench.sh FORMAT gbench ARGS "--x=a\nb")'
+
 # And what it generates when used right: a correctness test per family, the perf tests as the shards
 # GPUPERF_PERF_SHARDS asks for (perf_gate run --shard I/N), after every correctness test.
 mkdir -p "$work/shards/baselines"
@@ -99,6 +117,33 @@ else
     failures=$((failures + 1))
   else
     echo "ok: shards"
+  fi
+fi
+
+# A suite's arguments: gpuperf-suites/<name>.txt, which update_baseline.sh --suite reads (one arg= line each,
+# split at the first '='), holds exactly those its test perf.<name> passes after "--", in order: a
+# trailing '=', spaces, a lone "0" and an empty one (which add_test drops) alike.
+mkdir -p "$work/suite_arguments/baselines"
+printf '%s\n' "cmake_minimum_required(VERSION 3.25)" "project(suite_arguments LANGUAGES CXX CUDA)" \
+  "find_package(gpuperf 0.1 CONFIG REQUIRED)" \
+  'gpuperf_add_suite(args_suite COMMAND bench.sh FORMAT gbench ARGS --flag= "two words" "" 0 --x=a=b)' \
+  >"$work/suite_arguments/CMakeLists.txt"
+if ! "$cmake" -S "$work/suite_arguments" -B "$work/suite_arguments/build" "${options[@]}" \
+  >"$work/suite_arguments/log.txt" 2>&1; then
+  tail -n 12 "$work/suite_arguments/log.txt"
+  echo "FAIL: suite_arguments: the project did not configure"
+  failures=$((failures + 1))
+else
+  ctest=$(dirname "$cmake")/ctest
+  of_test=$("$ctest" --test-dir "$work/suite_arguments/build" --show-only=json-v1 |
+    jq -r '.tests[] | select(.name == "perf.args_suite") | .command | .[(index("--") + 1):][]')
+  of_file=$(sed -n 's/^arg=//p' "$work/suite_arguments/build/gpuperf-suites/args_suite.txt")
+  expected=$(printf '%s\n' --flag= "two words" 0 --x=a=b)
+  if [[ $of_test != "$expected" || $of_file != "$expected" ]]; then
+    echo "FAIL: suite_arguments: the test passes '$of_test', the suite's file holds '$of_file', not '$expected'"
+    failures=$((failures + 1))
+  else
+    echo "ok: suite_arguments"
   fi
 fi
 

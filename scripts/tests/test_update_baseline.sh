@@ -73,4 +73,21 @@ update --runs 0
 expect 2 "processes" "--runs 0"
 check "no baseline written by the failures" cmp "$baseline" "$work/before.json"
 
+# --- update_baseline.sh --suite: the suite's arguments as gpuperf_add_suite() wrote them ----------------
+# Each arg= line of gpuperf-suites/<name>.txt is one argument, split at its first '=' only: a trailing '='
+# kept, '=' and spaces inside kept, in order; a gate that logs what it is given stands in for perf_gate.
+mkdir -p "$work/suite_build/gpuperf-suites"
+logging_gate=$work/logging_gate.sh
+printf '#!/usr/bin/env bash\nprintf "%%s\\n" "$@" >%q\n' "$work/suite_gate_args" >"$logging_gate"
+chmod +x "$logging_gate"
+printf '%s\n' "# a comment" "gate=$logging_gate" "bench=$here/fake_gbench.sh" "format=gbench" \
+  "baselines=$baselines" "arg=--benchmark_min_time=0.1s" "arg=--flag=" "arg=two words" "arg=--x=a=b" \
+  >"$work/suite_build/gpuperf-suites/team_suite.txt"
+bash "$script" --build-dir "$work/suite_build" --suite team_suite --runs 2 >"$work/log" 2>&1
+check "update_baseline.sh --suite runs the gate" test -f "$work/suite_gate_args"
+check "the suite's arguments reach the gate exactly as its file lists them, a trailing '=' kept" \
+  diff <(sed -n '/^--$/,$p' "$work/suite_gate_args") \
+  <(printf '%s\n' -- --benchmark_min_time=0.1s --flag= "two words" --x=a=b)
+# --- end of the --suite block ----------------------------------------------------------------------------
+
 expectations_summary "update_baseline.sh"
