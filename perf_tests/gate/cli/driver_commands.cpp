@@ -10,6 +10,7 @@
 #include "formats/names.h"
 #include "gate/cli/commands.h"
 #include "gate/driver/ab_run.h"
+#include "gate/driver/process.h"
 #include "gate/driver/shared_steps.h"
 #include "gate/driver/shards.h"
 #include "gate/driver/stored_run.h"
@@ -25,6 +26,13 @@ constexpr int kMaxRepetitions = 100000;
 constexpr int kMaxRemeasure = 99;      // looks_budget at most 100, the most perf_gate compare takes
 constexpr int kMaxLockWaitS = 604800;  // a week [s]
 constexpr int kMaxRounds = 1000;
+constexpr int kMaxProcessTimeoutS = 604800;  // a week [s]
+
+// --process-timeout SECONDS, else the default for `repetitions` (driver/process.h); 0 for no limit.
+int process_timeout_s(const Arguments& args, int repetitions) {
+  return args.whole_number("--process-timeout", 0, kMaxProcessTimeoutS)
+      .value_or(driver::default_process_timeout_s(repetitions));
+}
 
 // The --format given, gpuperf where none is. DriverStop (exit 2) for an unknown one.
 driver::SuiteFormat format_of(const Arguments& args) {
@@ -147,10 +155,12 @@ int run_stored_test(const Arguments& args, std::ostream& out, std::ostream& err)
   try {
     if (args.has("--record")) {
       const driver::RecordRunOptions options = record_run_options(args);
+      const driver::ProcessTimeLimit limit(process_timeout_s(args, options.repetitions));
       const std::unique_ptr<driver::Suite> suite = suite_from(args, args.value("--bench"));
       return driver::record_suite_baseline(options, *suite, out, err);
     }
     const driver::StoredRunOptions options = stored_run_options(args);
+    const driver::ProcessTimeLimit limit(process_timeout_s(args, options.repetitions));
     const std::unique_ptr<driver::Suite> suite = suite_from(args, args.value("--bench"));
     return driver::run_against_baseline(options, *suite, out, err);
   } catch (const driver::DriverStop& stop) {
@@ -160,6 +170,7 @@ int run_stored_test(const Arguments& args, std::ostream& out, std::ostream& err)
 
 int run_ab_test(const Arguments& args, std::ostream& out, std::ostream& err) {
   const driver::AbRunOptions options = ab_run_options(args);
+  const driver::ProcessTimeLimit limit(process_timeout_s(args, options.repetitions));
   try {
     const std::unique_ptr<driver::Suite> a = suite_from(args, args.value("--a"));
     const std::unique_ptr<driver::Suite> b = suite_from(args, args.value("--b"));

@@ -51,9 +51,18 @@ class AbRun {
   std::optional<bool> time_filter_support_;
   MeasuredResults measured_a_;
   MeasuredResults measured_b_;
+  bool report_written_ = false;  // by a judgement of this comparison: the console may name the report
 };
 
+// The reports of the comparison: <out>/ab.md and ab.verdict.json.
+ReportFiles ab_report_files(const AbRunOptions& options) {
+  return {options.out + "/ab.md", options.out + "/ab.verdict.json", ""};
+}
+
 int AbRun::run() {
+  // An earlier comparison's reports go first: this one may end before it writes its own, and theirs
+  // would be read as its verdict.
+  remove_report_files(ab_report_files(options_));
   const SuiteGpu gpu = b_.suite.gpu();
   const GpuLock lock(gpu.uuid, options_.lock_wait_s);
   std::error_code error;
@@ -75,7 +84,7 @@ int AbRun::run() {
   if (last.exit_code == formats::kExitRegression && options_.diagnosis && b_.suite.abilities().checks) {
     run_ncu_diagnosis({"--a", a_.suite.program(), "--b", b_.suite.program(), "--dir", options_.out}, err_);
   }
-  out_ << "report: " << markdown << "\n";
+  if (report_written_) out_ << "report: " << markdown << "\n";
   return last.exit_code;
 }
 
@@ -139,7 +148,8 @@ Look AbRun::judge() {
     options.tolerance_pct = options_.tolerance_pct;
     options.looks = looks_budget(options_.max_remeasure);
     const Comparison comparison = compare_ab(a, b, options);
-    write_report_files(comparison, {options_.out + "/ab.md", options_.out + "/ab.verdict.json", ""});
+    write_report_files(comparison, ab_report_files(options_));
+    report_written_ = true;
     write_console_report(comparison, out_);
     return {exit_code(comparison), ambiguous_benchmarks(comparison)};
   } catch (const formats::InputError& e) {
@@ -176,6 +186,9 @@ int run_ab(const AbRunOptions& options, Suite& a, Suite& b, std::ostream& out, s
     return AbRun(options, a, b, out, err).run();
   } catch (const DriverStop& stop) {
     return report_stop(stop, err);
+  } catch (const formats::InputError& e) {
+    err << "perf_gate: error: " << e.what() << "\n";
+    return formats::kExitInvalidInput;
   }
 }
 

@@ -10,8 +10,18 @@ namespace gpuperf::gate::driver {
 // `name` with every character a regular expression gives a meaning ([ ] \ . * ^ $ + ? ( ) { } |) escaped.
 std::string regex_escaped(const std::string& name);
 
-// Exactly these benchmarks, and their Google Benchmark suffixes: "^(a/x/n:1|a/y/n:2)(/|$)".
+// Exactly these benchmarks of our own suite, and their Google Benchmark suffixes: "^(a/x/n:1|a/y/n:2)(/|$)".
 std::string exact_filter(const std::vector<std::string>& names);
+
+// Exactly the Google Benchmark runs of these run names less their run settings, as
+// formats::gbench_run_name_without_settings() gives them ("BM_a/1024", "BM_a/1024/threads:2"), and no
+// other: Google Benchmark searches --benchmark_filter in each run's full name (function, arguments, then
+// min_time:, min_warmup_time:, iterations:, repeats:, manual_time|real_time|process_time, then threads:N;
+// BenchmarkName::str() in its src/benchmark_name.cc), with POSIX extended regular expressions. So a name
+// may be followed by any run settings and, where it ends in threads:N, has them before its threads:
+//   {"BM_x/1", "BM_a/1024/threads:2"} -> "^(BM_x/1)(/(S))*$|^(BM_a/1024)(/(S))*/threads:2$", S the settings;
+// "BM_x/1/2" is not selected by "BM_x/1", nor "BM_a/1024/manual_time/threads:4" by its threads:2.
+std::string gbench_runs_filter(const std::vector<std::string>& run_names);
 
 // Every benchmark of `family`, and of `canary` beside it where given and another family:
 // "^reduction/", "^(reduction|ceiling)/".

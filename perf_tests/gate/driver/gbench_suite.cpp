@@ -20,7 +20,7 @@ std::string gbench_filter(const std::vector<std::string>& names, const std::stri
     }
     run_names.push_back(run.run_name);
   }
-  return exact_filter(run_names);
+  return gbench_runs_filter(run_names);
 }
 
 // The first look runs every benchmark of the binary (its family is the whole suite); a re-measurement

@@ -20,8 +20,9 @@ class GbenchSuite : public TeamSuite {
   ResultsFile read_results(const std::string& path) const override;
 };
 
-// The --benchmark_filter that selects exactly the runs `names` (ours, of the suite `family`) came from:
-// "^(BM_saxpy/1024|BM_copy<float>/4096)(/|$)". DriverStop (exit 2) for a name of another family or one the
+// The --benchmark_filter that selects exactly the runs `names` (ours, of the suite `family`) came from,
+// whatever run settings Google Benchmark wrote in their full names (benchmark_filters.h, gbench_runs_filter):
+// "^(BM_saxpy/1024|BM_copy<float>/4096)(/(min_time:[^/]*|...|process_time))*$". DriverStop (exit 2) for a name of another family or one the
 // mapping cannot have written.
 std::string gbench_filter(const std::vector<std::string>& names, const std::string& family);
 

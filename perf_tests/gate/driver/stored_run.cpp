@@ -49,6 +49,12 @@ class PhaseFileAtExit {
   std::ostream& err_;
 };
 
+// The reports of the run: <out>/<name>.md and .verdict.json.
+ReportFiles stored_report_files(const StoredRunOptions& options) {
+  const std::string prefix = options.out + "/" + run_name(options);
+  return {prefix + ".md", prefix + ".verdict.json", ""};
+}
+
 class StoredRun {
  public:
   StoredRun(const StoredRunOptions& options, Suite& suite, const SuiteGpu& gpu, std::string baseline_path,
@@ -103,6 +109,7 @@ class StoredRun {
   std::vector<std::string> runs_;            // every timing process's results, in order
   int run_count_ = 0;
   MeasuredResults measured_;
+  bool report_written_ = false;  // by a judgement of this run: the console may name the report
 };
 
 int StoredRun::run() {
@@ -151,7 +158,7 @@ int StoredRun::run() {
     diagnose();
     phases_.end("diagnosis");
   }
-  out_ << "report: " << prefix_ << ".md\n";
+  if (report_written_) out_ << "report: " << prefix_ << ".md\n";
   return last.exit_code;
 }
 
@@ -295,7 +302,8 @@ Look StoredRun::judge() {
     options.skip_unchanged = skip_unchanged_;
     options.runner_history = runner_history_ ? &*runner_history_ : nullptr;
     const Comparison comparison = compare_with_baseline(baseline_, results, options);
-    write_report_files(comparison, {prefix_ + ".md", prefix_ + ".verdict.json", ""});
+    write_report_files(comparison, stored_report_files(options_));
+    report_written_ = true;
     write_console_report(comparison, out_);
     return {exit_code(comparison), ambiguous_benchmarks(comparison)};
   } catch (const formats::InputError& e) {
@@ -322,6 +330,9 @@ std::string run_name(const StoredRunOptions& options) {
 int run_against_baseline(const StoredRunOptions& options, Suite& suite, std::ostream& out, std::ostream& err) {
   PhaseRecorder phases(run_name(options));
   try {
+    // An earlier run's reports go first: this run may end before it writes its own (no GPU, no baseline, a
+    // process that failed), and theirs would be read as its verdict.
+    remove_report_files(stored_report_files(options));
     const SuiteGpu gpu = suite.gpu();
     const std::string baseline_path = options.baselines + "/" + gpu.slug + ".json";
     std::error_code error;
@@ -355,6 +366,9 @@ int run_against_baseline(const StoredRunOptions& options, Suite& suite, std::ost
     }
   } catch (const DriverStop& stop) {
     return report_stop(stop, err);
+  } catch (const formats::InputError& e) {
+    err << "perf_gate: error: " << e.what() << "\n";
+    return formats::kExitInvalidInput;
   }
 }
 

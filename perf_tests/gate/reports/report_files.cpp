@@ -1,8 +1,11 @@
 #include "gate/reports/report_files.h"
 
+#include <filesystem>
 #include <sstream>
+#include <system_error>
 
 #include "formats/atomic_file.h"
+#include "formats/input_error.h"
 #include "gate/reports/reports.h"
 
 namespace gpuperf::gate {
@@ -24,6 +27,16 @@ void write_report_files(const Comparison& comparison, const ReportFiles& files) 
   if (!files.json.empty()) outputs.add(files.json, json_report(comparison));
   if (!files.remeasure_list.empty()) outputs.add(files.remeasure_list, remeasure_list(comparison));
   outputs.write();
+}
+
+void remove_report_files(const ReportFiles& files) {
+  for (const std::string* path : {&files.markdown, &files.json, &files.remeasure_list}) {
+    std::error_code error;
+    if (!path->empty() && !std::filesystem::remove(*path, error) && error) {
+      throw formats::InputError("cannot remove the previous run's report " + *path + ": " + error.message() +
+                                " - make its folder writable, or give another output folder");
+    }
+  }
 }
 
 std::vector<std::string> ambiguous_benchmarks(const Comparison& comparison) {

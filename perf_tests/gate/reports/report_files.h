@@ -24,6 +24,11 @@ void check_report_files(const ReportFiles& files);
 // Writes every file given, all or none (formats::OutputFiles). InputError naming a file that failed.
 void write_report_files(const Comparison& comparison, const ReportFiles& files);
 
+// Removes every file given that exists: what a run does first, so that one ending before its judgement
+// (an exit 2 or 77) leaves no earlier run's report in its place, looking like its own. InputError naming
+// a file that exists and cannot be removed.
+void remove_report_files(const ReportFiles& files);
+
 // The AMBIGUOUS benchmarks of the comparison, in the order of remeasure_list (reports.h): what is
 // measured again.
 std::vector<std::string> ambiguous_benchmarks(const Comparison& comparison);

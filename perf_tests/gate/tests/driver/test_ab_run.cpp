@@ -105,6 +105,23 @@ TEST_F(AbRunTest, ACrashIsToldApartFromAFailure) {
   EXPECT_NE(err_.find("error: build a failed in round 1 (exit 1)"), std::string::npos) << err_;
 }
 
+// A comparison that ends before its judgement leaves no earlier one's reports behind as its own.
+TEST_F(AbRunTest, AFailedComparisonLeavesNoEarlierReportBehind) {
+  FakeSuite a;
+  FakeSuite b;
+  AbRunOptions o = options();
+  o.max_remeasure = 0;
+  ASSERT_EQ(run(a, b, o), formats::kExitPass) << out_ << err_;
+  ASSERT_TRUE(std::filesystem::exists(path("out/ab.md")));
+  FakeSuite failing;
+  failing.fail_at_process = 1;
+  FakeSuite other;
+  EXPECT_EQ(run(failing, other, o), formats::kExitInvalidInput);
+  EXPECT_FALSE(std::filesystem::exists(path("out/ab.md"))) << "the earlier PASS report stayed";
+  EXPECT_FALSE(std::filesystem::exists(path("out/ab.verdict.json"))) << "the earlier PASS verdicts stayed";
+  EXPECT_EQ(out_.find("report: "), std::string::npos) << out_;
+}
+
 TEST_F(AbRunTest, NoGpuIsNotJudged) {
   FakeSuite a;
   FakeSuite b;

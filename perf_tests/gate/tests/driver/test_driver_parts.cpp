@@ -2,13 +2,20 @@
 // folder's rule, the GPU lock, processes (a crash told apart, the log, the environment) and the suite of
 // gpuperf_bench's format read from its --gpu-info.
 #include <gtest/gtest.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
 
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <memory>
 #include <optional>
+#include <regex>
 #include <sstream>
 #include <string>
 
@@ -174,6 +181,83 @@ TEST_F(ProcessTest, OutputGoesToTheLogWithTheEnvironmentAdded) {
   }
 }
 
+// Whether process `pid` still runs (a zombie no longer does).
+bool process_runs(pid_t pid) {
+  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+  std::string text;
+  std::getline(stat, text);
+  const std::size_t state = text.rfind(')');
+  return !text.empty() && state != std::string::npos && text.substr(state + 2, 1) != "Z";
+}
+
+// The pid a process wrote into `file`, waited for up to 10 s; 0 where none came.
+pid_t pid_written(const std::string& file) {
+  for (int i = 0; i < 1000; ++i) {
+    std::ifstream in(file);
+    long pid = 0;
+    if (in >> pid && pid > 0) return static_cast<pid_t>(pid);
+    ::usleep(10000);
+  }
+  return 0;
+}
+
+// A process past the time limit is killed with what it started, and the test stops (exit 2) naming it,
+// its limit and what to do; captured output too. Without a limit, a process runs to its end.
+TEST_F(ProcessTest, AHungProcessIsKilledWithItsGroupAtTheTimeLimit) {
+  EXPECT_EQ(default_process_timeout_s(30), 900 + 60 * 30);
+  const std::string hang = "sleep 60 & echo $! >" + path("sleep.pid") + "; wait";
+  const auto start = std::chrono::steady_clock::now();
+  {
+    const ProcessTimeLimit limit(1);
+    try {
+      run_process({{"/bin/sh", "-c", hang}, {}, path("hang.log")});
+      ADD_FAILURE() << "a hung process ran past its limit";
+    } catch (const DriverStop& stop) {
+      EXPECT_EQ(stop.exit_code(), formats::kExitInvalidInput);
+      EXPECT_NE(std::string(stop.what()).find("'/bin/sh' ran past its time limit of 1 s and was killed with its "
+                                              "process group (log: " + path("hang.log") + ")"),
+                std::string::npos)
+          << stop.what();
+      EXPECT_NE(std::string(stop.what()).find("--process-timeout SECONDS"), std::string::npos) << stop.what();
+    }
+    std::string captured;
+    EXPECT_THROW(run_process_captured({{"/bin/sh", "-c", "echo started; sleep 60"}, {}, ""}, captured), DriverStop);
+    EXPECT_EQ(captured, "started\n");
+    EXPECT_TRUE(run_process({{"/bin/sh", "-c", "exit 0"}, {}, ""}).succeeded()) << "a quick one is untouched";
+  }
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(20));
+  const pid_t sleeper = pid_written(path("sleep.pid"));
+  ASSERT_GT(sleeper, 0);
+  for (int i = 0; i < 200 && process_runs(sleeper); ++i) ::usleep(10000);
+  EXPECT_FALSE(process_runs(sleeper)) << "what the hung process started still runs";
+  EXPECT_TRUE(run_process({{"/bin/sh", "-c", "sleep 2"}, {}, ""}).succeeded()) << "no limit once it ended";
+}
+
+// A driver stopped by SIGTERM while its benchmark runs ends the benchmark's process group before it dies
+// of the signal itself: the next run, which can then take the GPU's lock, has the GPU to itself.
+TEST_F(ProcessTest, AStoppedDriverEndsItsRunningProcessGroupFirst) {
+  const std::string bench = "sleep 60 & echo $! >" + path("bench.pid") + "; wait";
+  std::cout.flush();
+  const pid_t driver = ::fork();
+  ASSERT_GE(driver, 0);
+  if (driver == 0) {
+    try {
+      run_process({{"/bin/sh", "-c", bench}, {}, path("bench.log")});
+    } catch (...) {
+    }
+    ::_exit(0);
+  }
+  const pid_t benchmark = pid_written(path("bench.pid"));
+  ASSERT_GT(benchmark, 0);
+  ::kill(driver, SIGTERM);
+  int status = 0;
+  ASSERT_EQ(::waitpid(driver, &status, 0), driver);
+  EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM) << "the driver dies of the signal: " << status;
+  for (int i = 0; i < 200 && process_runs(benchmark); ++i) ::usleep(10000);
+  EXPECT_FALSE(process_runs(benchmark)) << "the benchmark outlived the driver";
+  if (process_runs(benchmark)) ::kill(benchmark, SIGKILL);
+}
+
 TEST_F(ProcessTest, TheGpuperfSuiteReadsItsGpuInfo) {
   const std::string bench = write("bench.sh",
                                   "#!/bin/sh\necho '{\"name\": \"Fake GPU\", \"slug\": \"fake-gpu\", "
@@ -241,12 +325,39 @@ TEST(NvbenchSuite, SelectionNamesTheStatesOurNamesCameFrom) {
   EXPECT_THROW(nvbench_selection({"s/copy/T:F32,BlockSize"}, "s"), DriverStop) << "not a name the mapping writes";
 }
 
-// A re-measurement's --benchmark_filter: our names mapped back to Google Benchmark's run names, escaped.
+// Whether Google Benchmark would run `full_name` under `filter`: searched in the full name, POSIX extended
+// regular expressions (its src/re.h with std::regex).
+bool gbench_selects(const std::string& filter, const std::string& full_name) {
+  return std::regex_search(full_name, std::regex(filter, std::regex::extended));
+}
+
+// A re-measurement's --benchmark_filter: our names mapped back to Google Benchmark's run names, escaped,
+// selecting their runs whatever run settings the full names hold, and no other run.
 TEST(GbenchSuite, FilterNamesTheRunsOurNamesCameFrom) {
-  EXPECT_EQ(gbench_filter({"saxpy_suite/BM_saxpy/1024", "saxpy_suite/BM_copy_x3cfloat_x3e/4096"}, "saxpy_suite"),
-            "^(BM_saxpy/1024|BM_copy<float>/4096)(/|$)");
-  EXPECT_EQ(gbench_filter({"s/BM_x/threads:2"}, "s"), "^(BM_x/threads:2)(/|$)");
-  EXPECT_EQ(gbench_filter({"s/BM_x.y/1"}, "s"), "^(BM_x\\.y/1)(/|$)") << "a regex character is escaped";
+  const std::string two =
+      gbench_filter({"saxpy_suite/BM_saxpy/1024", "saxpy_suite/BM_copy_x3cfloat_x3e/4096"}, "saxpy_suite");
+  for (const char* run : {"BM_saxpy/1024", "BM_saxpy/1024/manual_time", "BM_copy<float>/4096/real_time",
+                          "BM_saxpy/1024/min_time:0.500/repeats:3/process_time/real_time"}) {
+    EXPECT_TRUE(gbench_selects(two, run)) << run << " under " << two;
+  }
+  for (const char* run : {"BM_saxpy/10240", "BM_saxpy/1024/2", "BM_saxpy/1024/manual_time/threads:2",
+                          "BM_copy<float>/4096/8/real_time", "XBM_saxpy/1024", "BM_saxpyy/1024"}) {
+    EXPECT_FALSE(gbench_selects(two, run)) << run << " under " << two;
+  }
+  // ->Threads(2)->UseRealTime() writes its settings before threads:N.
+  const std::string threaded = gbench_filter({"s/BM_a/1024/threads:2", "s/BM_x/1"}, "s");
+  for (const char* run : {"BM_a/1024/threads:2", "BM_a/1024/manual_time/threads:2", "BM_a/1024/real_time/threads:2",
+                          "BM_a/1024/iterations:10/repeats:2/min_warmup_time:0.1/manual_time/threads:2",
+                          "BM_x/1/manual_time", "BM_x/1"}) {
+    EXPECT_TRUE(gbench_selects(threaded, run)) << run << " under " << threaded;
+  }
+  for (const char* run : {"BM_a/1024/threads:4", "BM_a/1024/manual_time/threads:20", "BM_a/1024",
+                          "BM_a/1024/threads:2/manual_time", "BM_x/1/2", "BM_x/1/threads:2"}) {
+    EXPECT_FALSE(gbench_selects(threaded, run)) << run << " under " << threaded;
+  }
+  const std::string dotted = gbench_filter({"s/BM_x.y/1"}, "s");
+  EXPECT_TRUE(gbench_selects(dotted, "BM_x.y/1/real_time"));
+  EXPECT_FALSE(gbench_selects(dotted, "BM_xzy/1")) << "a regex character is escaped";
   EXPECT_THROW(gbench_filter({"other/BM_x/1"}, "s"), DriverStop) << "another family";
   EXPECT_THROW(gbench_filter({"s/BM_x41/1"}, "s"), DriverStop) << "not a name the mapping writes";
 }

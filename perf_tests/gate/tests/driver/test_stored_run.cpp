@@ -242,6 +242,33 @@ TEST_F(StoredRunTest, ACrashIsToldApartFromAFailure) {
   EXPECT_NE(err_.find("crashed (signal 11) while checking fake"), std::string::npos) << err_;
 }
 
+// A run that ends before its judgement leaves no earlier run's reports behind as its own, and the console
+// names no report it did not write.
+TEST_F(StoredRunTest, AFailedRunLeavesNoEarlierReportBehind) {
+  record_baseline_file();
+  FakeSuite clean;
+  ASSERT_EQ(run(clean, options()), formats::kExitPass) << out_ << err_;
+  ASSERT_TRUE(std::filesystem::exists(path("out/fake.md")));
+  ASSERT_TRUE(std::filesystem::exists(path("out/fake.verdict.json")));
+  FakeSuite failing;
+  failing.fail_at_process = 2;  // the first timing process
+  EXPECT_EQ(run(failing, options()), formats::kExitInvalidInput);
+  EXPECT_FALSE(std::filesystem::exists(path("out/fake.md"))) << "the earlier PASS report stayed";
+  EXPECT_FALSE(std::filesystem::exists(path("out/fake.verdict.json"))) << "the earlier PASS verdicts stayed";
+  EXPECT_EQ(out_.find("report: "), std::string::npos) << out_;
+  ASSERT_EQ(run(clean, options()), formats::kExitPass);
+  FakeSuite no_gpu;
+  no_gpu.has_gpu = false;
+  EXPECT_EQ(run(no_gpu, options()), formats::kExitNotJudged);
+  EXPECT_FALSE(std::filesystem::exists(path("out/fake.md"))) << "a skipped run left the earlier report";
+  // A report that cannot be removed is an error, named, before anything runs.
+  std::filesystem::create_directories(path("out/fake.md/in_the_way"));
+  FakeSuite blocked;
+  EXPECT_EQ(run(blocked, options()), formats::kExitInvalidInput);
+  EXPECT_NE(err_.find("cannot remove the previous run's report " + path("out/fake.md")), std::string::npos) << err_;
+  EXPECT_TRUE(blocked.calls.empty());
+}
+
 TEST_F(StoredRunTest, ACorruptBaselineFailsBeforeAnythingIsMeasured) {
   std::ofstream(path("baselines/nvidia-h200.json")) << "{\"schema_version\": 2, \"gpu\":";
   FakeSuite suite;
