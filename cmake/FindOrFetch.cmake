@@ -20,6 +20,10 @@ include(CMakePackageConfigHelpers)
 option(GPUPERF_FETCH_DEPENDENCIES
        "Download the pinned release of GoogleTest, Google Benchmark or nlohmann-json when find_package finds none (OFF: stop and name the packages to install)"
        ON)
+# One attempt per release, bounded: offline, FetchContent's own download retries for 90 s and then stops
+# with a stack trace that names no package. [seconds]
+set(GPUPERF_DOWNLOAD_TIMEOUT 120 CACHE STRING "Seconds a dependency's release may take to download before the configure names the packages to install")
+set(GPUPERF_DOWNLOAD_INACTIVITY_TIMEOUT 15 CACHE STRING "Seconds a dependency's download may go without progress")
 
 # The releases, pinned by the SHA-256 of their archives. googletest and benchmark: the archives of their
 # release tags, the same bytes as `git archive --format=tar --prefix=<name>-<version>/ <tag> | gzip -n` of
@@ -113,16 +117,27 @@ function(gpuperf_find_or_fetch)
     elseif(FETCHCONTENT_FULLY_DISCONNECTED AND EXISTS "${FETCHCONTENT_BASE_DIR}/${content}-src/CMakeLists.txt")
       set(from "${release}, downloaded before into ${FETCHCONTENT_BASE_DIR}/${content}-src")
     elseif(GPUPERF_FETCH_DEPENDENCIES AND NOT FETCHCONTENT_FULLY_DISCONNECTED)
+      _gpuperf_download_release(${package} archive failure)
+      if(failure)
+        list(APPEND missing ${package})
+        list(APPEND download_failures "${failure}")
+        continue()
+      endif()
       set(from "${release}, downloaded from ${_gpuperf_${package}_url}")
     else()
       list(APPEND missing ${package})
       continue()
     endif()
+    set(url ${_gpuperf_${package}_url})
+    if(DEFINED archive)
+      set(url "file://${archive}")  # downloaded and checked above: FetchContent only unpacks it
+      unset(archive)
+    endif()
     message(STATUS "gpuperf: find_package(${package}) found no ${_gpuperf_${package}_label}: building ${from}")
     # SYSTEM: their headers are not ours to warn about. First, as CMake 3.25 passes what follows the URL's
     # options on to them (SYSTEM after URL_HASH became part of the hash).
     FetchContent_Declare(${content} SYSTEM
-      URL ${_gpuperf_${package}_url}
+      URL ${url}
       URL_HASH SHA256=${_gpuperf_${package}_sha256}
       DOWNLOAD_EXTRACT_TIMESTAMP TRUE)
     _gpuperf_fetch_options(${package})
@@ -131,14 +146,52 @@ function(gpuperf_find_or_fetch)
   endforeach()
 
   if(missing)
-    _gpuperf_missing_message(text "${missing}")
+    list(JOIN download_failures "; " download_failures)
+    _gpuperf_missing_message(text "${missing}" "${download_failures}")
     message(FATAL_ERROR "${text}")
   endif()
 endfunction()
 
+# Downloads the pinned release of <package> once, into FETCHCONTENT_BASE_DIR/downloads/ (kept: a later
+# configure reuses it), within GPUPERF_DOWNLOAD_TIMEOUT; checks its SHA-256. Sets <out_archive> to the file,
+# or <out_failure> to why it could not (offline, a proxy, a server that refused). A file whose hash is not
+# the pinned one stops the configure.
+function(_gpuperf_download_release package out_archive out_failure)
+  set(url ${_gpuperf_${package}_url})
+  set(sha256 ${_gpuperf_${package}_sha256})
+  get_filename_component(name "${url}" NAME)
+  set(archive "${FETCHCONTENT_BASE_DIR}/downloads/${_gpuperf_${package}_content}-${name}")
+  set(${out_failure} "" PARENT_SCOPE)
+  set(${out_archive} "${archive}" PARENT_SCOPE)
+  if(EXISTS "${archive}")
+    file(SHA256 "${archive}" actual)
+    if(actual STREQUAL sha256)
+      return()
+    endif()
+  endif()
+  message(STATUS "gpuperf: downloading ${url}")
+  file(DOWNLOAD "${url}" "${archive}.part" STATUS status TIMEOUT ${GPUPERF_DOWNLOAD_TIMEOUT}
+       INACTIVITY_TIMEOUT ${GPUPERF_DOWNLOAD_INACTIVITY_TIMEOUT})
+  list(GET status 0 code)
+  if(NOT code EQUAL 0)
+    list(GET status 1 why)
+    file(REMOVE "${archive}.part")
+    set(${out_failure} "${url}: ${why}" PARENT_SCOPE)
+    return()
+  endif()
+  file(SHA256 "${archive}.part" actual)
+  if(NOT actual STREQUAL sha256)
+    file(REMOVE "${archive}.part")
+    message(FATAL_ERROR "${url} is not the release the harness pins (SHA-256 expected: '${sha256}' actual: "
+                        "'${actual}'): a proxy or mirror gave other bytes. Fetch it from elsewhere and give its "
+                        "sources (-DFETCHCONTENT_SOURCE_DIR_<NAME>), or install the package (docs/dependencies.md)")
+  endif()
+  file(RENAME "${archive}.part" "${archive}")
+endfunction()
+
 # The configure error for the packages in <missing>: why, then one install command per platform, then the
 # other ways out.
-function(_gpuperf_missing_message out missing)
+function(_gpuperf_missing_message out missing download_failures)
   set(labels "")
   set(releases "")
   set(source_options "")
@@ -164,7 +217,9 @@ function(_gpuperf_missing_message out missing)
     set(labels "${last}")
   endif()
   list(JOIN releases ", " releases)
-  if(NOT GPUPERF_FETCH_DEPENDENCIES AND FETCHCONTENT_FULLY_DISCONNECTED)
+  if(download_failures)
+    set(allow "")
+  elseif(NOT GPUPERF_FETCH_DEPENDENCIES AND FETCHCONTENT_FULLY_DISCONNECTED)
     set(off "GPUPERF_FETCH_DEPENDENCIES=OFF, FETCHCONTENT_FULLY_DISCONNECTED=ON")
     set(allow "-DGPUPERF_FETCH_DEPENDENCIES=ON -DFETCHCONTENT_FULLY_DISCONNECTED=OFF")
   elseif(NOT GPUPERF_FETCH_DEPENDENCIES)
@@ -174,8 +229,13 @@ function(_gpuperf_missing_message out missing)
     set(off "FETCHCONTENT_FULLY_DISCONNECTED=ON")
     set(allow "-DFETCHCONTENT_FULLY_DISCONNECTED=OFF")
   endif()
-  string(CONCAT text "The harness needs ${labels}, which find_package() did not find, and downloading ${their} is "
-                     "off (${off}). Install ${them} with one of:\n")
+  if(download_failures)
+    string(CONCAT text "The harness needs ${labels}, which find_package() did not find, and downloading ${their} "
+                       "failed (${download_failures}). Install ${them} with one of:\n")
+  else()
+    string(CONCAT text "The harness needs ${labels}, which find_package() did not find, and downloading ${their} is "
+                       "off (${off}). Install ${them} with one of:\n")
+  endif()
   set(index 0)
   foreach(platform IN LISTS _gpuperf_platforms)
     set(names "")
@@ -186,9 +246,13 @@ function(_gpuperf_missing_message out missing)
     string(APPEND text "  ${_gpuperf_${platform}_how}${names}\n")
     math(EXPR index "${index} + 1")
   endforeach()
+  if(allow)
+    set(download "let the build download ${them} (${allow})")
+  else()
+    set(download "configure again where ${them} can be downloaded")
+  endif()
   string(APPEND text "and configure again (a prefix outside CMake's default paths: -DCMAKE_PREFIX_PATH=<prefix>). "
-                     "Or let the build download ${them} (${allow}), or give the sources (${releases}):"
-                     "${source_options}")
+                     "Or ${download}, or give the sources (${releases}):${source_options}")
   set(${out} "${text}" PARENT_SCOPE)
 endfunction()
 

@@ -15,6 +15,10 @@
 #   download       GoogleTest hidden and downloaded: from a stand-in for its release archive (a file:// URL
 #                  to a tarball of its sources, and that tarball's SHA-256), which configures
 #   tampered       the same archive against another SHA-256: the configure stops, naming both hashes
+#   offline        GoogleTest hidden, its release unreachable: the configure stops within 20 s, naming the
+#                  packages to install (no retries)
+#   no_gpu         the top-level project with CMAKE_CUDA_ARCHITECTURES=native and no GPU: one message that
+#                  names the ci preset (cmake/NativeGpu.cmake)
 # GoogleTest's sources: GPUPERF_GOOGLETEST_SOURCE, else /usr/src/googletest (Debian/Ubuntu: package
 # googletest, which libgtest-dev installs). Without them the cases that need them are not run, and the test
 # reports skipped (77) once the others pass.
@@ -75,6 +79,43 @@ if ! configure harness_slice -DCMAKE_DISABLE_FIND_PACKAGE_GTest=ON "${offline[@]
   fail "did not configure with the project's own GoogleTest targets: $(tail -n 15 "$work/$test_case.log")"
 elif built_googletest || grep -q "found no GoogleTest" "$work/$test_case.log"; then
   fail "built a GoogleTest of its own beside the project's targets"
+fi
+
+# Offline with downloading on: one attempt, no 90 s of FetchContent's retries, and the error names the
+# package to install (a closed port of this machine stands in for the unreachable release).
+test_case=offline
+unreachable=http://127.0.0.1:9/googletest-1.15.2.tar.gz
+started=$SECONDS
+if configure harness_slice -DCMAKE_DISABLE_FIND_PACKAGE_GTest=ON "-DTEST_GTEST_ARCHIVE=$unreachable" \
+  "-DTEST_GTEST_SHA256=$(printf '%064d' 0)"; then
+  fail "configured with GoogleTest's release unreachable"
+else
+  took=$((SECONDS - started))
+  ((took < 20)) || fail "took $took s to give up on an unreachable download (expected under 20 s)"
+  ! grep -q "Retry after" "$work/$test_case.log" || fail "retried the download: $(grep "Retry after" "$work/$test_case.log")"
+  text=$(error_text | tr -s ' \n' ' ')
+  for wanted in "The harness needs GoogleTest, which find_package() did not find, and downloading its pinned release failed ($unreachable:" \
+    "apt-get install libgtest-dev" "configure again where it can be downloaded" \
+    "-DFETCHCONTENT_SOURCE_DIR_GOOGLETEST=<its source folder>"; do
+    [[ $text == *"$wanted"* ]] || fail "the configure error does not say '$wanted': $text"
+  done
+fi
+
+# CMAKE_CUDA_ARCHITECTURES=native (the dev preset) where no GPU is seen: the top-level project stops before
+# project() with one message naming the ci preset (a stand-in nvidia-smi that lists none, as on such a host).
+test_case=no_gpu
+no_gpu_smi=$work/no_gpu_nvidia_smi.sh
+printf '#!/bin/sh\necho "No devices were found"\nexit 6\n' >"$no_gpu_smi"
+chmod +x "$no_gpu_smi"
+if "$cmake" -S "$root" -B "$work/$test_case" "${options[@]}" -DCMAKE_CUDA_ARCHITECTURES=native \
+  "-DGPUPERF_NVIDIA_SMI=$no_gpu_smi" >"$work/$test_case.log" 2>&1; then
+  fail "configured for native architectures with no GPU"
+else
+  said=$(tr -s ' \n' ' ' <"$work/$test_case.log")
+  count=$(grep -o "no GPU was detected" <<<"$said" | wc -l)
+  ((count == 1)) || fail "said 'no GPU was detected' $count times, not once"
+  [[ $said == *"use \`cmake --workflow --preset ci\`"* && $said == *"No devices were found"* ]] ||
+    fail "did not name the ci preset and what nvidia-smi said: $said"
 fi
 
 if [[ -n $have_googletest ]]; then
@@ -152,7 +193,7 @@ fi
 ((failures == 0)) || exit 1
 if [[ -z $have_googletest ]]; then
   echo "SKIPPED (in part): no GoogleTest sources at $googletest (Debian/Ubuntu: apt-get install googletest;" \
-    "or GPUPERF_GOOGLETEST_SOURCE=<folder>): only the cases disconnected and provided ran"
+    "or GPUPERF_GOOGLETEST_SOURCE=<folder>): only the cases disconnected, provided, offline and no_gpu ran"
   exit 77
 fi
 echo "PASS: the dependencies found, built from their sources, provided by the project, installed with the package, or named"
