@@ -8,33 +8,37 @@
 #include "formats/input_error.h"
 #include "formats/version.h"
 #include "gate/cli/arguments.h"
+#include "gate/cli/command.h"
 #include "gate/cli/commands.h"
+#include "gate/cli/help.h"
 
 namespace gpuperf::gate {
 namespace {
 
 using cli::Arguments;
+using cli::Command;
+using cli::FileRole;
 using cli::OptionKind;
 using cli::UsageError;
 constexpr OptionKind kValue = OptionKind::kValue;
 constexpr OptionKind kValues = OptionKind::kValues;
 constexpr OptionKind kSwitch = OptionKind::kSwitch;
 constexpr OptionKind kRest = OptionKind::kRest;
+// What each option's value is to the call's files (arguments.h: FileRole): no output may be an input.
+constexpr FileRole kNotAFile = FileRole::kNone;
+constexpr FileRole kFileIn = FileRole::kInput;
+constexpr FileRole kFileOut = FileRole::kOutput;
+constexpr FileRole kFileInOut = FileRole::kUpdated;
+constexpr FileRole kFileReplaced = FileRole::kReplaced;
 
-// One command of perf_gate: its name, the function that runs it, its paragraph of the usage (synopsis,
-// then what it does) and the options it takes. The usage, the parser and the dispatch all read this one
-// table, so that a command or option cannot be added to one and missed in another.
-struct Command {
-  const char* name;
-  cli::Run run;
-  const char* usage;
-  std::vector<cli::OptionSpec> options;
-};
-
+// perf_gate's commands (command.h): its name, the function that runs it, its purpose in one line, its
+// paragraph of the usage (synopsis, then what it does) and the options it takes, each with its role for
+// the files of the call, its argument and its meaning for the help.
 const std::vector<Command>& commands() {
   static const std::vector<Command> table = {
       {"run",
        cli::run_stored_test,
+       "a perf test as CTest runs it: check, time, judge against the baseline",
        R"(  perf_gate run (--family F | --shard I/N) --bench PATH --baselines DIR --out DIR [--processes N (3)]
                 [--repetitions N (30)] [--max-remeasure N (3)] [--strict] [--lock-wait SECONDS (1800)] [--no-canary]
                 [--no-reference-check] [--skip-unchanged] [--same-code-ledger FILE] [--no-diagnosis]
@@ -70,27 +74,30 @@ const std::vector<Command>& commands() {
       all. Writes into --out: record.fingerprints.json and record.runN.json (a team's: F.recordN.json),
       each with its .log. Exit 0 written, 2 failure (nothing written), 77 no GPU.
 )",
-       {{"--family", kValue},
-        {"--shard", kValue},
-        {"--bench", kValue},
-        {"--baselines", kValue},
-        {"--out", kValue},
-        {"--processes", kValue},
-        {"--repetitions", kValue},
-        {"--max-remeasure", kValue},
-        {"--strict", kSwitch},
-        {"--lock-wait", kValue},
-        {"--no-canary", kSwitch},
-        {"--no-reference-check", kSwitch},
-        {"--skip-unchanged", kSwitch},
-        {"--same-code-ledger", kValue},
-        {"--no-diagnosis", kSwitch},
-        {"--runner-history", kValue},
-        {"--format", kValue},
-        {"--record", kSwitch},
-        {"--", kRest}}},
+       {{"--family", kValue, kNotAFile, "F", "the family (or a team's suite) to test; or --shard"},
+        {"--shard", kValue, kNotAFile, "I/N", "shard I of N of our whole suite, cut by the baseline's medians"},
+        {"--bench", kValue, kFileIn, "PATH", "the suite's binary (gpuperf_bench, or a team's)"},
+        {"--baselines", kValue, kNotAFile, "DIR", "the folder of baselines, <gpu slug>.json each"},
+        {"--out", kValue, kNotAFile, "DIR", "the folder the runs, logs and reports are written into"},
+        {"--processes", kValue, kNotAFile, "N (3)", "fresh processes timed at the first look (10 with --record)"},
+        {"--repetitions", kValue, kNotAFile, "N (30)", "repetitions of each benchmark in a process"},
+        {"--max-remeasure", kValue, kNotAFile, "N (3)", "the most re-measurements of what is AMBIGUOUS"},
+        {"--strict", kSwitch, kNotAFile, "", "no baseline for this GPU, or a benchmark missing: a failure"},
+        {"--lock-wait", kValue, kNotAFile, "SECONDS (1800)", "how long to wait for the GPU's lock"},
+        {"--process-timeout", kValue, kNotAFile, "SECONDS (900 + 60 x repetitions)",
+         "the time limit of each process of the suite; 0: none"},
+        {"--no-canary", kSwitch, kNotAFile, "", "no memory canary (the ceiling family) beside the family"},
+        {"--no-reference-check", kSwitch, kNotAFile, "", "no checking process: only time"},
+        {"--skip-unchanged", kSwitch, kNotAFile, "", "benchmarks with the baseline's code and platform are not timed"},
+        {"--same-code-ledger", kValue, kFileInOut, "FILE", "add the verdicts on unchanged code to this ledger"},
+        {"--no-diagnosis", kSwitch, kNotAFile, "", "no Nsight Compute profile of a regression"},
+        {"--runner-history", kValue, kFileIn, "FILE", "judge each runner against its own history (history-offsets)"},
+        {"--format", kValue, kNotAFile, "gpuperf|gbench|nvbench", "the kind of suite --bench is (gpuperf)"},
+        {"--record", kSwitch, kNotAFile, "", "record the suite's baseline into --baselines instead"},
+        {"--", kRest, kNotAFile, "SUITE ARGS...", "arguments for each process of a team's suite"}}},
       {"ab-run",
        cli::run_ab_test,
+       "two builds on this GPU, processes interleaved, no stored baseline",
        R"(  perf_gate ab-run --a BENCH_A --b BENCH_B --out DIR [--rounds N (6)] [--repetitions N (20)] [--filter REGEX]
                    [--tolerance-pct X (1.0)] [--max-remeasure N (4)] [--lock-wait SECONDS (1800)]
                    [--no-reference-check] [--no-diagnosis] [--same-code-ledger FILE] [--format gpuperf]
@@ -106,23 +113,26 @@ const std::vector<Command>& commands() {
       benchmark each round; its own options after -- select them, not --filter; --no-reference-check
       does not apply).
 )",
-       {{"--a", kValue},
-        {"--b", kValue},
-        {"--out", kValue},
-        {"--rounds", kValue},
-        {"--repetitions", kValue},
-        {"--filter", kValue},
-        {"--tolerance-pct", kValue},
-        {"--max-remeasure", kValue},
-        {"--lock-wait", kValue},
-        {"--no-reference-check", kSwitch},
-        {"--no-diagnosis", kSwitch},
-        {"--same-code-ledger", kValue},
-        {"--format", kValue},
-        {"--suite", kValue},
-        {"--", kRest}}},
+       {{"--a", kValue, kFileIn, "BENCH_A", "build A's suite binary (the base)"},
+        {"--b", kValue, kFileIn, "BENCH_B", "build B's suite binary (the change)"},
+        {"--out", kValue, kNotAFile, "DIR", "the folder the rounds, logs and reports are written into"},
+        {"--rounds", kValue, kNotAFile, "N (6)", "rounds of one process of each build"},
+        {"--repetitions", kValue, kNotAFile, "N (20)", "repetitions of each benchmark in a process"},
+        {"--filter", kValue, kNotAFile, "REGEX", "time only the benchmarks whose name matches"},
+        {"--tolerance-pct", kValue, kNotAFile, "X (1.0)", "the change in percent that counts"},
+        {"--max-remeasure", kValue, kNotAFile, "N (4)", "the most re-measurements of what is AMBIGUOUS"},
+        {"--lock-wait", kValue, kNotAFile, "SECONDS (1800)", "how long to wait for the GPU's lock"},
+        {"--process-timeout", kValue, kNotAFile, "SECONDS (900 + 60 x repetitions)",
+         "the time limit of each process of the suite; 0: none"},
+        {"--no-reference-check", kSwitch, kNotAFile, "", "round 1 only times, checks nothing"},
+        {"--no-diagnosis", kSwitch, kNotAFile, "", "no Nsight Compute profile of a regression"},
+        {"--same-code-ledger", kValue, kFileInOut, "FILE", "add the verdicts on unchanged code to this ledger"},
+        {"--format", kValue, kNotAFile, "gpuperf|gbench|nvbench", "the kind of suite the builds are (gpuperf)"},
+        {"--suite", kValue, kNotAFile, "NAME", "the team's suite (with --format gbench or nvbench)"},
+        {"--", kRest, kNotAFile, "SUITE ARGS...", "arguments for each process of a team's suite"}}},
       {"compare",
        cli::run_compare,
+       "judge results files of one GPU against its baseline",
        R"(  perf_gate compare --baseline FILE --results R1.json [R2.json ...] [--family F | --filter REGEX]
                     [--strict] [--skip-unchanged] [--looks K] [--alpha A] [--markdown OUT.md]
                     [--json OUT.json] [--remeasure-list OUT.txt] [--runner-history FILE]
@@ -153,31 +163,33 @@ const std::vector<Command>& commands() {
       baseline as above. A file of another GPU model is an error; one of another baseline is not used,
       and the report says so.
 )",
-       {{"--baseline", kValue},
-        {"--results", kValues},
-        {"--family", kValue},
-        {"--filter", kValue},
-        {"--strict", kSwitch},
-        {"--skip-unchanged", kSwitch},
-        {"--looks", kValue},
-        {"--alpha", kValue},
-        {"--markdown", kValue},
-        {"--json", kValue},
-        {"--remeasure-list", kValue},
-        {"--runner-history", kValue}}},
+       {{"--baseline", kValue, kFileIn, "FILE", "the GPU's baseline (baselines/<gpu slug>.json)"},
+        {"--results", kValues, kFileIn, "R.json...", "the results, one file per process"},
+        {"--family", kValue, kNotAFile, "F", "judge only family F"},
+        {"--filter", kValue, kNotAFile, "REGEX", "judge only the benchmarks whose name matches"},
+        {"--strict", kSwitch, kNotAFile, "", "a benchmark of the baseline missing from the results fails"},
+        {"--skip-unchanged", kSwitch, kNotAFile, "", "an untimed benchmark with the baseline's code is UNCHANGED"},
+        {"--looks", kValue, kNotAFile, "K (1)", "the most times a benchmark is judged: 1 + re-measurements"},
+        {"--alpha", kValue, kNotAFile, "A (0.01)", "the run's family-wise false-alarm rate"},
+        {"--markdown", kValue, kFileOut, "OUT.md", "write the report as Markdown"},
+        {"--json", kValue, kFileOut, "OUT.json", "write the report as JSON"},
+        {"--remeasure-list", kValue, kFileOut, "OUT.txt", "write the AMBIGUOUS benchmarks, one a line"},
+        {"--runner-history", kValue, kFileIn, "FILE", "judge each runner against its own history (history-offsets)"}}},
       {"unchanged",
        cli::run_unchanged,
+       "list the benchmarks whose code and platform equal the baseline's",
        R"(  perf_gate unchanged --baseline FILE --results R.json [...] [--family F | --filter REGEX] --list OUT.txt
       Write the selected benchmarks whose fingerprint in the results (gpuperf_bench --fingerprint-only)
       equals the baseline's, on the same GPU model, driver and CUDA runtime: what need not be re-timed.
 )",
-       {{"--baseline", kValue},
-        {"--results", kValues},
-        {"--family", kValue},
-        {"--filter", kValue},
-        {"--list", kValue}}},
+       {{"--baseline", kValue, kFileIn, "FILE", "the GPU's baseline"},
+        {"--results", kValues, kFileIn, "R.json...", "a checking process's fingerprints (--fingerprint-only)"},
+        {"--family", kValue, kNotAFile, "F", "only family F"},
+        {"--filter", kValue, kNotAFile, "REGEX", "only the benchmarks whose name matches"},
+        {"--list", kValue, kFileOut, "OUT.txt", "write the unchanged benchmarks, one a line"}}},
       {"record",
        cli::run_record,
+       "write a baseline from results, keeping the previous one's tolerances",
        R"(  perf_gate record --results R1.json [R2.json ...] --out FILE [--previous FILE] [--commit SHA]
                    [--default-tolerance-pct X] [--same-gpu-tolerance-pct X]
       Write a baseline (each results file is one process: its median per benchmark is kept; their GPU
@@ -187,20 +199,23 @@ const std::vector<Command>& commands() {
       (> 0): the default for results from a listed GPU. Without --previous (a GPU's first baseline) the
       defaults are 4% and 2% on the recording GPU.
 )",
-       {{"--results", kValues},
-        {"--out", kValue},
-        {"--previous", kValue},
-        {"--commit", kValue},
-        {"--default-tolerance-pct", kValue},
-        {"--same-gpu-tolerance-pct", kValue}}},
+       {{"--results", kValues, kFileIn, "R.json...", "the results, one file per process"},
+        {"--out", kValue, kFileOut, "FILE", "the baseline to write (may be --previous)"},
+        {"--previous", kValue, kFileReplaced, "FILE", "the baseline this one replaces: its tolerances are kept"},
+        {"--commit", kValue, kNotAFile, "SHA", "the commit the results were measured at"},
+        {"--default-tolerance-pct", kValue, kNotAFile, "X", "the default tolerance in percent (4)"},
+        {"--same-gpu-tolerance-pct", kValue, kNotAFile, "X", "the tolerance on a GPU that recorded it (2)"}}},
       {"migrate",
        cli::run_migrate,
+       "rewrite a baseline of an older schema in the current one",
        R"(  perf_gate migrate --baseline FILE --out FILE
       Rewrite a baseline of an older schema_version in the current one (the numbers unchanged).
 )",
-       {{"--baseline", kValue}, {"--out", kValue}}},
+       {{"--baseline", kValue, kFileReplaced, "FILE", "the baseline to read"},
+        {"--out", kValue, kFileOut, "FILE", "the file to write (may be --baseline)"}}},
       {"ab",
        cli::run_ab,
+       "judge the interleaved results of two builds on one GPU",
        R"(  perf_gate ab --a A1.json [A2.json ...] --b B1.json [B2.json ...] [--tolerance-pct X (default 1.0)]
                [--family F | --filter REGEX] [--looks K] [--alpha A] [--markdown OUT.md] [--json OUT.json]
                [--remeasure-list OUT.txt]
@@ -210,18 +225,19 @@ const std::vector<Command>& commands() {
       platform differs from A's. No memory canary: both builds run on one machine in interleaved
       rounds, so a shift of the machine moves A and B alike.
 )",
-       {{"--a", kValues},
-        {"--b", kValues},
-        {"--tolerance-pct", kValue},
-        {"--family", kValue},
-        {"--filter", kValue},
-        {"--looks", kValue},
-        {"--alpha", kValue},
-        {"--markdown", kValue},
-        {"--json", kValue},
-        {"--remeasure-list", kValue}}},
+       {{"--a", kValues, kFileIn, "A.json...", "build A's results, one file per process"},
+        {"--b", kValues, kFileIn, "B.json...", "build B's results, one file per process, in A's order"},
+        {"--tolerance-pct", kValue, kNotAFile, "X (1.0)", "the change in percent that counts"},
+        {"--family", kValue, kNotAFile, "F", "judge only family F"},
+        {"--filter", kValue, kNotAFile, "REGEX", "judge only the benchmarks whose name matches"},
+        {"--looks", kValue, kNotAFile, "K (1)", "the most times a benchmark is judged: 1 + re-measurements"},
+        {"--alpha", kValue, kNotAFile, "A (0.01)", "the run's family-wise false-alarm rate"},
+        {"--markdown", kValue, kFileOut, "OUT.md", "write the report as Markdown"},
+        {"--json", kValue, kFileOut, "OUT.json", "write the report as JSON"},
+        {"--remeasure-list", kValue, kFileOut, "OUT.txt", "write the AMBIGUOUS benchmarks, one a line"}}},
       {"ledger",
        cli::run_ledger,
+       "add a report's verdicts on unchanged code to the false-alarm count",
        R"(  perf_gate ledger --ledger FILE --report VERDICT.json [--markdown REPORT.md]
       Add the report's timed verdicts on unchanged code (identical fingerprints) to the running count
       of its GPU model and mode in FILE (created if missing; updated under a lock, atomically): any SLOW
@@ -230,15 +246,19 @@ const std::vector<Command>& commands() {
       VERDICT.json ("same_code_ledger"). A report counted before (a retried step) changes
       nothing: the ledger remembers the reports it counted.
 )",
-       {{"--ledger", kValue}, {"--report", kValue}, {"--markdown", kValue}}},
+       {{"--ledger", kValue, kFileInOut, "FILE", "the ledger to update (created if missing)"},
+        {"--report", kValue, kFileInOut, "VERDICT.json", "the report (compare --json); gets the count added"},
+        {"--markdown", kValue, kFileInOut, "REPORT.md", "append the count's line to this report"}}},
       {"ncu-metrics",
        cli::run_ncu_metrics,
+       "print the Nsight Compute metrics the diagnosis collects",
        R"(  perf_gate ncu-metrics
       Print the Nsight Compute metrics the diagnosis collects, as the argument of ncu --metrics.
 )",
        {}},
       {"ncu-diff",
        cli::run_ncu_diff,
+       "set two Nsight Compute profiles of one benchmark side by side",
        R"(  perf_gate ncu-diff (--before A.csv | --before-stored FILE) (--after B.csv | --after-stored FILE)
                      [--benchmark NAME] [--title TEXT] [--before-label L] [--after-label L]
                      [--markdown OUT.md] [--json OUT.json]
@@ -247,18 +267,19 @@ const std::vector<Command>& commands() {
       shared bank conflicts, instructions, the top 3 stall reasons. Markdown to stdout without --markdown.
       --before-stored, --after-stored: NAME's profile in a file of stored profiles (ncu-store).
 )",
-       {{"--before", kValue},
-        {"--before-stored", kValue},
-        {"--benchmark", kValue},
-        {"--after", kValue},
-        {"--after-stored", kValue},
-        {"--title", kValue},
-        {"--before-label", kValue},
-        {"--after-label", kValue},
-        {"--markdown", kValue},
-        {"--json", kValue}}},
+       {{"--before", kValue, kFileIn, "A.csv", "the profile before (ncu --csv)"},
+        {"--before-stored", kValue, kFileIn, "FILE", "take the profile before from this file of stored profiles"},
+        {"--benchmark", kValue, kNotAFile, "NAME", "the benchmark, in the stored profiles"},
+        {"--after", kValue, kFileIn, "B.csv", "the profile after (ncu --csv)"},
+        {"--after-stored", kValue, kFileIn, "FILE", "take the profile after from this file of stored profiles"},
+        {"--title", kValue, kNotAFile, "TEXT", "the report's title"},
+        {"--before-label", kValue, kNotAFile, "L", "what the before column is called"},
+        {"--after-label", kValue, kNotAFile, "L", "what the after column is called"},
+        {"--markdown", kValue, kFileOut, "OUT.md", "write the Markdown here, not to stdout"},
+        {"--json", kValue, kFileOut, "OUT.json", "write the comparison as JSON"}}},
       {"ncu-store",
        cli::run_ncu_store,
+       "keep Nsight Compute profiles beside a GPU's baseline",
        R"(  perf_gate ncu-store --profiles FILE --gpu SLUG --csv X.csv
                       (--fingerprints R.json --order ORDER.txt | --benchmark NAME)
       Store Nsight Compute profiles (ncu's --csv output, as for ncu-diff) in FILE, the profiles kept
@@ -270,20 +291,22 @@ const std::vector<Command>& commands() {
       is printed ("left out: NAME: why") and not stored; where the order of the rows is lost, nothing is
       stored (exit 2). --benchmark: X.csv is NAME's profile alone.
 )",
-       {{"--profiles", kValue},
-        {"--gpu", kValue},
-        {"--benchmark", kValue},
-        {"--csv", kValue},
-        {"--fingerprints", kValue},
-        {"--order", kValue}}},
+       {{"--profiles", kValue, kFileInOut, "FILE", "the stored profiles to update (baselines/<slug>.ncu.json)"},
+        {"--gpu", kValue, kNotAFile, "SLUG", "the GPU the profiles were taken on"},
+        {"--benchmark", kValue, kNotAFile, "NAME", "--csv is this benchmark's profile alone"},
+        {"--csv", kValue, kFileIn, "X.csv", "the profiles (ncu --csv)"},
+        {"--fingerprints", kValue, kFileIn, "R.json", "a checking process's fingerprints, to attribute the rows"},
+        {"--order", kValue, kFileIn, "ORDER.txt", "the order file of gpuperf_bench --profiler-window"}}},
       {"gpu",
        cli::run_gpu,
+       "print the GPU slug of results (the name of their baseline)",
        R"(  perf_gate gpu --results R.json
       Print the GPU slug the results were measured on (names the baseline: baselines/<slug>.json).
 )",
-       {{"--results", kValues}}},
+       {{"--results", kValues, kFileIn, "R.json", "one results file"}}},
       {"report",
        cli::run_report,
+       "the fleet report: every variant on every GPU given",
        R"(  perf_gate report --cases CASES.json (--baseline FILE ... | --results R.json ...)... [--markdown OUT.md]
                    [--json OUT.json] [--chart mermaid|none]
       The fleet report: every perf case of the registry listing (gpuperf_bench --list-cases > CASES.json)
@@ -295,14 +318,15 @@ const std::vector<Command>& commands() {
       order given. --chart mermaid (default): a Mermaid bar chart per family in the Markdown. Without
       --markdown and --json the Markdown goes to stdout. Formats and rules: perf_tests/gate/fleet/README.md.
 )",
-       {{"--cases", kValue},
-        {"--baseline", kValues},
-        {"--results", kValues},
-        {"--markdown", kValue},
-        {"--json", kValue},
-        {"--chart", kValue}}},
+       {{"--cases", kValue, kFileIn, "CASES.json", "the registry listing (gpuperf_bench --list-cases)"},
+        {"--baseline", kValues, kFileIn, "FILE...", "a GPU's baseline (each one GPU)"},
+        {"--results", kValues, kFileIn, "R.json...", "results files, grouped by their GPU"},
+        {"--markdown", kValue, kFileOut, "OUT.md", "write the report as Markdown"},
+        {"--json", kValue, kFileOut, "OUT.json", "write the report as JSON"},
+        {"--chart", kValue, kNotAFile, "mermaid|none", "a chart per family in the Markdown (mermaid)"}}},
       {"order-table",
        cli::run_order_table,
+       "the table of scripts/order_check.sh",
        R"(  perf_gate order-table --dir DIR [--markdown OUT.md]
       The table of scripts/order_check.sh from the files it wrote in DIR (<way>.round<r>.json, each one
       process): per way, how far each benchmark's median over rounds of its process medians is from the
@@ -310,9 +334,11 @@ const std::vector<Command>& commands() {
       difference, then every benchmark more than 1% away in some way beside the checked processes' own
       spread (max/min - 1). Markdown to stdout without --markdown.
 )",
-       {{"--dir", kValue}, {"--markdown", kValue}}},
+       {{"--dir", kValue, kNotAFile, "DIR", "the folder order_check.sh wrote"},
+        {"--markdown", kValue, kFileOut, "OUT.md", "write the table here, not to stdout"}}},
       {"calibration-report",
        cli::run_calibration_report,
+       "the reports of scripts/calibrate.sh",
        R"(  perf_gate calibration-report --verdicts VERDICTS.tsv --gpu NAME --trials N --processes N --repetitions N
                                --max-remeasure N --rounds N --ab-repetitions N --ab-max-remeasure N
                                [--markdown OUT.md] [--json OUT.json]
@@ -323,19 +349,20 @@ const std::vector<Command>& commands() {
       the false alarms on clean (+0%) runs. The numbers name the settings in the headings. Markdown to
       stdout without --markdown and --json.
 )",
-       {{"--verdicts", kValue},
-        {"--gpu", kValue},
-        {"--trials", kValue},
-        {"--processes", kValue},
-        {"--repetitions", kValue},
-        {"--max-remeasure", kValue},
-        {"--rounds", kValue},
-        {"--ab-repetitions", kValue},
-        {"--ab-max-remeasure", kValue},
-        {"--markdown", kValue},
-        {"--json", kValue}}},
+       {{"--verdicts", kValue, kFileIn, "VERDICTS.tsv", "the trials, one a line"},
+        {"--gpu", kValue, kNotAFile, "NAME", "the GPU, for the headings"},
+        {"--trials", kValue, kNotAFile, "N", "trials per slowdown"},
+        {"--processes", kValue, kNotAFile, "N", "processes of the stored mode"},
+        {"--repetitions", kValue, kNotAFile, "N", "repetitions of the stored mode"},
+        {"--max-remeasure", kValue, kNotAFile, "N", "re-measurements of the stored mode"},
+        {"--rounds", kValue, kNotAFile, "N", "rounds of the A/B mode"},
+        {"--ab-repetitions", kValue, kNotAFile, "N", "repetitions of the A/B mode"},
+        {"--ab-max-remeasure", kValue, kNotAFile, "N", "re-measurements of the A/B mode"},
+        {"--markdown", kValue, kFileOut, "OUT.md", "write the report as Markdown"},
+        {"--json", kValue, kFileOut, "OUT.json", "write the report as JSON"}}},
       {"phases",
        cli::run_phases,
+       "where a run's time went, from its phase files",
        R"(  perf_gate phases --dir DIR [--markdown OUT.md] [--json OUT.json]
       Where a run's time went, from the phase files its steps wrote in DIR (<build>/perf-results/phases:
       scripts/ci/build.sh, scripts/ci/with_ctest_gpu.sh, perf_gate run; format in
@@ -344,9 +371,12 @@ const std::vector<Command>& commands() {
       with totals; when tests ran at once, the step's wall time beside their sum. Markdown to stdout
       without --markdown and --json.
 )",
-       {{"--dir", kValue}, {"--markdown", kValue}, {"--json", kValue}}},
+       {{"--dir", kValue, kNotAFile, "DIR", "the folder of phase files"},
+        {"--markdown", kValue, kFileOut, "OUT.md", "write the report as Markdown"},
+        {"--json", kValue, kFileOut, "OUT.json", "write the report as JSON"}}},
       {"metrics",
        cli::run_metrics,
+       "a run's medians for Bencher and github-action-benchmark",
        R"(  perf_gate metrics --verdict V.json [V2.json ...] [--bmf OUT.json] [--github-benchmark OUT.json]
       Write each benchmark's median of this run (the reports of perf_gate compare or ab --json, one GPU's;
       a benchmark in several: the last given) for the dashboards a team keeps: --bmf as Bencher Metric
@@ -354,9 +384,12 @@ const std::vector<Command>& commands() {
       as github-action-benchmark's customSmallerIsBetter (the verdict line as its extra). A benchmark with
       no median of this run (MISSING, ERROR) is left out and counted. Exit 0; 2 on bad input.
 )",
-       {{"--verdict", kValues}, {"--bmf", kValue}, {"--github-benchmark", kValue}}},
+       {{"--verdict", kValues, kFileIn, "V.json...", "the reports (compare or ab --json)"},
+        {"--bmf", kValue, kFileOut, "OUT.json", "write Bencher Metric Format"},
+        {"--github-benchmark", kValue, kFileOut, "OUT.json", "write github-action-benchmark's customSmallerIsBetter"}}},
       {"history-append",
        cli::run_history_append,
+       "keep a run in the history store",
        R"(  perf_gate history-append --store S --verdict V.json [V2.json ...] --results R1.json [R2.json ...]
                            --commit SHA --date YYYY-MM-DDTHH:MM:SSZ --run-key KEY [--runner NAME]
       Keep a run in the history store S (sqlite:PATH or a bare PATH: a SQLite file, created if missing;
@@ -366,23 +399,28 @@ const std::vector<Command>& commands() {
       baseline judged against. KEY is unique per CI job and the same for its retries: a run whose key is
       stored already adds nothing (exit 0 either way). Writers appending at once lose nothing.
 )",
-       {{"--store", kValue},
-        {"--verdict", kValues},
-        {"--results", kValues},
-        {"--commit", kValue},
-        {"--date", kValue},
-        {"--run-key", kValue},
-        {"--runner", kValue}}},
+       {{"--store", kValue, kFileInOut, "S", "the store: sqlite:PATH, PATH or postgresql://..."},
+        {"--verdict", kValues, kFileIn, "V.json...", "the run's reports (compare --json)"},
+        {"--results", kValues, kFileIn, "R.json...", "the run's results, one file per process"},
+        {"--commit", kValue, kNotAFile, "SHA", "the commit measured"},
+        {"--date", kValue, kNotAFile, "YYYY-MM-DDTHH:MM:SSZ", "when it ran"},
+        {"--run-key", kValue, kNotAFile, "KEY", "unique per CI job, the same for its retries"},
+        {"--runner", kValue, kNotAFile, "NAME", "the runner it ran on"}}},
       {"history-export",
        cli::run_history_export,
+       "write a GPU's history as JSON",
        R"(  perf_gate history-export --store S --gpu SLUG --json OUT [--ledger FILE]
       Write the history of GPU SLUG in the store S as JSON (schema_version 1, gate/history/series_json.h):
       per benchmark its points oldest first (commit, date, process medians, their median, verdict, code
       hash, baseline); --ledger: the same-code ledger's file (perf_gate ledger) added as "ledger".
 )",
-       {{"--store", kValue}, {"--gpu", kValue}, {"--json", kValue}, {"--ledger", kValue}}},
+       {{"--store", kValue, kFileIn, "S", "the store: sqlite:PATH, PATH or postgresql://..."},
+        {"--gpu", kValue, kNotAFile, "SLUG", "the GPU"},
+        {"--json", kValue, kFileOut, "OUT", "write the export"},
+        {"--ledger", kValue, kFileIn, "FILE", "add the same-code ledger (perf_gate ledger)"}}},
       {"history-changes",
        cli::run_history_changes,
+       "find change points and drift in a GPU's history",
        R"(  perf_gate history-changes --store S --gpu SLUG --json OUT [--markdown OUT] [--baseline FILE]
                             [--ledger FILE] [--min-effect-pct X] [--previous FILE]
       The export of history-export with, per benchmark, its change points (E-Divisive means with a
@@ -397,16 +435,17 @@ const std::vector<Command>& commands() {
       (a missing or unreadable file: everything is new, and said). Exit 0 whatever moved: the history
       warns, the per-pull-request gate fails.
 )",
-       {{"--store", kValue},
-        {"--gpu", kValue},
-        {"--json", kValue},
-        {"--markdown", kValue},
-        {"--baseline", kValue},
-        {"--ledger", kValue},
-        {"--min-effect-pct", kValue},
-        {"--previous", kValue}}},
+       {{"--store", kValue, kFileIn, "S", "the store: sqlite:PATH, PATH or postgresql://..."},
+        {"--gpu", kValue, kNotAFile, "SLUG", "the GPU"},
+        {"--json", kValue, kFileOut, "OUT", "write the export with the change points"},
+        {"--markdown", kValue, kFileOut, "OUT", "write the changes as a report section"},
+        {"--baseline", kValue, kFileIn, "FILE", "judge the drift against this baseline"},
+        {"--ledger", kValue, kFileIn, "FILE", "add the same-code ledger (perf_gate ledger)"},
+        {"--min-effect-pct", kValue, kNotAFile, "X (1)", "the smallest change in percent reported"},
+        {"--previous", kValue, kFileIn, "FILE", "the previous --json: list only what is new since"}}},
       {"history-offsets",
        cli::run_history_offsets,
+       "each runner's history of a baseline's code",
        R"(  perf_gate history-offsets --store S --baseline FILE --out FILE
       The runners' histories of the baseline's code, for compare and run --runner-history: per GPU UUID
       and benchmark of the baseline's GPU model, that runner's last 30 runs whose code hash for the
@@ -415,61 +454,66 @@ const std::vector<Command>& commands() {
       range of their offsets from the baseline. Written whole or not at all; a GPU job reads the file,
       no database client needed (docs/history.md).
 )",
-       {{"--store", kValue}, {"--baseline", kValue}, {"--out", kValue}}},
+       {{"--store", kValue, kFileIn, "S", "the store: sqlite:PATH, PATH or postgresql://..."},
+        {"--baseline", kValue, kFileIn, "FILE", "the baseline whose code is looked for"},
+        {"--out", kValue, kFileOut, "FILE", "write the runners' histories"}}},
       {"history-remove",
        cli::run_history_remove,
+       "take a run out of the history store",
        R"(  perf_gate history-remove --store S --run-key KEY
       Take the run KEY (its points' run_key in history-export) out of the history store S, with its
       results, in one transaction: a run whose values are wrong (a broken runner, a hand edit) is gone from
       every export. Prints what it removed; exit 2 when S holds no run KEY.
 )",
-       {{"--store", kValue}, {"--run-key", kValue}}},
+       {{"--store", kValue, kFileInOut, "S", "the store: sqlite:PATH, PATH or postgresql://..."},
+        {"--run-key", kValue, kNotAFile, "KEY", "the run to remove"}}},
       {"history-runs",
        cli::run_history_runs,
+       "count the runs in the history store",
        R"(  perf_gate history-runs --store S [--key-prefix P]
       Print how many runs the store S holds (every GPU), or with --key-prefix how many whose run key
       starts with P: the CI job's check that a store it uploads holds no fewer runs than the one it
       replaces, and that a workflow run is kept already (P: <repository>/<run id>/).
 )",
-       {{"--store", kValue}, {"--key-prefix", kValue}}},
+       {{"--store", kValue, kFileIn, "S", "the store: sqlite:PATH, PATH or postgresql://..."},
+        {"--key-prefix", kValue, kNotAFile, "P", "count only the runs whose key starts with P"}}},
   };
   return table;
 }
 
-// The forms that are not commands, after them in the usage.
-constexpr const char* kVersionUsage = R"(  perf_gate --version
-      Print the harness's release, "gpuperf MAJOR.MINOR.PATCH" (semantic versioning), which every
-      report and recorded baseline names (harness_version), and exit 0.
-)";
+// The command `name`, or UsageError naming the nearest one.
+const Command& command_named(const std::string& name) {
+  std::vector<std::string> names;
+  for (const Command& command : commands()) {
+    if (name == command.name) return command;
+    names.emplace_back(command.name);
+  }
+  throw UsageError("unknown command '" + name + "'" + cli::did_you_mean(name, names));
+}
 
-constexpr const char* kUsageTail = R"(
-exit codes:
-  0   pass: no regression (SAME, FAST, NEW, AMBIGUOUS after re-measuring; MISSING without --strict)
-  1   regression: a benchmark is SLOW (with --strict: or MISSING)
-  2   invalid input or infrastructure: bad arguments, unreadable or corrupt file, a benchmark that
-      reported an error, no samples at all, results from another GPU than the baseline
-  77  not judged: no regression, but some benchmark (or every one) could not be judged (throttled,
-      too few samples or processes, unit mismatch); CTest reports it as skipped
-
-files: an input must be a regular file of at most 512 MiB; an output must be absent or a regular file
-  in a writable folder. Every output of a call is checked before anything is read, and all are written
-  or none. A file that is read and rewritten (record --out, migrate --out, ncu-store, ledger) is locked
-  meanwhile through a lock file in ${TMPDIR:-/tmp}/gpuperf-locks-<uid>/, never beside it.
-)";
+// Whether the arguments of a command ask for its help: "--help" before any "--" (after which the
+// arguments belong to another program), or "-h" alone.
+bool asks_for_help(const std::vector<std::string>& args) {
+  if (args.size() == 2 && args[1] == "-h") return true;
+  for (std::size_t i = 1; i < args.size() && args[i] != "--"; ++i) {
+    if (args[i] == "--help") return true;
+  }
+  return false;
+}
 
 }  // namespace
 
-std::string usage_text() {
-  std::string text = "usage:\n";
-  for (const Command& command : commands()) text += command.usage;
-  return text + kVersionUsage + kUsageTail;
-}
-
 int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+  std::string command_name;  // the command being parsed: the pointer after an error names its help
   try {
     if (args.empty()) throw UsageError("no command given");
-    if (args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
-      out << usage_text();
+    if (args[0] == "--help" || args[0] == "-h" || (args[0] == "help" && args.size() == 1)) {
+      out << cli::command_list_text(commands());
+      return formats::kExitPass;
+    }
+    if (args[0] == "help") {
+      if (args.size() > 2) throw UsageError("help takes one command");
+      out << cli::command_help_text(command_named(args[1]));
       return formats::kExitPass;
     }
     if (args[0] == "--version") {
@@ -477,14 +521,17 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
       out << formats::kHarnessVersionLine << "\n";
       return formats::kExitPass;
     }
-    for (const Command& command : commands()) {
-      if (args[0] != command.name) continue;
-      const Arguments arguments(command.name, {args.begin() + 1, args.end()}, command.options);
-      return command.run(arguments, out, err);
+    const Command& command = command_named(args[0]);
+    command_name = command.name;
+    if (asks_for_help(args)) {
+      out << cli::command_help_text(command);
+      return formats::kExitPass;
     }
-    throw UsageError("unknown command '" + args[0] + "'");
+    const Arguments arguments(command.name, {args.begin() + 1, args.end()}, command.options);
+    cli::check_outputs_are_not_inputs(arguments, command.options);
+    return command.run(arguments, out, err);
   } catch (const UsageError& e) {
-    err << "perf_gate: " << e.what() << "\n\n" << usage_text();
+    err << "perf_gate: " << e.what() << "\n" << cli::help_pointer_line(command_name) << "\n";
   } catch (const formats::InputError& e) {
     err << "perf_gate: error: " << e.what() << "\n";
   } catch (const std::exception& e) {

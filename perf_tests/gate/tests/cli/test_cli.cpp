@@ -2,6 +2,7 @@
 // record, migrate and gpu.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <regex>
@@ -165,7 +166,7 @@ TEST_F(Cli, EveryCommandOfTheUsageIsItsOwnEntryAndNoneIsImplicit) {
   for (const std::string& command : commands) {
     const CliRun run = cli({command, "--no-such-option"});
     EXPECT_EQ(run.code, formats::kExitInvalidInput) << command;
-    EXPECT_NE(run.err.find("unknown option '--no-such-option' for " + command), std::string::npos) << run.err;
+    EXPECT_NE(run.err.find("unknown option '--no-such-option' for '" + command + "'"), std::string::npos) << run.err;
   }
   for (const std::vector<std::string>& args : std::vector<std::vector<std::string>>{
            {"--results", testdata("results_run1.json")}, {"gpus", "--results", testdata("results_run1.json")}}) {
@@ -174,6 +175,121 @@ TEST_F(Cli, EveryCommandOfTheUsageIsItsOwnEntryAndNoneIsImplicit) {
     EXPECT_NE(run.err.find("unknown command '" + args[0] + "'"), std::string::npos) << run.err;
     EXPECT_EQ(run.out, "") << "nothing ran";
   }
+}
+
+// `perf_gate --help` is a page of commands, one line each (it was 221 lines of every option of every
+// command); `perf_gate help` says the same.
+TEST_F(Cli, HelpListsTheCommandsOneLineEach) {
+  const CliRun help = cli({"--help"});
+  ASSERT_EQ(help.code, formats::kExitPass);
+  EXPECT_EQ(cli({"help"}).out, help.out);
+  EXPECT_EQ(cli({"-h"}).out, help.out);
+  EXPECT_LT(std::count(help.out.begin(), help.out.end(), '\n'), 60) << help.out;
+  EXPECT_NE(help.out.find("\n  perf_gate compare             judge results files of one GPU against its baseline\n"),
+            std::string::npos)
+      << help.out;
+  EXPECT_NE(help.out.find("perf_gate COMMAND --help"), std::string::npos) << "says where each command's options are";
+  EXPECT_NE(help.out.find("--option=VALUE"), std::string::npos) << help.out;
+}
+
+// The commands the list of `perf_gate --help` names, in its order.
+std::vector<std::string> listed_commands() {
+  const std::string list = cli({"--help"}).out;
+  const std::regex line(R"(\n  perf_gate ([a-z][a-z-]*))");
+  std::vector<std::string> commands;
+  for (auto it = std::sregex_iterator(list.begin(), list.end(), line); it != std::sregex_iterator(); ++it) {
+    commands.push_back((*it)[1]);
+  }
+  return commands;
+}
+
+// Each command's help, from the table: its purpose, its paragraph of the usage, every option with its
+// argument and a meaning; the same by `perf_gate COMMAND --help`, `perf_gate help COMMAND` and `-h`.
+TEST_F(Cli, EachCommandHasItsOwnHelpWithEveryOptionExplained) {
+  const std::vector<std::string> commands = listed_commands();
+  ASSERT_EQ(commands.size(), 23u);
+  // "  --option ARGUMENT   meaning": a meaning after two or more spaces.
+  const std::regex explained(R"(  --[a-z-]*( [^ ]+)*  +[^ ].*)");
+  for (const std::string& command : commands) {
+    const CliRun help = cli({command, "--help"});
+    EXPECT_EQ(help.code, formats::kExitPass) << command << help.err;
+    EXPECT_EQ(help.err, "");
+    EXPECT_EQ(help.out.rfind("perf_gate " + command + ": ", 0), 0u) << help.out;
+    EXPECT_NE(help.out.find("\n  perf_gate " + command), std::string::npos) << "its usage: " << help.out;
+    EXPECT_EQ(cli({"help", command}).out, help.out) << command;
+    EXPECT_EQ(cli({command, "-h"}).out, help.out) << command;
+    const std::size_t options = help.out.find("\noptions");
+    ASSERT_NE(options, std::string::npos) << help.out;
+    std::istringstream lines(help.out.substr(options));
+    int explained_options = 0;
+    for (std::string option_line; std::getline(lines, option_line);) {
+      if (option_line.rfind("  --", 0) != 0) continue;
+      EXPECT_TRUE(std::regex_match(option_line, explained)) << command << ": no meaning in '" << option_line << "'";
+      ++explained_options;
+    }
+    EXPECT_GE(explained_options, 1) << "--help at least: " << help.out;
+  }
+  const CliRun compare = cli({"compare", "--baseline", "b.json", "--help"});
+  EXPECT_EQ(compare.code, formats::kExitPass) << "--help anywhere before --";
+  EXPECT_NE(compare.out.find("\n  --baseline FILE               the GPU's baseline"), std::string::npos) << compare.out;
+  EXPECT_NE(compare.out.find("\n  --results R.json..."), std::string::npos) << compare.out;
+  EXPECT_NE(compare.out.find("\n  --strict                      a benchmark"), std::string::npos) << compare.out;
+  const CliRun unknown = cli({"help", "comapre"});
+  EXPECT_EQ(unknown.code, formats::kExitInvalidInput);
+  EXPECT_NE(unknown.err.find("unknown command 'comapre'; did you mean 'compare'?"), std::string::npos) << unknown.err;
+}
+
+// A misspelt option or command: the nearest name and where the help is, in three lines, exit 2 (it was
+// "unknown option" and 221 lines of every command's usage).
+TEST_F(Cli, AMisspeltNameSaysTheNearestAndWhereTheHelpIs) {
+  const CliRun option = compare(kUnchanged, {"--baselin", testdata("baseline_h200.json")});
+  EXPECT_EQ(option.code, formats::kExitInvalidInput);
+  EXPECT_EQ(option.out, "");
+  EXPECT_NE(option.err.find("perf_gate: unknown option '--baselin' for 'compare'; did you mean '--baseline'?\n"),
+            std::string::npos)
+      << option.err;
+  EXPECT_NE(option.err.find("'perf_gate compare --help' lists its options"), std::string::npos) << option.err;
+  EXPECT_LE(std::count(option.err.begin(), option.err.end(), '\n'), 3) << option.err;
+
+  const CliRun attached = compare(kUnchanged, {"--markdonw=" + out("s.md")});
+  EXPECT_NE(attached.err.find("unknown option '--markdonw' for 'compare'; did you mean '--markdown'?"),
+            std::string::npos)
+      << attached.err;
+
+  const CliRun far = compare(kUnchanged, {"--verbose"});
+  EXPECT_NE(far.err.find("unknown option '--verbose' for 'compare'\n"), std::string::npos) << "no guess: " << far.err;
+
+  const CliRun command = cli({"comapre", "--baseline", testdata("baseline_h200.json")});
+  EXPECT_EQ(command.code, formats::kExitInvalidInput);
+  EXPECT_NE(command.err.find("perf_gate: unknown command 'comapre'; did you mean 'compare'?\n"), std::string::npos)
+      << command.err;
+  EXPECT_NE(command.err.find("'perf_gate --help' lists the commands"), std::string::npos) << command.err;
+  EXPECT_LE(std::count(command.err.begin(), command.err.end(), '\n'), 3) << command.err;
+}
+
+// "--option=VALUE" is "--option VALUE" for every option that takes values; a switch takes none.
+TEST_F(Cli, AnOptionsValueMayFollowAnEqualsSign) {
+  const CliRun spaced = compare(kSlow, {"--looks", "2", "--json", out("spaced.json")});
+  std::vector<std::string> args = {"compare", "--baseline=" + testdata("baseline_h200.json")};
+  const std::vector<std::string> results = paths(kSlow);
+  args.push_back("--results=" + results[0]);
+  args.insert(args.end(), results.begin() + 1, results.end());
+  args.insert(args.end(), {"--looks=2", "--json=" + out("joined.json")});
+  const CliRun joined = cli(args);
+  EXPECT_EQ(joined.code, formats::kExitRegression) << joined.err;
+  EXPECT_EQ(joined.code, spaced.code);
+  EXPECT_EQ(joined.out, spaced.out);
+  EXPECT_EQ(file_text(out("joined.json")), file_text(out("spaced.json")));
+
+  const CliRun filter = compare(kSlow, {"--filter=--x"});  // a value after = may begin with --
+  EXPECT_EQ(filter.err.find("needs a value"), std::string::npos) << filter.err;
+  EXPECT_EQ(filter.err.find("unknown option"), std::string::npos) << filter.err;
+
+  const CliRun twice = compare(kSlow, {"--looks=2", "--looks", "3"});
+  EXPECT_NE(twice.err.find("--looks given twice"), std::string::npos) << twice.err;
+  const CliRun on_switch = compare(kSlow, {"--strict=yes"});
+  EXPECT_EQ(on_switch.code, formats::kExitInvalidInput);
+  EXPECT_NE(on_switch.err.find("--strict takes no value (given 'yes')"), std::string::npos) << on_switch.err;
 }
 
 TEST_F(Cli, VersionPrintsTheHarnessReleaseAndExitsZero) {

@@ -161,6 +161,77 @@ TEST_F(CliFiles, EveryOutputIsCheckedBeforeAnyIsWritten) {
   EXPECT_EQ(names(), (std::vector<std::string>{"r.json", "s.md"})) << "both written, nothing else";
 }
 
+// --- Outputs over inputs --------------------------------------------------------------------------------
+
+// `compare --json B --baseline B` replaced the baseline with the report, and so did an output naming an
+// input in 8 of the 9 commands that write files. Now every command refuses it before reading anything:
+// the roles of the options (input, output, both) are in the command table, checked in one place.
+TEST_F(CliFiles, AnOutputThatIsAnInputIsRefusedAndTheInputKept) {
+  struct Case {
+    std::vector<std::string> args;  // "F" stands for the one file named twice
+  };
+  const std::vector<Case> cases = {
+      {{"compare", "--baseline", "F", "--results", testdata("results_run1.json"), "--json", "F"}},
+      {{"compare", "--baseline", testdata("baseline_h200.json"), "--results", testdata("results_run1.json"), "F",
+        "--markdown", "F"}},
+      {{"compare", "--baseline", testdata("baseline_h200.json"), "--results", testdata("results_run1.json"),
+        "--runner-history", "F", "--remeasure-list", "F"}},
+      {{"unchanged", "--baseline", "F", "--results", testdata("results_run1.json"), "--list", "F"}},
+      {{"ab", "--a", "F", "--b", testdata("results_run1.json"), "--json", "F"}},
+      {{"record", "--results", "F", "--out", "F"}},
+      {{"ledger", "--ledger", "L", "--report", "F", "--markdown", "F"}},
+      {{"ncu-diff", "--before", "F", "--after", "F2", "--markdown", "F"}},
+      {{"ncu-store", "--profiles", "F", "--gpu", "h", "--csv", "F", "--benchmark", kReduce9}},
+      {{"report", "--cases", "F", "--results", testdata("results_run1.json"), "--json", "F"}},
+      {{"calibration-report", "--verdicts", "F", "--gpu", "g", "--trials", "1", "--processes", "1", "--repetitions",
+        "1", "--max-remeasure", "1", "--rounds", "1", "--ab-repetitions", "1", "--ab-max-remeasure", "1", "--markdown",
+        "F"}},
+      {{"metrics", "--verdict", "F", "--bmf", "F"}},
+      {{"history-export", "--store", path("s.db"), "--gpu", "h", "--ledger", "F", "--json", "F"}},
+      {{"history-changes", "--store", path("s.db"), "--gpu", "h", "--json", "F", "--previous", "F"}},
+      {{"history-offsets", "--store", path("s.db"), "--baseline", "F", "--out", "F"}},
+  };
+  const std::string kept = read_fixture_text("baseline_h200.json");
+  for (const Case& c : cases) {
+    const std::string file = write("f.json", kept);
+    std::vector<std::string> args = c.args;
+    for (std::string& arg : args) arg = arg == "F" ? file : arg == "F2" ? write("f2.csv", "x\n") : arg;
+    const CliRun run = cli(args);
+    const std::string call = ::testing::PrintToString(c.args);
+    EXPECT_EQ(run.code, formats::kExitInvalidInput) << call << run.out << run.err;
+    expect_in(run.err, {"is the file", "would replace an input", "nothing was written"});
+    EXPECT_EQ(run.out, "") << call;
+    EXPECT_EQ(testing::file_text(file), kept) << call << ": the input was changed";
+    std::vector<std::string> left = names();
+    left.erase(std::remove(left.begin(), left.end(), "f2.csv"), left.end());
+    EXPECT_EQ(left, (std::vector<std::string>{"f.json"})) << call << ": nothing else written";
+  }
+}
+
+// One file under other names is still one file: a hard link, "x/../", "./"; and a file that does not
+// exist yet is compared by its resolved path.
+TEST_F(CliFiles, AnInputUnderAnotherNameIsStillRefusedAsAnOutput) {
+  const std::string baseline = write("baseline.json", read_fixture_text("baseline_h200.json"));
+  ASSERT_EQ(::link(baseline.c_str(), path("alias.json").c_str()), 0);
+  std::filesystem::create_directories(path("sub"));
+  std::filesystem::create_symlink(baseline, path("sub/symlink.json"));
+  for (const std::string& output :
+       {path("alias.json"), path("sub/../baseline.json"), dir_.string() + "/./baseline.json", path("sub/symlink.json")}) {
+    const CliRun run = compare_with(baseline, {"--json", output});
+    EXPECT_EQ(run.code, formats::kExitInvalidInput) << output;
+    expect_in(run.err, {"--json", "is the file --baseline reads", "would replace an input"});
+  }
+  EXPECT_EQ(testing::file_text(baseline), read_fixture_text("baseline_h200.json"));
+  const CliRun missing = compare_with(path("none.json"), {"--markdown", path("sub/../none.json")});
+  EXPECT_EQ(missing.code, formats::kExitInvalidInput);
+  expect_in(missing.err, {"--markdown", "is the file --baseline reads"});
+  EXPECT_FALSE(std::filesystem::exists(path("none.json")));
+  // A file read and rewritten by design is no conflict: record --out may replace its --previous
+  // (RecordAndMigrateLeaveOnlyTheBaseline), and an output beside the inputs is written.
+  const CliRun beside = compare_with(baseline, {"--json", path("report.json")});
+  EXPECT_EQ(beside.code, formats::kExitRegression) << beside.err;
+}
+
 // --- Inputs ---------------------------------------------------------------------------------------------
 
 // A folder as input said "internal error: basic_string::_M_create"; /dev/zero read until memory ran out;
