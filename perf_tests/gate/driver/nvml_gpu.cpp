@@ -29,6 +29,7 @@ using DeviceTextFn = int (*)(void*, char*, unsigned);
 using DriverVersionFn = int (*)(char*, unsigned);
 using CapabilityFn = int (*)(void*, int*, int*);
 using MemoryFn = int (*)(void*, NvmlMemory*);
+using ParentFn = int (*)(void*, void**);  // nvmlDeviceGetDeviceHandleFromMigDeviceHandle
 
 template <typename F>
 bool bind(void* library, const char* name, F& fn) {
@@ -52,6 +53,7 @@ class NvmlLibrary {
           bind(library, "nvmlDeviceGetCudaComputeCapability", capability) &&
           bind(library, "nvmlDeviceGetMemoryInfo", memory);
     if (!ok_) why_not = "libnvidia-ml.so.1 lacks a needed function (driver too old?)";
+    bind(library, "nvmlDeviceGetDeviceHandleFromMigDeviceHandle", mig_parent);  // MIG drivers only (R450+)
   }
   bool ok() const { return ok_; }
 
@@ -65,30 +67,66 @@ class NvmlLibrary {
   DriverVersionFn driver = nullptr;
   CapabilityFn capability = nullptr;
   MemoryFn memory = nullptr;
+  ParentFn mig_parent = nullptr;  // nullptr where the driver has no MIG
 
  private:
   bool ok_ = false;
 };
 
-// The device CUDA shows first, or nullptr with `why_not`.
+// Every GPU's UUID, in NVML's order.
+std::vector<std::string> nvml_uuids(const NvmlLibrary& nvml) {
+  std::vector<std::string> uuids;
+  unsigned count = 0;
+  if (nvml.count(&count) != kNvmlSuccess) return uuids;
+  for (unsigned i = 0; i < count; ++i) {
+    void* device = nullptr;
+    char uuid[kTextBufferSize] = {};
+    if (nvml.by_index(i, &device) == kNvmlSuccess && nvml.uuid(device, uuid, sizeof uuid) == kNvmlSuccess) {
+      uuids.emplace_back(uuid);
+    }
+  }
+  return uuids;
+}
+
+// The device CUDA shows first, or nullptr with `why_not`. InputError for a UUID prefix two GPUs share.
 void* first_visible_device(const NvmlLibrary& nvml, std::string& why_not) {
   const char* visible = std::getenv("CUDA_VISIBLE_DEVICES");
-  std::string first = visible == nullptr ? "0" : std::string(visible).substr(0, std::string(visible).find(','));
+  const VisibleDevice first = parse_visible_device(visible);
   void* device = nullptr;
-  if (first.rfind("GPU-", 0) == 0) {
-    if (nvml.by_uuid(first.c_str(), &device) == kNvmlSuccess) return device;
-    why_not = "NVML does not know CUDA_VISIBLE_DEVICES's device " + first;
-    return nullptr;
+  switch (first.kind) {
+    case VisibleDevice::Kind::kNone:
+      why_not = first.why;
+      return nullptr;
+    case VisibleDevice::Kind::kMigUuid: {
+      void* mig = nullptr;
+      if (nvml.mig_parent == nullptr) {
+        why_not = "CUDA_VISIBLE_DEVICES names the MIG device " + first.uuid +
+                  ", and this NVML has no MIG calls: give the GPU's UUID (nvidia-smi -L)";
+      } else if (nvml.by_uuid(first.uuid.c_str(), &mig) != kNvmlSuccess ||
+                 nvml.mig_parent(mig, &device) != kNvmlSuccess) {
+        why_not = "NVML does not know CUDA_VISIBLE_DEVICES's MIG device " + first.uuid + " (nvidia-smi -L lists them)";
+        device = nullptr;
+      }
+      return device;
+    }
+    case VisibleDevice::Kind::kGpuUuid: {
+      std::string error;
+      const std::string uuid = match_uuid_prefix(first.uuid, nvml_uuids(nvml), error);
+      if (uuid.empty() && error.find("several") != std::string::npos) throw formats::InputError(error);
+      if (!uuid.empty() && nvml.by_uuid(uuid.c_str(), &device) == kNvmlSuccess) return device;
+      why_not = uuid.empty() ? error : "NVML cannot open device " + uuid;
+      return nullptr;
+    }
+    case VisibleDevice::Kind::kIndex:
+      break;
   }
-  char* end = nullptr;
-  const long index = first.empty() ? -1 : std::strtol(first.c_str(), &end, 10);
   unsigned count = 0;
-  if (index < 0 || *end != '\0' || nvml.count(&count) != kNvmlSuccess || static_cast<unsigned long>(index) >= count) {
+  if (nvml.count(&count) != kNvmlSuccess || static_cast<unsigned long>(first.index) >= count) {
     why_not = visible == nullptr ? "NVML sees no device" : "no device visible (CUDA_VISIBLE_DEVICES=" + std::string(visible) + ")";
     return nullptr;
   }
-  if (nvml.by_index(static_cast<unsigned>(index), &device) == kNvmlSuccess) return device;
-  why_not = "NVML cannot open device " + first;
+  if (nvml.by_index(static_cast<unsigned>(first.index), &device) == kNvmlSuccess) return device;
+  why_not = "NVML cannot open device " + std::to_string(first.index);
   return nullptr;
 }
 
@@ -138,6 +176,56 @@ std::optional<formats::GpuIdentity> read_nvml(std::string& why_none) {
 }
 
 }  // namespace
+
+VisibleDevice parse_visible_device(const char* visible) {
+  VisibleDevice device;
+  if (visible == nullptr) return device;  // device 0
+  std::string first = std::string(visible).substr(0, std::string(visible).find(','));
+  // CUDA ignores spaces around an entry.
+  first.erase(0, first.find_first_not_of(" \t"));
+  first.erase(first.find_last_not_of(" \t") + 1);
+  const auto none = [&](const std::string& why) {
+    device.kind = VisibleDevice::Kind::kNone;
+    device.why = why + " (CUDA_VISIBLE_DEVICES=" + std::string(visible) + ")";
+    return device;
+  };
+  if (first.rfind("MIG-GPU-", 0) == 0) {  // MIG-GPU-<uuid>/<gi>/<ci>, drivers before R470: its GPU named
+    device.kind = VisibleDevice::Kind::kGpuUuid;
+    device.uuid = first.substr(4, first.find('/') - 4);
+    return device;
+  }
+  if (first.rfind("MIG-", 0) == 0) {
+    device.kind = first.size() > 4 ? VisibleDevice::Kind::kMigUuid : VisibleDevice::Kind::kNone;
+    device.uuid = first;
+    return first.size() > 4 ? device : none("no device visible: an empty MIG UUID");
+  }
+  if (first.rfind("GPU-", 0) == 0) {
+    if (first.size() == 4) return none("no device visible: an empty GPU UUID");
+    device.kind = VisibleDevice::Kind::kGpuUuid;
+    device.uuid = first;
+    return device;
+  }
+  char* end = nullptr;
+  const long index = first.empty() ? -1 : std::strtol(first.c_str(), &end, 10);
+  if (index < 0 || *end != '\0') return none("no device visible");
+  device.index = index;
+  return device;
+}
+
+std::string match_uuid_prefix(const std::string& prefix, const std::vector<std::string>& uuids, std::string& error) {
+  std::vector<std::string> matches;
+  for (const std::string& uuid : uuids) {
+    if (uuid.rfind(prefix, 0) == 0) matches.push_back(uuid);
+  }
+  if (matches.size() == 1) return matches.front();
+  if (matches.empty()) {
+    error = "no GPU's UUID begins with CUDA_VISIBLE_DEVICES's " + prefix + " (nvidia-smi -L lists them)";
+  } else {
+    error = "CUDA_VISIBLE_DEVICES's " + prefix + " begins the UUIDs of several GPUs (" + matches[0] + ", " +
+            matches[1] + "): give more of the UUID";
+  }
+  return "";
+}
 
 std::optional<formats::GpuIdentity> parse_test_gpu_identity(const std::string& text, const std::string& source,
                                                             std::string& why_none) {

@@ -362,6 +362,34 @@ TEST(GbenchSuite, FilterNamesTheRunsOurNamesCameFrom) {
   EXPECT_THROW(gbench_filter({"s/BM_x41/1"}, "s"), DriverStop) << "not a name the mapping writes";
 }
 
+// CUDA_VISIBLE_DEVICES's first entry as CUDA reads it: an index, a GPU's UUID or a prefix of it, a MIG
+// device in either form; what CUDA would run on is never "no device".
+TEST(NvmlGpu, VisibleDevicesAreReadAsCudaReadsThem) {
+  using Kind = VisibleDevice::Kind;
+  EXPECT_EQ(parse_visible_device(nullptr).kind, Kind::kIndex);
+  EXPECT_EQ(parse_visible_device(" 1 ,0").index, 1);
+  const VisibleDevice prefix = parse_visible_device("GPU-3cb3,GPU-aa");
+  EXPECT_EQ(prefix.kind, Kind::kGpuUuid);
+  EXPECT_EQ(prefix.uuid, "GPU-3cb3");
+  const VisibleDevice mig = parse_visible_device("MIG-5c6e0a1b-1111-2222-3333-444455556666");
+  EXPECT_EQ(mig.kind, Kind::kMigUuid);
+  EXPECT_EQ(mig.uuid, "MIG-5c6e0a1b-1111-2222-3333-444455556666");
+  const VisibleDevice old_mig = parse_visible_device("MIG-GPU-3cb3a1f0-aaaa-bbbb-cccc-ddddeeeeffff/1/0");
+  EXPECT_EQ(old_mig.kind, Kind::kGpuUuid) << "its GPU named";
+  EXPECT_EQ(old_mig.uuid, "GPU-3cb3a1f0-aaaa-bbbb-cccc-ddddeeeeffff");
+  for (const char* none : {"", "-1", "x", "GPU-", "MIG-"}) {
+    EXPECT_EQ(parse_visible_device(none).kind, Kind::kNone) << none;
+  }
+  const std::vector<std::string> uuids = {"GPU-3cb3a1f0-aaaa", "GPU-3cb4ffff-bbbb", "GPU-9d00aaaa-cccc"};
+  std::string error;
+  EXPECT_EQ(match_uuid_prefix("GPU-3cb3", uuids, error), "GPU-3cb3a1f0-aaaa") << error;
+  EXPECT_EQ(match_uuid_prefix("GPU-9d00aaaa-cccc", uuids, error), "GPU-9d00aaaa-cccc") << "a whole UUID";
+  EXPECT_EQ(match_uuid_prefix("GPU-3cb", uuids, error), "");
+  EXPECT_NE(error.find("several GPUs (GPU-3cb3a1f0-aaaa, GPU-3cb4ffff-bbbb)"), std::string::npos) << error;
+  EXPECT_EQ(match_uuid_prefix("GPU-77", uuids, error), "");
+  EXPECT_NE(error.find("no GPU's UUID begins with CUDA_VISIBLE_DEVICES's GPU-77"), std::string::npos) << error;
+}
+
 // The test stand-in for NVML (GPUPERF_TEST_GPU_IDENTITY): a GPU, or none with its reason.
 TEST(NvmlGpu, TestIdentityFileGivesAGpuOrNone) {
   std::string why;
