@@ -2,7 +2,7 @@
 # Tests of scripts/ci/ (the GitHub Actions steps' logic) on fixtures, without a GPU or GitHub:
 # preflight (with the harness's GPU table or a project's), input validation (one input, and a whole
 # reusable-workflow call: call_target.sh), where a build's programs are, JUnit skips, verdict annotations, the step summary, the PR comment's
-# Markdown (exact) and whose comment it updates, the CTest resource spec and the GPU a resource group selects, the phase files each GPU
+# Markdown (exact) and whose comment it updates, what a dispatched run refuses to post, the CTest resource spec and the GPU a resource group selects, the phase files each GPU
 # test writes and the time table in the summary, and what the baseline
 # pull request takes from its artifact.
 #   test_ci_scripts.sh PERF_GATE
@@ -193,6 +193,16 @@ expect 0 "updated comment 13 on #7" "the workflow's own marked comment is update
 expect 0 "created a comment on #7" "COMMENT_AUTHOR names another token's account" post COMMENT_AUTHOR=perf-app[bot]
 expect 2 "COMMENT_AUTHOR 'x\" or true' is not a GitHub login" "a login that could change the filter is refused" \
   post 'COMMENT_AUTHOR=x" or true'
+# dispatch_report.sh (a dispatched run's check and comment) refuses what it would post wrongly.
+report() { env GH_REPO=acme/gpu FAKE_LOG="$work/report-gh.log" "$@"; }
+sha40=$(printf '0%.0s' {1..40})
+expect 2 "SHA 'main' is not a full 40-character" "the status goes on a full commit SHA only" \
+  report bash "$ci/dispatch_report.sh" main success https://github.invalid/r/1 "$work/comment.md"
+expect 2 "RESULT 'passed' is not a job result" "the result is a job's result" \
+  report bash "$ci/dispatch_report.sh" "$sha40" passed https://github.invalid/r/1 "$work/comment.md"
+expect 2 "CHECK_NAME 'perf\` / result' is not a check name" "a check name is plain text" \
+  report CHECK_NAME='perf` / result' bash "$ci/dispatch_report.sh" "$sha40" success https://github.invalid/r/1 "$work/comment.md"
+expect 1 "" "nothing was posted for them" test -e "$work/report-gh.log"
 
 expect 0 "2" "two GPUs make a resource spec of two" env FAKE_GPU_COUNT=2 bash "$ci/resource_spec.sh" "$work/spec.json"
 expect 0 '{"id":"gpu_fake_1","slots":4}' "one gpus resource of 4 slots per GPU, named from its UUID as CTest allows" jq -c '.local[0].gpus[1]' "$work/spec.json"

@@ -346,7 +346,8 @@ check "only the history job may write (contents, for the release asset; actions 
   bash scripts/ci/workflow_json.sh .github/workflows/perf-call.yml |
   jq -e '([.jobs[].permissions | select(.contents == \"write\")] | length) == 0' &&
   bash scripts/ci/workflow_json.sh .github/workflows/perf.yml |
-  jq -e '.jobs.perf.permissions == {contents: \"read\"} and .jobs.history.permissions == {contents: \"write\", actions: \"read\"}'"
+  jq -e '.jobs.perf.permissions == {contents: \"read\", statuses: \"write\", \"pull-requests\": \"write\"}
+    and .jobs.history.permissions == {contents: \"write\", actions: \"read\"}'"
 
 # pr-comment: only a push run of this repository, one artifact by name; creates, then updates, one comment.
 comment_run=(expr:github.event_name=workflow_run expr:github.ref=refs/heads/main)
@@ -372,6 +373,54 @@ check "nothing was posted for them" test ! -s "$FAKE_LOG"
 job pr-comment.yml comment/comment 0 "created a comment on #7" "a run that found a regression is posted too" "${comment_run[@]}" \
   expr:github.event.workflow_run.conclusion=failure
 job pr-comment.yml comment/comment 0 "workflow not triggered" "pr-comment starts only on workflow_run"
+
+# perf: a dispatched run (a fork pull request's reviewed head) puts its outcome where that pull request
+# sees it: the status "perf / result" on the measured commit and the verdicts comment on the pull request
+# whose head it is, from a hosted job of its own; no job that builds or runs the measured code may write.
+fork_sha=$(printf 'f%.0s' {1..40})
+mkdir -p "$work/pulls-api/repos/owner/repo"
+jq -n --arg fork "$fork_sha" --arg other "$head_sha" '[
+  {number: 13, head: {sha: $other, repo: {full_name: "owner/repo"}}},
+  {number: 12, head: {sha: $fork, repo: {full_name: "fork/repo"}}}]' >"$work/pulls-api/repos/owner/repo/pulls.json"
+reported=(expr:github.event_name=workflow_dispatch "expr:inputs.sha=$fork_sha" expr:github.ref=refs/heads/main
+  "expr:needs.target.outputs.sha=$fork_sha" expr:needs.target.result=success expr:needs.verdicts.result=success
+  expr:needs.result.result=success expr:github.server_url=https://github.invalid expr:github.run_id=42
+  FAKE_GH_API="$work/pulls-api" FAKE_GH_STATUSES="$work/statuses.jsonl")
+statuses() { jq -s -c 'map([.state, .context, .target_url])' "$work/statuses.jsonl"; }
+git clean -fdxq
+: >"$FAKE_LOG" && : >"$work/statuses.jsonl"
+job perf.yml perf/dispatch-report 0 "created a comment on #12" "a dispatched run comments on the pull request of its commit" \
+  "${reported[@]}"
+check "and posts the check perf / result on that commit, linking the run" bash -c \
+  "grep -qx 'gh api --method POST repos/owner/repo/statuses/$fork_sha --input -' '$FAKE_LOG'"
+check "one success status" test "$(statuses)" = '[["success","perf / result","https://github.invalid/owner/repo/actions/runs/42"]]'
+check "the comment is the verdicts of the run" bash -c "jq -r .body '$FAKE_GH_BODY' | grep -c '| Fake GPU |' | grep -qx 2"
+check "no other pull request is commented on" bash -c "! grep -q 'issues/13/' '$FAKE_LOG'"
+check "its scripts are the harness's; the measured commit is never checked out" bash -c \
+  "grep -qx '\[runner\] checkout owner/repo@$head_sha into .gpuperf' '$work/log' && ! grep -q 'checkout.*$fork_sha' '$work/log'"
+: >"$work/statuses.jsonl"
+job perf.yml perf/dispatch-report 0 "status 'perf / result' = failure on $fork_sha" "a failed run posts a failed check" \
+  "${reported[@]}" expr:needs.result.result=failure
+check "one failure status" test "$(statuses)" = '[["failure","perf / result","https://github.invalid/owner/repo/actions/runs/42"]]'
+mkdir -p "$work/moved-api/repos/owner/repo"
+jq '.[1].head.sha = "0123456789abcdef0123456789abcdef01234567"' "$work/pulls-api/repos/owner/repo/pulls.json" \
+  >"$work/moved-api/repos/owner/repo/pulls.json"
+: >"$FAKE_LOG"
+job perf.yml perf/dispatch-report 0 "::notice title=No pull request::no open pull request has head $fork_sha" \
+  "a pull request whose head moved on gets no comment" "${reported[@]}" FAKE_GH_API="$work/moved-api"
+check "but the status is posted" grep -q "statuses/$fork_sha" "$FAKE_LOG"
+check "and no comment" bash -c "! grep -q 'comments' '$FAKE_LOG'"
+job perf.yml perf/dispatch-report 0 "job dispatch-report skipped" "a push reports through pr-comment, not here" \
+  "${reported[@]}" expr:github.event_name=push
+job perf.yml perf/dispatch-report 0 "job dispatch-report skipped" "a refused dispatch (no commit) posts nothing" \
+  "${reported[@]}" expr:needs.target.result=failure
+# shellcheck disable=SC2016  # Python's text
+check "only dispatch-report may write: the jobs that build or run the measured code have contents: read alone" python3 -c '
+import sys, yaml
+jobs = yaml.safe_load(open(".github/workflows/perf-call.yml"))["jobs"]
+writers = sorted(name for name, job in jobs.items() if "write" in (job.get("permissions") or {}).values())
+sys.exit(writers != ["dispatch-report"] or jobs["baseline"]["permissions"] != {"contents": "read"}
+         or jobs["ab"]["permissions"] != {"contents": "read"})'
 
 # dashboard: store (hosted) downloads the history store's release asset, site builds perf_gate alone and
 # writes the site from each GPU model's export (fake_history_gate.sh: the real gate plus the history
@@ -765,6 +814,13 @@ job perf.yml perf/verdicts 0 "job verdicts: passed" "the team's verdicts are one
 check "holding its stored-baseline and A/B reports" test "$(find "$artifacts/perf-verdicts" -name '*.verdict.json' | wc -l)" -eq 2
 job perf.yml perf/result 0 "job result: passed" "the team's one check for branch protection passes" "${as_team[@]}" \
   "${all_passed[@]}"
+git clean -fdxq
+: >"$FAKE_LOG"
+mkdir -p "$work/team-pulls-api/repos/team" && cp -r "$work/pulls-api/repos/owner/repo" "$work/team-pulls-api/repos/team/saxpy"
+job perf.yml perf/dispatch-report 0 "created a comment on #12" "the team's dispatched run reports on the fork's pull request" \
+  "${as_team[@]}" "${reported[@]}" FAKE_GH_API="$work/team-pulls-api"
+check "with the check on the dispatched commit, in the team's repository" \
+  grep -qx "gh api --method POST repos/team/saxpy/statuses/$fork_sha --input -" "$FAKE_LOG"
 team_release="$work/team-release"
 job perf.yml history/history 0 "::notice title=New history store::" "the team's push to main starts its history store" "${as_team[@]}" \
   expr:github.ref=refs/heads/main expr:github.ref_name=main "expr:needs.perf.outputs.sha=$team_sha" expr:needs.perf.outputs.scope=trusted \
