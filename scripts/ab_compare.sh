@@ -17,6 +17,7 @@
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 source "$here/lib/common.sh"
+help_on_request "$@"
 
 gate="" bench_b="" args=()
 while (($#)); do

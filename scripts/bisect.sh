@@ -42,6 +42,7 @@
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 source "$here/lib/common.sh"
+help_on_request "$@"
 readonly BENCHMARK_NAME='^[A-Za-z][A-Za-z0-9_]{0,47}(/[A-Za-z0-9_.,:-]+)+$'
 
 good="" bad="" benchmark="" repo="" work="" tolerance="" gate="" source_dir="."

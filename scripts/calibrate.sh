@@ -23,6 +23,7 @@
 # DIR/verdicts.tsv; exits 0, or 2 on failure (a trial the gate could not judge included), 77 without a GPU.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
+help_on_request "$@"
 source "$(dirname "${BASH_SOURCE[0]}")/lib/remeasure.sh"
 
 build_dir="" out="" benchmarks=() slowdowns="1 2 3 5" trials=10 repetitions=30 processes=3 max_remeasure=3

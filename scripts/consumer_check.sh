@@ -16,6 +16,7 @@
 # Exit: 0 every expectation held, 1 one did not, 2 bad usage or a failed build, 77 no GPU.
 set -uo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
+help_on_request "$@"
 source "$(dirname "${BASH_SOURCE[0]}")/lib/example_check.sh"
 root="$(cd "$(dirname "$0")/.." && pwd)"
 example_check_start "$0" "$@"

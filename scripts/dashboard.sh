@@ -24,6 +24,7 @@
 # SITE_DIR it may not replace, nothing is written and SITE_DIR is left as it was.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
+help_on_request "$@"
 readonly USAGE="dashboard.sh --out SITE_DIR [--refused GPU_SLUG:WHY ...] EXPORT.json [EXPORT2.json ...]"
 readonly SCHEMA_VERSION=1
 readonly LEDGER_SCHEMA_VERSION=1
@@ -36,7 +37,7 @@ while (($#)); do
   case "$1" in
     --out) need_value "$@"; out=$2; shift 2 ;;
     --refused) need_value "$@"; refused_args+=("$2"); shift 2 ;;
-    -h | --help) sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; exit "$EXIT_PASS" ;;
+    -h | --help) help_from_header "$0"; exit "$EXIT_PASS" ;;
     --*) die "$EXIT_INVALID" "unknown option '$1' ($USAGE)" ;;
     *) exports+=("$1"); shift ;;
   esac

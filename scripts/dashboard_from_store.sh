@@ -12,6 +12,7 @@
 # export (the site then written for the others: scripts/dashboard.sh).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
+help_on_request "$@"
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 (($# == 4)) || die "$EXIT_INVALID" "usage: $0 PERF_GATE STORE BASELINE_DIR SITE_DIR"
 gate=$1 store=$2 baselines=$3 site=$4

@@ -34,10 +34,11 @@
 # Exit: 0 when every step that ran passed, else the first failing step's code.
 set -uo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
+help_on_request "$@"
 root="$(cd "$(dirname "$0")/.." && pwd)"
 
 (($#)) || die "$EXIT_INVALID" "usage: $0 OUTDIR [options] (see the header)"
-out=$(mkdir -p "$1" && cd "$1" && pwd)
+out=$(out_folder "$1") || exit "$EXIT_INVALID"
 shift
 build="$root/build-gpu" families="" record="" calibrate="" planted="" clean_runs=0 ab_clean_runs=0
 clean_family=reduction other_process="" skip_perf="" skip_unit="" skip_correctness="" order_check="" deadline=0 consumer="" timings=""
@@ -59,7 +60,7 @@ while (($#)); do
     --skip-perf) skip_perf=1; shift ;;
     --skip-unit) skip_unit=1; shift ;;
     --skip-correctness) skip_correctness=1; shift ;;
-    *) die "$EXIT_INVALID" "unknown argument '$1'" ;;
+    *) die "$EXIT_INVALID" "unknown argument '$1' (see gpu_check.sh --help)" ;;
   esac
 done
 [[ -n $other_process && $clean_family == all ]] &&

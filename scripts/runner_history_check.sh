@@ -19,10 +19,11 @@
 # baseline for it.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
+help_on_request "$@"
 root="$(cd "$(dirname "$0")/.." && pwd)"
 
 (($#)) || die "$EXIT_INVALID" "usage: $0 OUTDIR [--clean-runs N] [--slowdown-pct X]"
-out=$(mkdir -p "$1" && cd "$1" && pwd)
+out=$(out_folder "$1") || exit "$EXIT_INVALID"
 shift
 clean_runs=10 slowdown_pct=3
 while (($#)); do

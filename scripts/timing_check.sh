@@ -19,15 +19,16 @@
 # exit code; 2 bad usage or no CMake; 77 no GPU.
 set -uo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
+help_on_request "$@"
 root="$(cd "$(dirname "$0")/.." && pwd)"
 
 (($# == 1)) || die "$EXIT_INVALID" "usage: $0 OUTDIR"
+out=$(out_folder "$1") || exit "$EXIT_INVALID"
 need_tool cmake
 need_tool jq
 if ! command -v nvidia-smi >/dev/null || ! nvidia-smi -L >/dev/null 2>&1; then
   die "$EXIT_NOT_JUDGED" "no GPU here (nvidia-smi lists none): nothing to time"
 fi
-out=$(mkdir -p "$1" && cd "$1" && pwd) || die "$EXIT_INVALID" "cannot create OUTDIR $1"
 logs="$out/logs"
 mkdir -p "$logs"
 scratch=$(mktemp -d)

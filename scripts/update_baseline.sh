@@ -27,6 +27,7 @@
 # Exit: 0 written, 2 failure (nothing written), 77 no GPU.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
+help_on_request "$@"
 
 # suite_in <build dir> <suite>: sets gate, bench, format, suite_baselines and suite_arguments (with the
 # "--" before them, or none) from the suite's file, or dies saying what is missing.

@@ -12,6 +12,7 @@
 # Exit: 0 clean, 1 findings (each printed as FILE: what), 77 actionlint or shellcheck not installed.
 set -uo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/../lib/common.sh"
+help_on_request "$@"
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 dir=${1:-.github/workflows}
 config=${2:-$dir/../actionlint.yaml}

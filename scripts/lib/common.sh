@@ -26,6 +26,37 @@ need_value() {  # need_value "$@" (from inside the option loop, before reading $
 
 note() { echo "[$(basename "$0")] $*" >&2; }
 
+# A script's usage is its header comment: the comment block after the shebang, up to the first line that
+# is not a comment. help_from_header prints it without the leading "# ".
+help_from_header() {  # help_from_header <script>
+  awk 'NR == 1 && /^#!/ { next } /^#/ { sub(/^# ?/, ""); print; next } { exit }' "$1"
+}
+
+# -h or --help anywhere before a "--" prints the script's header and exits 0, before the script creates,
+# builds or runs anything: called by every script right after sourcing this file. A script whose
+# arguments are data from elsewhere (a workflow input) must not call it: "--help" is then a value.
+help_on_request() {  # help_on_request "$@"
+  local arg
+  for arg in "$@"; do
+    [[ $arg == -- ]] && return 0
+    if [[ $arg == -h || $arg == --help ]]; then
+      help_from_header "$0"
+      exit "$EXIT_PASS"
+    fi
+  done
+  return 0
+}
+
+# out_folder <argument>: creates the output folder a script is given as a positional argument and prints
+# its absolute path. An argument that starts with "-" is an option the script does not know, never a
+# folder to create (so "--hlep" is refused, not made into a folder); one that cannot be made is an error.
+# In $(...): `out=$(out_folder "$1") || exit "$EXIT_INVALID"`.
+out_folder() {
+  [[ $1 != -* ]] ||
+    die "$EXIT_INVALID" "unknown option '$1' where the output folder belongs (OUTDIR; a folder whose name starts with '-': ./$1); see $(basename "$0") --help"
+  (mkdir -p -- "$1" && cd -- "$1" && pwd) || die "$EXIT_INVALID" "cannot create the output folder '$1'"
+}
+
 need_tool() {
   command -v "$1" >/dev/null 2>&1 || die "$EXIT_INVALID" "'$1' is not installed; it is needed by $(basename "$0")"
 }

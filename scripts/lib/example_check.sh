@@ -11,7 +11,7 @@ example_check_start() {
   shift
   (($# == 2)) || die "$EXIT_INVALID" "usage: $script BUILD OUTDIR (see the header)"
   build=$(cd "$1" && pwd) || die "$EXIT_INVALID" "no build folder $1"
-  out=$(mkdir -p "$2" && cd "$2" && pwd)
+  out=$(out_folder "$2") || exit "$EXIT_INVALID"
   [[ -x $build/perf_tests/gpuperf_bench ]] || die "$EXIT_INVALID" "$build has no built harness (perf_tests/gpuperf_bench)"
   local rc=0
   "$build/perf_tests/gpuperf_bench" --gpu-info >/dev/null 2>&1 || rc=$?
