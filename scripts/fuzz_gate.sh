@@ -6,6 +6,7 @@
 # Exit: 0 clean, 1 a finding (the crashing input is left in BUILD_DIR), 77 no clang++ with libFuzzer (skipped).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
+help_on_request "$@"
 (($# == 2)) || die "$EXIT_INVALID" "usage: $0 BUILD_DIR SECONDS"
 build=$1 seconds=$2
 root="$(cd "$(dirname "$0")/.." && pwd)"
