@@ -1,5 +1,6 @@
 #include "formats/json_fields.h"
 
+#include <charconv>
 #include <cmath>
 #include <utility>
 
@@ -22,7 +23,38 @@ std::string integer_range(long long minimum, long long maximum) {
   return "an integer from " + std::to_string(minimum) + " to " + std::to_string(maximum);
 }
 
+// A number as a message shows it, in the fewest digits that read back as it: "1e+303", "inf", "5e-324", "46.3".
+std::string shown_sample_value(double value) {
+  char text[32];
+  const auto written = std::to_chars(text, text + sizeof text, value);
+  return std::string(text, written.ptr);
+}
+
 }  // namespace
+
+SampleUnit sample_unit_as_written(const std::string& unit) {
+  if (unit == kUnitCycles) return {kUnitCycles, 1.0, kUnitCycles};
+  return {kUnitMicroseconds, 1.0, kUnitMicroseconds};
+}
+
+std::string why_not_sample(double written, const SampleUnit& u) {
+  // What is wrong as written comes first: "NaN", "zero" and "negative" need no unit to be understood.
+  if (std::string why = why_not_positive_finite(written); !why.empty()) return why;
+  const double value = written * u.scale;
+  if (value >= kSmallestSample && value <= kLargestSample) return "";
+  const std::string as_written = shown_sample_value(written) + " " + u.written;
+  if (value == 0.0 || std::isinf(value)) return as_written + ", which is " + shown_sample_value(value) + " " + u.unit;
+  const bool below = value < kSmallestSample;
+  const std::string converted = u.scale == 1.0 ? as_written : as_written + ", " + shown_sample_value(value) + " " + u.unit;
+  return converted + (below ? ", below " : ", above ") + shown_sample_value(below ? kSmallestSample : kLargestSample) +
+         " " + u.unit;
+}
+
+std::string sample_expectation(const SampleUnit& u) {
+  const bool cycles = std::string(u.unit) == kUnitCycles;
+  return std::string("expected a positive ") + (cycles ? "count" : "time") + " of " + shown_sample_value(kSmallestSample) +
+         " to " + shown_sample_value(kLargestSample) + " " + u.unit;
+}
 
 std::string quoted_key(const std::string& name) { return "['" + name + "']"; }
 
@@ -84,6 +116,19 @@ double ObjectReader::positive(const char* key) const { return positive_at(requir
 std::optional<double> ObjectReader::optional_positive(const char* key) const {
   if (find(key) == nullptr) return std::nullopt;
   return positive(key);
+}
+
+double ObjectReader::sample(const char* key, const SampleUnit& u) const { return sample_at(require(key), field(key), u); }
+
+std::vector<double> ObjectReader::samples(const char* key, const SampleUnit& u) const {
+  const json& list = require(key);
+  if (!list.is_array()) fail(key, "is " + describe_json_type(list) + ", expected an array of numbers");
+  std::vector<double> values;
+  values.reserve(list.size());
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    values.push_back(sample_at(list[i], field(key) + "[" + std::to_string(i) + "]", u));
+  }
+  return values;
 }
 
 std::optional<double> ObjectReader::optional_non_negative(const char* key) const {
@@ -169,6 +214,13 @@ double ObjectReader::positive_at(const json& value, const std::string& where) co
   const std::string why = why_not_positive_finite(number);
   if (!why.empty()) fail_at(where, "is " + why + ", expected a positive, finite number");
   return number;
+}
+
+double ObjectReader::sample_at(const json& value, const std::string& where, const SampleUnit& u) const {
+  const double number = number_at(value, where);
+  const std::string why = why_not_sample(number, u);
+  if (!why.empty()) fail_at(where, "is " + why + ", " + sample_expectation(u));
+  return number * u.scale;
 }
 
 long long ObjectReader::integer_at(const json& value, const std::string& where, long long minimum,

@@ -12,7 +12,28 @@
 #include <string>
 #include <vector>
 
+#include "formats/sample_units.h"
+
 namespace gpuperf::formats {
+
+// How a time or cycle count is read: the unit a file writes it in, and what one of those is in the unit it
+// is judged in (formats/sample_units.h): {"ns", 1e-3, "us"} reads Google Benchmark's nanoseconds.
+struct SampleUnit {
+  const char* written = kUnitMicroseconds;  // "ns", "us", "ms", "s", "cycles"
+  double scale = 1.0;                       // one `written` in `unit` [unit / written]
+  const char* unit = kUnitMicroseconds;     // kUnitMicroseconds or kUnitCycles
+};
+// The unit a baseline or a history writes its medians in, "us" or "cycles", read as it is.
+SampleUnit sample_unit_as_written(const std::string& unit);
+
+// "" when `written` (in u.written) is a sample the gate can judge: after conversion to u.unit within
+// [kSmallestSample, kLargestSample]. Else what is wrong, for "<field> is <why>, <sample_expectation(u)>":
+// "NaN", "zero", "negative", "infinite", "1e+303 s, which is inf us", "5e-324 ns, which is 0 us",
+// "1e-12 us, below 1e-09 us". Every reader of a time checks with it (directly, or through
+// ObjectReader::sample).
+std::string why_not_sample(double written, const SampleUnit& u);
+// "expected a positive time of 1e-09 to 1e+15 us" (of cycles: "a positive count of ... cycles").
+std::string sample_expectation(const SampleUnit& u);
 
 // Reads the fields of one JSON object. `source` names the file, `path` the object in it ("" for the top
 // level, "benchmarks['a/b']", "cases[3] ('a/b/n:1')"), `hint` what to do about a problem. InputError when
@@ -43,6 +64,10 @@ class ObjectReader {
   double number(const char* key) const;
   std::optional<double> optional_number(const char* key) const;
   double positive(const char* key) const;  // positive and finite
+  // A time or cycle count in u.written, returned in u.unit: InputError where why_not_sample says why not.
+  double sample(const char* key, const SampleUnit& u) const;
+  // Such an array, required and not checked for being empty: each element in u.unit.
+  std::vector<double> samples(const char* key, const SampleUnit& u) const;
   std::optional<double> optional_positive(const char* key) const;
   std::optional<double> optional_non_negative(const char* key) const;  // finite and >= 0
   // A JSON integer (1.0 is not one) in [minimum, maximum].
@@ -66,6 +91,7 @@ class ObjectReader {
   std::string string_at(const nlohmann::json& value, const std::string& where) const;
   double number_at(const nlohmann::json& value, const std::string& where) const;
   double positive_at(const nlohmann::json& value, const std::string& where) const;
+  double sample_at(const nlohmann::json& value, const std::string& where, const SampleUnit& u) const;
   long long integer_at(const nlohmann::json& value, const std::string& where,
                        long long minimum = std::numeric_limits<long long>::min(),
                        long long maximum = std::numeric_limits<long long>::max()) const;

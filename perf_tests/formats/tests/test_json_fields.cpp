@@ -2,8 +2,10 @@
 // path, what is wrong, what was expected, what to do).
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <limits>
 #include <string>
+#include <vector>
 
 #include "formats/input_error.h"
 #include "formats/json_fields.h"
@@ -135,6 +137,41 @@ TEST(JsonFields, SchemaVersionIsTheOneTheReaderReads) {
   EXPECT_EQ(read_version(R"({"schema_version": "1"})"),
             "v.json: schema_version is a string, expected an integer - write it again");
   EXPECT_EQ(read_version("{}"), "v.json: schema_version is missing - write it again");
+}
+
+TEST(JsonFields, TimesAreCheckedOnceInTheirUnit) {
+  const SampleUnit seconds{"s", 1e6, kUnitMicroseconds};
+  const SampleUnit nanoseconds{"ns", 1e-3, kUnitMicroseconds};
+  const SampleUnit us = sample_unit_as_written(kUnitMicroseconds);
+  const SampleUnit cycles = sample_unit_as_written(kUnitCycles);
+  EXPECT_EQ(why_not_sample(2.5, seconds), "");
+  EXPECT_EQ(why_not_sample(40.0, cycles), "");
+  EXPECT_EQ(why_not_sample(kSmallestSample, us), "") << "the range's ends are in it";
+  EXPECT_EQ(why_not_sample(kLargestSample, us), "");
+  EXPECT_EQ(why_not_sample(1e303, seconds), "1e+303 s, which is inf us") << "finite as written, not once converted";
+  EXPECT_EQ(why_not_sample(5e-324, nanoseconds), "5e-324 ns, which is 0 us");
+  EXPECT_EQ(why_not_sample(5e-324, us), "5e-324 us, below 1e-09 us") << "a ratio to it would be infinite";
+  EXPECT_EQ(why_not_sample(2e9, seconds), "2e+09 s, 2e+15 us, above 1e+15 us");
+  EXPECT_EQ(why_not_sample(1e300, cycles), "1e+300 cycles, above 1e+15 cycles");
+  EXPECT_EQ(why_not_sample(std::nan(""), seconds), "NaN");
+  EXPECT_EQ(why_not_sample(0.0, seconds), "zero");
+  EXPECT_EQ(why_not_sample(-1.0, seconds), "negative");
+  EXPECT_EQ(sample_expectation(cycles), "expected a positive count of 1e-09 to 1e+15 cycles");
+
+  const json doc = parse_json_document(R"({"time": 1e303, "ok": 2.5, "good": [1.5, 2], "medians": [1.5, 5e-324], "name": "x"})", "t.json");
+  const ObjectReader r(doc, "t.json", "", kHint);
+  EXPECT_DOUBLE_EQ(r.sample("ok", seconds), 2.5e6) << "returned in microseconds";
+  const std::vector<double> good = r.samples("good", nanoseconds);
+  ASSERT_EQ(good.size(), 2u);
+  EXPECT_DOUBLE_EQ(good[0], 1.5e-3);
+  EXPECT_DOUBLE_EQ(good[1], 2e-3);
+  EXPECT_EQ(error_of([&] { r.sample("time", seconds); }),
+            "t.json: time is 1e+303 s, which is inf us, expected a positive time of 1e-09 to 1e+15 us - write it again");
+  EXPECT_EQ(error_of([&] { r.samples("medians", us); }),
+            "t.json: medians[1] is 5e-324 us, below 1e-09 us, expected a positive time of 1e-09 to 1e+15 us - "
+            "write it again");
+  EXPECT_EQ(error_of([&] { r.samples("absent", us); }), "t.json: absent is missing - write it again");
+  EXPECT_EQ(error_of([&] { r.samples("name", us); }), "t.json: name is a string, expected an array of numbers - write it again");
 }
 
 }  // namespace

@@ -89,16 +89,20 @@ std::optional<std::string> data_text(const ObjectReader& summary, const char* na
   return std::nullopt;
 }
 
-// The summary's "value" as a positive, finite number of seconds (a time the gate judges).
-double seconds_value(const ObjectReader& summary) {
+// nvbench's times are seconds; the gate judges microseconds, and checks each time once converted
+// (formats::why_not_sample).
+constexpr formats::SampleUnit kNvbenchSeconds{"s", kMicrosecondsPerSecond, formats::kUnitMicroseconds};
+
+// The summary's "value", a number of seconds, in microseconds (a time the gate judges).
+double microseconds_value(const ObjectReader& summary) {
   const std::optional<std::string> text = data_text(summary, "value");
   if (!text) summary.fail("data", "has no 'value'");
   const std::optional<double> seconds = parse_double(*text);
   if (!seconds) summary.fail("data", "'value' is '" + shown(*text) + "', expected a number of seconds");
-  if (const std::string why = formats::why_not_positive_finite(*seconds); !why.empty()) {
-    summary.fail("data", "'value' is " + why + ", expected a positive, finite number of seconds");
+  if (const std::string why = formats::why_not_sample(*seconds, kNvbenchSeconds); !why.empty()) {
+    summary.fail("data", "'value' is " + why + ", " + formats::sample_expectation(kNvbenchSeconds));
   }
-  return *seconds;
+  return *seconds * kNvbenchSeconds.scale;
 }
 
 // The summary's "value" where it is a finite number, for information (nvbench writes a sentinel where it
@@ -196,12 +200,12 @@ std::vector<double> read_sample_times(const ObjectReader& summary, const std::st
     }
     float seconds = 0.0f;
     std::memcpy(&seconds, &bits, sizeof seconds);
-    if (const std::string why = formats::why_not_positive_finite(seconds); !why.empty()) {
+    if (const std::string why = formats::why_not_sample(seconds, kNvbenchSeconds); !why.empty()) {
       where.with_hint("check the suite's timing code")
           .fail("data", "'filename' names " + file + ", whose sample " + std::to_string(at / kFloat32Bytes) + " is " +
-                            why + ", expected a positive, finite number of seconds");
+                            why + ", " + formats::sample_expectation(kNvbenchSeconds));
     }
-    samples.push_back(static_cast<double>(seconds) * kMicrosecondsPerSecond);
+    samples.push_back(static_cast<double>(seconds) * kNvbenchSeconds.scale);
   }
   return samples;
 }
@@ -304,7 +308,7 @@ bool read_samples(const ObjectReader& state, const Reading& reading, BenchmarkSa
   if (b.samples.empty()) {
     const std::optional<ObjectReader> mean = find_summary(state, kNvbenchGpuMeanTag);
     if (!mean) return false;
-    b.samples.push_back(seconds_value(*mean) * kMicrosecondsPerSecond);
+    b.samples.push_back(microseconds_value(*mean));
     b.samples_are_summaries = true;
     info.samples_from = NvbenchSamplesFrom::kMean;
   }

@@ -13,6 +13,7 @@
 #include "formats/json_input.h"
 #include "formats/names.h"
 #include "formats/results_context.h"
+#include "gate/inputs/gbench_results.h"
 #include "gate/statistics/statistics.h"
 
 namespace gpuperf::gate {
@@ -33,11 +34,12 @@ struct TimeUnit {
 };
 constexpr TimeUnit kTimeUnits[] = {{"ns", 1e-3}, {"us", 1.0}, {"ms", 1e3}, {"s", 1e6}};
 
-std::optional<double> microseconds_per(const std::string& unit) {
+// The Google Benchmark time unit named `unit`; nullptr when it is none.
+const TimeUnit* time_unit_named(const std::string& unit) {
   for (const TimeUnit& u : kTimeUnits) {
-    if (unit == u.name) return u.microseconds;
+    if (unit == u.name) return &u;
   }
-  return std::nullopt;
+  return nullptr;
 }
 
 // How one file is read (ResultsDialect), and what its messages tell the reader to do.
@@ -89,14 +91,17 @@ struct Sample {
   std::string unit;
 };
 
+// Each is checked once converted (formats::why_not_sample): 1e303 s is no number of microseconds.
 Sample parse_sample(const ObjectReader& entry, const Reading& reading) {
   const ObjectReader timing = entry.with_hint(reading.ours() ? kTimingHint : "check the suite's timing code");
-  if (reading.ours() && entry.raw().contains("cycles")) return {timing.positive("cycles"), formats::kUnitCycles};
-  const double time = timing.positive("real_time");
+  if (reading.ours() && entry.raw().contains("cycles")) {
+    return {timing.sample("cycles", formats::sample_unit_as_written(formats::kUnitCycles)), formats::kUnitCycles};
+  }
   const std::string unit = entry.string("time_unit");
-  const std::optional<double> scale = microseconds_per(unit);
-  if (!scale) entry.fail("time_unit", "is '" + formats::escape_console(unit) + "', not one of ns, us, ms, s");
-  return {time * *scale, formats::kUnitMicroseconds};
+  const TimeUnit* time_unit = time_unit_named(unit);
+  if (time_unit == nullptr) entry.fail("time_unit", "is '" + formats::escape_console(unit) + "', not one of ns, us, ms, s");
+  return {timing.sample("real_time", {time_unit->name, time_unit->microseconds, formats::kUnitMicroseconds}),
+          formats::kUnitMicroseconds};
 }
 
 // A clock counter of one sample, when NVML read it [MHz].
@@ -141,13 +146,13 @@ void add_iteration(const ObjectReader& row, ResultsFile& file, Reading& reading)
   const ObjectReader entry(row.raw(), row.source(), row.path() + " ('" + name + "')", row.hint());
   BenchmarkSamples& b = out[name];
   ++b.repetitions;
-  if (entry.optional_flag("error_occurred")) {
+  if (gbench_flag(entry, "error_occurred")) {
     // The binary's own verdict (failed correctness check, CUDA error): its timings mean nothing.
     b.error = true;
     if (b.error_message.empty()) b.error_message = optional_message(entry, "error_message");
     return;
   }
-  if (entry.optional_flag("skipped")) {
+  if (gbench_flag(entry, "skipped")) {
     b.skipped = true;
     if (b.skip_message.empty()) b.skip_message = optional_message(entry, "skip_message");
     return;

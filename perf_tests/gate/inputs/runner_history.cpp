@@ -58,12 +58,13 @@ RunnerHistory parse_runner_history(const std::string& text, const std::string& s
         benchmark.fail("unit", "is '" + formats::escape_console(entry.unit) + "', expected \"us\" or \"cycles\"");
       }
       const nlohmann::json& runs = benchmark.array("runs");
+      const formats::SampleUnit unit = formats::sample_unit_as_written(entry.unit);
       for (std::size_t r = 0; r < runs.size(); ++r) {
         const std::string where = benchmark.field("runs") + "[" + std::to_string(r) + "]";
         if (!runs[r].is_array() || runs[r].empty()) benchmark.fail_at(where, "is not a non-empty array of medians");
         std::vector<double> medians;
         for (std::size_t p = 0; p < runs[r].size(); ++p) {
-          medians.push_back(benchmark.positive_at(runs[r][p], where + "[" + std::to_string(p) + "]"));
+          medians.push_back(benchmark.sample_at(runs[r][p], where + "[" + std::to_string(p) + "]", unit));
         }
         entry.runs.push_back(std::move(medians));
       }

@@ -35,7 +35,7 @@ std::string why_not_gpu_uuid(const std::string& uuid);
 
 // Parses and validates the file's text; `source` names it in messages. InputError for corrupt JSON, another
 // schema version, a name or UUID that breaks the rules, a unit other than "us" or "cycles", a run with no
-// process or a median that is not positive and finite.
+// process or a median outside formats/sample_units.h's range (not positive, not finite, or 1e-300).
 RunnerHistory parse_runner_history(const std::string& text, const std::string& source);
 RunnerHistory read_runner_history(const std::string& path);
 

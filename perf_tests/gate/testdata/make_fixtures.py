@@ -181,6 +181,16 @@ bad_baseline("bad_baseline_empty_process_medians.json",
 bad_baseline("bad_baseline_no_defaults.json", lambda b: b.pop("defaults"))
 bad_baseline("bad_baseline_median_string.json", lambda b: b["benchmarks"][BENCH[1][0]].update(median="42"))
 bad_baseline("bad_baseline_no_slug.json", lambda b: b["gpu"].pop("slug"))
+bad_baseline("bad_baseline_misspelt_key.json", lambda b: b["defaults"].update(same_gpu_tolerence_pct=2.0))
+bad_baseline("bad_baseline_tiny_median.json", lambda b: b["benchmarks"][BENCH[0][0]].update(
+  median=5e-324, process_medians=[5e-324] * BASELINE_PROCESSES))
+# Times that overflow and underflow once in microseconds, from a file written above (no random numbers).
+zero_time = open(os.path.join(out, "bad_zero_time.json")).read()
+assert zero_time.count('"real_time": 0,') == 1 and zero_time.count('"time_unit": "us"') == 1
+write("bad_time_overflow.json", None,
+      zero_time.replace('"real_time": 0,', '"real_time": 1e303,').replace('"time_unit": "us"', '"time_unit": "s"'))
+write("bad_time_underflow.json", None,
+      zero_time.replace('"real_time": 0,', '"real_time": 5e-324,').replace('"time_unit": "us"', '"time_unit": "ns"'))
 
 # Platform changes (appended last, with a seed of their own, so that the files above stay as they are).
 # 10 repetitions per process keep them small. Their verdicts and reports are asserted in

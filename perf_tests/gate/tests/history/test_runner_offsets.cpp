@@ -136,6 +136,8 @@ TEST(RunnerHistoryFile, RefusesWhatIsNotAHistoryOfRuns) {
   EXPECT_NE(refusal(with("reduction/reduce7", "reduction/`reduce7")).find("benchmark name"), std::string::npos);
   EXPECT_NE(refusal(with("\"us\"", "\"ms\"")).find("expected \"us\" or \"cycles\""), std::string::npos);
   EXPECT_NE(refusal(with("60.71", "-60.71")).find("runs[0][0]"), std::string::npos);
+  // Positive and finite, but a ratio to it is not: held to the range of every time (formats/sample_units.h).
+  EXPECT_NE(refusal(with("60.71", "1e-300")).find("runs[0][0] is 1e-300 us, below 1e-09 us"), std::string::npos);
   EXPECT_EQ(refusal(with("60.8,", "")), "");  // a run of one process is a run
   RunnerHistory empty_run = small_history();
   empty_run.runners.begin()->second.begin()->second.runs.emplace_back();

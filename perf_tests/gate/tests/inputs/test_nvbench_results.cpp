@@ -231,7 +231,11 @@ TEST_F(NvbenchFile, SampleTimesFilesOfTheWrongSizeOrValuesAreRefused) {
   // A NaN (0x7fc00000) and a negative time (-1.0f: 0xbf800000) as samples 1 and 2, little-endian.
   write_bytes(dir_ / "suite.json-bin" / "odd.bin", std::string("\x00\x00\x80\x3f\x00\x00\xc0\x7f", 8));
   expect_words(testing::input_error_of([&] { load_nvbench_results(path("suite.json"), "suite", std::nullopt); }),
-               {"whose sample 1 is NaN, expected a positive, finite number of seconds", "check the suite's timing code"});
+               {"whose sample 1 is NaN, expected a positive time of 1e-09 to 1e+15 us", "check the suite's timing code"});
+  // The smallest float32 (0x00000001, 1.4e-45 s) is finite and positive, but no time once in microseconds.
+  write_bytes(dir_ / "suite.json-bin" / "odd.bin", std::string("\x01\x00\x00\x00", 4));
+  expect_words(testing::input_error_of([&] { load_nvbench_results(path("suite.json"), "suite", std::nullopt); }),
+               {"whose sample 0 is 1.401298464324817e-45 s", "below 1e-09 us"});
   write_bytes(dir_ / "suite.json-bin" / "odd.bin", std::string("\x00\x00\x80\xbf", 4));
   expect_words(testing::input_error_of([&] { load_nvbench_results(path("suite.json"), "suite", std::nullopt); }),
                {"whose sample 0 is negative"});
@@ -262,7 +266,11 @@ TEST_F(NvbenchFile, MalformedTimesAndVersionsAreRefused) {
                                "('nv/cold/time/gpu/mean').data 'value' is 'abc', expected a number of seconds",
                                "re-run the suite with --json FILE"});
   set_data(doc["benchmarks"][1]["states"][0], kNvbenchGpuMeanTag, "value", "-4.25e-06");
-  expect_words(error_of(doc), {"'value' is negative, expected a positive, finite number of seconds"});
+  expect_words(error_of(doc), {"'value' is negative, expected a positive time of 1e-09 to 1e+15 us"});
+  set_data(doc["benchmarks"][1]["states"][0], kNvbenchGpuMeanTag, "value", "1e303");
+  expect_words(error_of(doc), {"('nv/cold/time/gpu/mean').data 'value' is 1e+303 s, which is inf us"});
+  set_data(doc["benchmarks"][1]["states"][0], kNvbenchGpuMeanTag, "value", "5e-324");
+  expect_words(error_of(doc), {"'value' is 5e-324 s, 4.940656e-318 us, below 1e-09 us"});
   set_data(doc["benchmarks"][1]["states"][0], kNvbenchGpuMeanTag, "value", "inf");
   expect_words(error_of(doc), {"'value' is infinite"});
   set_data(doc["benchmarks"][1]["states"][0], kNvbenchGpuMeanTag, "value", json::array());

@@ -109,6 +109,25 @@ TEST(ResultsInput, ZeroTime) { expect_words(load_error("bad_zero_time.json"), {"
 
 TEST(ResultsInput, NegativeTime) { expect_words(load_error("bad_negative_time.json"), {"real_time is negative"}); }
 
+// Finite as written, but no number of microseconds once converted: judged "+inf%" AMBIGUOUS, and recorded
+// as a null or zero median, before the check was made after the conversion.
+TEST(ResultsInput, TimesThatOverflowOrUnderflowInMicrosecondsAreRefused) {
+  expect_words(load_error("bad_time_overflow.json"),
+               {"bad_time_overflow.json", "benchmarks[0]", "real_time is 1e+303 s, which is inf us",
+                "expected a positive time of 1e-09 to 1e+15 us", "check the timing code"});
+  expect_words(load_error("bad_time_underflow.json"),
+               {"bad_time_underflow.json", "real_time is 5e-324 ns, which is 0 us"});
+  const auto cycles_error = [](const char* cycles) {
+    return testing::input_error_of([&] {
+      parse_results(std::string(R"({"benchmarks": [{"run_name": "a/b", "run_type": "iteration", "real_time": 1,
+                                    "time_unit": "us", "cycles": )") + cycles + "}]}",
+                    "inline.json");
+    });
+  };
+  expect_words(cycles_error("1e300"), {"inline.json", "cycles is 1e+300 cycles, above 1e+15 cycles"});
+  EXPECT_EQ(cycles_error("40"), "");
+}
+
 TEST(ResultsInput, TimeOfWrongType) { expect_words(load_error("bad_time_string.json"), {"real_time is a string"}); }
 
 TEST(ResultsInput, MissingRunName) { expect_words(load_error("bad_missing_run_name.json"), {"benchmarks[0].run_name is missing", "Google Benchmark >= 1.5"}); }
