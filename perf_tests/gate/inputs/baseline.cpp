@@ -2,16 +2,22 @@
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
 #include <cstdio>
 #include <cstdlib>
+#include <initializer_list>
+#include <iostream>
+#include <limits>
+#include <mutex>
+#include <set>
 #include <sstream>
 #include <utility>
 
+#include "formats/escape.h"
 #include "formats/input_error.h"
 #include "formats/json_fields.h"
 #include "formats/json_input.h"
 #include "formats/names.h"
+#include "formats/nearest_name.h"
 #include "gate/inputs/results.h"
 #include "gate/statistics/statistics.h"
 
@@ -32,8 +38,70 @@ std::string format_value(double value) {
 
 using formats::ObjectReader;
 
-// An optional tolerance [percent], checked by why_not_tolerance_pct; `positive`: zero refused too.
-std::optional<double> tolerance(const ObjectReader& object, const char* key, bool positive = false) {
+// The keys each object of a baseline may hold (baselines/README.md, "Schema"); every other is refused by
+// require_baseline_keys. The fingerprint's own keys are formats/fingerprint.h's to check.
+constexpr std::initializer_list<const char*> kBaselineTopKeys = {"schema_version", "gpu",      "recorded",
+                                                                 "defaults",       "families", "benchmarks"};
+constexpr std::initializer_list<const char*> kBaselineGpuKeys = {
+    "name", "slug", "compute_capability", "sm_count", "memory_mib", "driver", "cuda_runtime", "sm_clock_mhz", "mem_clock_mhz"};
+constexpr std::initializer_list<const char*> kBaselineRecordedKeys = {"date", "commit",          "harness_version",
+                                                                      "runs", "samples_per_run", "gpu_uuids"};
+constexpr std::initializer_list<const char*> kBaselineDefaultsKeys = {"tolerance_pct", "same_gpu_tolerance_pct"};
+constexpr std::initializer_list<const char*> kBaselineFamilyKeys = {"tolerance_pct"};
+constexpr std::initializer_list<const char*> kBaselineEntryKeys = {"unit",  "median",        "process_medians", "bytes",
+                                                                   "flops", "tolerance_pct", "fingerprint"};
+// Schema 1 pooled the samples and kept their spread (which schema 2 computes from process_medians).
+constexpr std::initializer_list<const char*> kBaselineSchema1EntryKeys = {"unit",  "median",        "samples", "spread_pct",
+                                                                          "bytes", "flops",         "tolerance_pct"};
+
+constexpr const char* kUnknownKeyHint =
+    "rename or remove it (baselines/README.md lists the fields); a file written by a newer perf_gate needs that "
+    "perf_gate";
+
+// A key the gate does not know is an error, never ignored: a misspelt optional key ("tolerence_pct") read as
+// absent, and one typo moved a same-GPU tolerance from 2% to 4%. The message names the nearest known key.
+void require_baseline_keys(const ObjectReader& object, std::initializer_list<const char*> known) {
+  const std::vector<std::string> names(known.begin(), known.end());
+  for (const auto& [key, value] : object.raw().items()) {
+    if (std::find(names.begin(), names.end(), key) != names.end()) continue;
+    std::string what = "is not a field the gate knows here";
+    if (const std::optional<std::string> nearest = formats::nearest_name(key, names)) {
+      what += ": did you mean `" + *nearest + "`?";
+    } else {
+      std::string listed;
+      for (const std::string& name : names) listed += (listed.empty() ? "" : ", ") + name;
+      what += " (it knows " + listed + ")";
+    }
+    object.with_hint(kUnknownKeyHint).fail_at(object.field(formats::escape_console(key)), what);
+  }
+}
+
+// Tolerances a file may hold but that are unlikely meant (warned of, never refused) [percent]: below the
+// 0.1% that processes on one GPU agree to, a tolerance fails on noise and is most often a fraction
+// written for a percentage (0.02 meant 2%); above 50%, a benchmark may take half as long again and pass.
+constexpr double kLowestPlausibleTolerancePct = 0.1;
+constexpr double kHighestPlausibleTolerancePct = 50.0;
+
+// What a tolerance outside the plausible range likely means, for the warning; "" when it is plausible.
+std::string implausible_tolerance_meaning(double pct) {
+  if (pct == 0.0) return "0%: every significant change fails, however small";
+  if (pct < kLowestPlausibleTolerancePct) {
+    return "below " + format_value(kLowestPlausibleTolerancePct) + "%: if it is a fraction, write it in percent (" +
+           format_value(pct) + " as a fraction is " + format_value(pct * 100.0) + "%)";
+  }
+  if (pct > kHighestPlausibleTolerancePct) {
+    return "above " + format_value(kHighestPlausibleTolerancePct) + "%: a benchmark may slow down by more than half and pass";
+  }
+  return "";
+}
+
+// The tolerances of one file that implausible_tolerance_meaning warns of, as "<path> is <value>".
+using ImplausibleTolerances = std::vector<std::pair<std::string, double>>;
+
+// An optional tolerance [percent], checked by why_not_tolerance_pct; `positive`: zero refused too. An
+// implausible one is added to `implausible`.
+std::optional<double> tolerance(const ObjectReader& object, const char* key, ImplausibleTolerances& implausible,
+                                bool positive = false) {
   const std::optional<double> value = object.optional_number(key);
   if (!value) return std::nullopt;
   const std::string why = *value == 0.0 && positive ? "zero" : why_not_tolerance_pct(*value);
@@ -41,7 +109,20 @@ std::optional<double> tolerance(const ObjectReader& object, const char* key, boo
     object.fail(key, "is " + why + ", expected a " + (positive ? "positive, finite number" : "finite number >= 0") +
                          " of at most " + format_value(kMaxTolerancePct) + " (percent)");
   }
+  if (!implausible_tolerance_meaning(*value).empty()) implausible.emplace_back(object.field(key), *value);
   return value;
+}
+
+// The one warning of a file's implausible tolerances: the first, what it likely means, how many more.
+std::string implausible_tolerances_warning(const ImplausibleTolerances& implausible, const std::string& source) {
+  const auto& [path, pct] = implausible.front();
+  std::string warning = source + ": " + path + " is " + format_value(pct) + " (percent), " + implausible_tolerance_meaning(pct);
+  if (implausible.size() > 1) {
+    warning += "; " + std::to_string(implausible.size() - 1) + " more tolerance" + (implausible.size() > 2 ? "s" : "") +
+               " of the file outside " + format_value(kLowestPlausibleTolerancePct) + "% to " +
+               format_value(kHighestPlausibleTolerancePct) + "%";
+  }
+  return warning + " - check the file's tolerances (baselines/README.md)";
 }
 
 // A name the file gives (the GPU's, a family's, a benchmark's) reaches every report: it must keep
@@ -76,19 +157,46 @@ std::vector<double> process_medians_from_pooled(const std::vector<double>& sampl
   return medians;
 }
 
+// The families of the file's benchmarks (the first part of each name), each once.
+std::vector<std::string> families_of(const std::map<std::string, BaselineEntry>& benchmarks) {
+  std::vector<std::string> families;
+  for (const auto& [name, entry] : benchmarks) {
+    const std::string family = name.substr(0, name.find('/'));
+    if (families.empty() || families.back() != family) families.push_back(family);
+  }
+  return families;
+}
+
+// A family override is for a family of the file's benchmarks. One that names none, near the name of one,
+// is a misspelling: an error naming that family. One that names nothing near is a family whose
+// benchmarks left the file (re-recording keeps the overrides): a warning.
+void check_family_has_benchmarks(const ObjectReader& override_of_family, const std::string& family,
+                                 const std::vector<std::string>& benchmark_families, std::vector<std::string>& warnings) {
+  if (std::find(benchmark_families.begin(), benchmark_families.end(), family) != benchmark_families.end()) return;
+  if (const std::optional<std::string> nearest = formats::nearest_name(family, benchmark_families)) {
+    override_of_family.with_hint("rename it to the family it is meant for (baselines/README.md)")
+        .fail_here("names no family of the file's benchmarks: did you mean `" + *nearest + "`?");
+  }
+  warnings.push_back(override_of_family.source() + ": " + override_of_family.path() +
+                     " names no family of the file's benchmarks: its tolerance applies to nothing - remove it, or "
+                     "check the family's name");
+}
+
 BaselineEntry parse_entry(const ObjectReader& benchmarks, const std::string& name, const json& value, int schema,
-                          const BaselineRecorded& recorded) {
+                          const BaselineRecorded& recorded, ImplausibleTolerances& implausible) {
   const ObjectReader e = benchmarks.member(name, value);
+  require_baseline_keys(e, schema == 1 ? kBaselineSchema1EntryKeys : kBaselineEntryKeys);
   BaselineEntry entry;
   entry.unit = e.string("unit");
   if (!is_known_unit(entry.unit)) {
     e.fail("unit", "is \"" + entry.unit + "\", expected one of the units the gate knows: \"" + formats::kUnitMicroseconds +
                        "\" or \"" + formats::kUnitCycles + "\"");
   }
-  entry.median = e.positive("median");
+  // Each in the range every time the gate reads is held to (formats/sample_units.h).
+  const formats::SampleUnit unit = formats::sample_unit_as_written(entry.unit);
+  entry.median = e.sample("median", unit);
   const char* list_key = schema == 1 ? "samples" : "process_medians";
-  e.require(list_key);
-  const std::vector<double> values = e.positive_numbers(list_key);
+  const std::vector<double> values = e.samples(list_key, unit);
   if (values.empty()) e.fail(list_key, "is empty: nothing to compare with");
   entry.process_medians = schema == 1 ? process_medians_from_pooled(values, recorded) : values;
   // Schema 1's median pooled the samples; every ratio is now taken against the process medians' centre.
@@ -102,7 +210,7 @@ BaselineEntry parse_entry(const ObjectReader& benchmarks, const std::string& nam
   }
   entry.bytes = e.optional_non_negative("bytes").value_or(0.0);
   entry.flops = e.optional_non_negative("flops").value_or(0.0);
-  entry.tolerance_pct = tolerance(e, "tolerance_pct");
+  entry.tolerance_pct = tolerance(e, "tolerance_pct", implausible);
   if (e.find("fingerprint") != nullptr) {
     try {
       entry.fingerprint = formats::read_fingerprint(e.object("fingerprint"));
@@ -140,8 +248,11 @@ Baseline parse_baseline(const std::string& text, const std::string& source) {
                      "scripts/update_baseline.sh");
   }
   const int schema = static_cast<int>(version->get<long long>());
+  require_baseline_keys(top, kBaselineTopKeys);
+  ImplausibleTolerances implausible;
 
   const ObjectReader gpu = top.object("gpu");
+  require_baseline_keys(gpu, kBaselineGpuKeys);
   b.gpu.name = gpu.optional_string("name").value_or("");
   if (!b.gpu.name.empty()) require_name(formats::NameKind::kGpu, b.gpu.name, source, "gpu.name");
   b.gpu.slug = gpu.non_empty_string("slug");
@@ -155,6 +266,7 @@ Baseline parse_baseline(const std::string& text, const std::string& source) {
   b.gpu.mem_clock_mhz = gpu.optional_positive("mem_clock_mhz");
 
   if (const std::optional<ObjectReader> recorded = top.optional_object("recorded")) {
+    require_baseline_keys(*recorded, kBaselineRecordedKeys);
     b.recorded.date = recorded->optional_string("date").value_or("");
     b.recorded.commit = recorded->optional_string("commit").value_or("");
     b.recorded.harness_version = recorded->optional_string("harness_version").value_or("");
@@ -164,33 +276,50 @@ Baseline parse_baseline(const std::string& text, const std::string& source) {
   }
 
   const ObjectReader defaults = top.object("defaults");
-  const std::optional<double> default_tolerance = tolerance(defaults, "tolerance_pct");
+  require_baseline_keys(defaults, kBaselineDefaultsKeys);
+  const std::optional<double> default_tolerance = tolerance(defaults, "tolerance_pct", implausible);
   if (!default_tolerance) defaults.fail("tolerance_pct", "is missing: every baseline needs a default tolerance");
   b.default_tolerance_pct = *default_tolerance;
   // Positive: it exists to be tighter than the default, and zero would fail any significant change at all.
-  b.same_gpu_tolerance_pct = tolerance(defaults, "same_gpu_tolerance_pct", /*positive=*/true);
-
-  if (const std::optional<ObjectReader> families = top.optional_object("families")) {
-    for (const auto& [family, value] : families->raw().items()) {
-      require_name(formats::NameKind::kFamily, family, source, "families");
-      if (const std::optional<double> pct = tolerance(families->member(family, value), "tolerance_pct")) {
-        b.family_tolerance_pct[family] = *pct;
-      }
-    }
-  }
+  b.same_gpu_tolerance_pct = tolerance(defaults, "same_gpu_tolerance_pct", implausible, /*positive=*/true);
 
   const ObjectReader benchmarks = top.object("benchmarks");
   for (const auto& [name, value] : benchmarks.raw().items()) {
     require_name(formats::NameKind::kBenchmark, name, source, "benchmarks");
-    b.benchmarks.emplace(name, parse_entry(benchmarks, name, value, schema, b.recorded));
+    b.benchmarks.emplace(name, parse_entry(benchmarks, name, value, schema, b.recorded, implausible));
   }
+
+  if (const std::optional<ObjectReader> families = top.optional_object("families")) {
+    const std::vector<std::string> benchmark_families = families_of(b.benchmarks);
+    for (const auto& [family, value] : families->raw().items()) {
+      require_name(formats::NameKind::kFamily, family, source, "families");
+      const ObjectReader override_of_family = families->member(family, value);
+      require_baseline_keys(override_of_family, kBaselineFamilyKeys);
+      check_family_has_benchmarks(override_of_family, family, benchmark_families, b.warnings);
+      if (const std::optional<double> pct = tolerance(override_of_family, "tolerance_pct", implausible)) {
+        b.family_tolerance_pct[family] = *pct;
+      }
+    }
+  }
+  if (!implausible.empty()) b.warnings.push_back(implausible_tolerances_warning(implausible, source));
   return b;
 }
 
-Baseline load_baseline(const std::string& path) {
-  return parse_baseline(formats::read_text_file(path, "check the path; a GPU gets its baseline with scripts/update_baseline.sh"),
-                        path);
+Baseline load_baseline(const std::string& path, std::ostream& warnings) {
+  Baseline baseline =
+      parse_baseline(formats::read_text_file(path, "check the path; a GPU gets its baseline with scripts/update_baseline.sh"), path);
+  // Once per file and process: a command that reads the file again (a re-measurement, a recording that
+  // keeps its tolerances) repeats nothing.
+  static std::mutex warned_mutex;
+  static std::set<std::string> warned;
+  const std::lock_guard<std::mutex> lock(warned_mutex);
+  if (warned.insert(path).second) {
+    for (const std::string& warning : baseline.warnings) warnings << "warning: " << warning << "\n";
+  }
+  return baseline;
 }
+
+Baseline load_baseline(const std::string& path) { return load_baseline(path, std::cerr); }
 
 double geometric_mean(const std::vector<double>& values) {
   if (values.empty()) return std::numeric_limits<double>::quiet_NaN();

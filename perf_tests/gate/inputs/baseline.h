@@ -4,6 +4,7 @@
 
 #include <map>
 #include <optional>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -78,6 +79,10 @@ struct Baseline {
   // Replaces the default for results from a GPU in recorded.gpu_uuids: one GPU moves less between
   // processes than two machines of the same model do. Written by hand; survives a re-record [percent]
   std::optional<double> same_gpu_tolerance_pct;
+  // What is valid but unlikely meant, one line each, naming the file and the key: the first of the
+  // tolerances below 0.1% or above 50% (0.02 is likely a fraction meant as 2%) with how many more, and a
+  // family override whose family has no benchmark in the file. Not part of the file; never written.
+  std::vector<std::string> warnings;
 };
 
 // Parses and validates a baseline; `source` names it in messages. InputError for corrupt JSON, an
@@ -89,7 +94,15 @@ struct Baseline {
 // the verdict was taken against another. A schema_version 1 file
 // is read: its pooled samples are split into recorded.runs processes of samples_per_run (one process when
 // the counts do not divide, as after throttled samples were dropped).
+// Every object of the file (the top level, gpu, recorded, defaults, each family override and each
+// benchmark) may hold only the keys baselines/README.md lists: any other is an InputError naming its path
+// and the nearest known key ("did you mean `tolerance_pct`?"), as is a family override named near, but not
+// as, a family of the file's benchmarks. Medians and process medians are held to formats/sample_units.h's
+// range. What is valid but unlikely meant goes into Baseline::warnings.
 Baseline parse_baseline(const std::string& text, const std::string& source);
+// The same from a file, writing its warnings to `warnings` ("warning: <line>") the first time this process
+// loads the file; the one-argument form writes them to standard error.
+Baseline load_baseline(const std::string& path, std::ostream& warnings);
 Baseline load_baseline(const std::string& path);
 
 // The geometric mean of positive values (the centre of process medians); NaN when empty.

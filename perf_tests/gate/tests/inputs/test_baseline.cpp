@@ -2,8 +2,13 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
+#include <fstream>
 #include <initializer_list>
 #include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <vector>
 
 #include "formats/input_error.h"
 #include "gate/inputs/baseline.h"
@@ -302,6 +307,87 @@ TEST(BaselineInput, AMedianOutsideItsProcessMediansIsRefused) {
   for (const char* file : {"nvidia-h100-80gb-hbm3.json", "nvidia-h200.json"}) {
     EXPECT_NO_THROW(load_baseline(std::string(GATE_TESTDATA_DIR) + "/../../../baselines/" + file)) << file;
   }
+}
+
+// A misspelt optional key was read as absent: "same_gpu_tolerence_pct" moved the same-GPU tolerance from 2%
+// to the 4% default and the run passed. Every object's keys are checked, naming the nearest known one.
+TEST(BaselineInput, UnknownKeysAreRefusedNamingTheNearestKnownOne) {
+  expect_words(load_error("bad_baseline_misspelt_key.json"),
+               {"bad_baseline_misspelt_key.json", "defaults.same_gpu_tolerence_pct is not a field the gate knows here",
+                "did you mean `same_gpu_tolerance_pct`?", "baselines/README.md"});
+  const auto with = [](const std::string& top, const std::string& entry) {
+    return R"({"schema_version": 2, "gpu": {"slug": "g"}, "defaults": {"tolerance_pct": 4}, )" + top +
+           R"("benchmarks": {"a/b": {"unit": "us", "median": 1, "process_medians": [1])" + entry + "}}}";
+  };
+  EXPECT_NO_THROW(parse_baseline(with("", ""), "b.json"));
+  expect_words(parse_error(with("", R"(, "tolerence_pct": 2)")),
+               {"b.json", "benchmarks['a/b'].tolerence_pct is not a field", "did you mean `tolerance_pct`?"});
+  expect_words(parse_error(with(R"("families": {"a": {"tolerance": 2}}, )", "")),
+               {"families['a'].tolerance is not a field", "(it knows tolerance_pct)"});
+  expect_words(parse_error(with(R"("gpu_slug": "g", )", "")), {"b.json: gpu_slug is not a field"});
+  expect_words(parse_error(with(R"("recorded": {"date": "d", "run": 3}, )", "")),
+               {"recorded.run is not a field", "did you mean `runs`?"});
+  expect_words(parse_error(R"({"schema_version": 2, "gpu": {"slug": "g", "smcount": 1}, "defaults": {"tolerance_pct": 4},
+                               "benchmarks": {}})"),
+               {"gpu.smcount is not a field", "did you mean `sm_count`?"});
+  // Schema 1's pooled samples are not schema 2's; a key that is no text for a console is shown escaped.
+  expect_words(parse_error(with("", R"(, "samples": [1])")), {"benchmarks['a/b'].samples is not a field"});
+  expect_words(parse_error(with("", ", \"\\u001b[31m\": 1")), {"\\x1b[31m is not a field"});
+  // A family override named near, but not as, a family of the file's benchmarks is a misspelling.
+  expect_words(parse_error(R"({"schema_version": 2, "gpu": {"slug": "g"}, "defaults": {"tolerance_pct": 4},
+                               "families": {"smem_latncy": {"tolerance_pct": 10}},
+                               "benchmarks": {"smem_latency/p/s:1": {"unit": "cycles", "median": 40, "process_medians": [40]}}})"),
+               {"families['smem_latncy'] names no family of the file's benchmarks", "did you mean `smem_latency`?"});
+  // Every committed baseline and baseline fixture holds only known keys (see also the test above).
+  for (const char* file : {"baseline_h200.json", "baseline_h200_schema1.json", "baseline_h200_fingerprints.json"}) {
+    EXPECT_TRUE(load_baseline(testdata(file)).warnings.empty()) << file;
+  }
+}
+
+// Valid, but unlikely meant: one warning per file, naming the first such tolerance and what it likely means.
+TEST(BaselineInput, ImplausibleTolerancesAreWarnedOfOncePerFile) {
+  const auto warnings_of = [](const std::string& defaults, const std::string& entry) {
+    return parse_baseline(R"({"schema_version": 2, "gpu": {"slug": "g"}, "defaults": {)" + defaults + R"(},
+                               "benchmarks": {"a/b": {"unit": "us", "median": 1, "process_medians": [1])" + entry + "}}}",
+                          "b.json")
+        .warnings;
+  };
+  EXPECT_TRUE(warnings_of(R"("tolerance_pct": 4, "same_gpu_tolerance_pct": 2)", "").empty());
+  EXPECT_TRUE(warnings_of(R"("tolerance_pct": 0.1)", R"(, "tolerance_pct": 50)").empty()) << "the ends are plausible";
+  std::vector<std::string> w = warnings_of(R"("tolerance_pct": 4, "same_gpu_tolerance_pct": 0.02)", "");
+  ASSERT_EQ(w.size(), 1u);
+  EXPECT_EQ(w[0], "b.json: defaults.same_gpu_tolerance_pct is 0.02 (percent), below 0.1%: if it is a fraction, write it "
+                  "in percent (0.02 as a fraction is 2%) - check the file's tolerances (baselines/README.md)");
+  w = warnings_of(R"("tolerance_pct": 0.04, "same_gpu_tolerance_pct": 0.02)", R"(, "tolerance_pct": 400)");
+  ASSERT_EQ(w.size(), 1u) << "once per file";
+  expect_words(w[0], {"defaults.tolerance_pct is 0.04", "2 more tolerances of the file outside 0.1% to 50%"});
+  w = warnings_of(R"("tolerance_pct": 400)", "");
+  ASSERT_EQ(w.size(), 1u);
+  expect_words(w[0], {"above 50%: a benchmark may slow down by more than half and pass"});
+
+  // load_baseline writes them once per file and process.
+  const std::string path = ::testing::TempDir() + "/implausible_tolerance_baseline.json";
+  {
+    std::ofstream file(path);
+    file << R"({"schema_version": 2, "gpu": {"slug": "g"}, "defaults": {"tolerance_pct": 0.03}, "benchmarks": {}})";
+  }
+  std::ostringstream first;
+  std::ostringstream second;
+  load_baseline(path, first);
+  load_baseline(path, second);
+  expect_words(first.str(), {"warning: ", "implausible_tolerance_baseline.json: defaults.tolerance_pct is 0.03"});
+  EXPECT_EQ(second.str(), "");
+  std::remove(path.c_str());
+}
+
+// Finite and positive as written, but a ratio to 5e-324 us is infinite: judged "+inf%" before.
+TEST(BaselineInput, MediansOutsideTheRangeOfTimesAreRefused) {
+  expect_words(load_error("bad_baseline_tiny_median.json"),
+               {"bad_baseline_tiny_median.json", "median is 5e-324 us, below 1e-09 us",
+                "expected a positive time of 1e-09 to 1e+15 us"});
+  expect_words(parse_error(R"({"schema_version": 2, "gpu": {"slug": "g"}, "defaults": {"tolerance_pct": 4},
+                   "benchmarks": {"a/b": {"unit": "cycles", "median": 1, "process_medians": [1, 1e300]}}})"),
+               {"benchmarks['a/b'].process_medians[1] is 1e+300 cycles, above 1e+15 cycles"});
 }
 
 TEST(BaselineInput, AnOverlongBenchmarkNameIsRefused) {
