@@ -117,6 +117,15 @@ int record_suite_baseline(const RecordRunOptions& options, Suite& suite, std::os
     const GpuLock lock(gpu.uuid, options.lock_wait_s);
     std::string commit = options.commit.empty() ? checkout_commit(options.baselines) : options.commit;
     if (commit.empty()) commit = "unknown";
+    // The previous file checked before anything is timed: one that cannot be read or is another GPU's
+    // would be refused at the end, after minutes of timing. It is read again under its lock at the end.
+    const BaselineDestination destination{target, target, true};
+    if (const std::optional<Baseline> previous = read_previous_baseline(destination)) {
+      if (previous->gpu.slug != gpu.slug) {
+        throw formats::InputError(target + " is the baseline of '" + previous->gpu.slug + "', but this GPU is '" +
+                                  gpu.slug + "' - move the file to baselines/" + previous->gpu.slug + ".json");
+      }
+    }
     Recording recording(options, suite, target, commit, formats::escape_console(gpu.name), err);
     std::vector<ResultsFile> runs;  // the fingerprints first (they count as no run), then each timing process
     if (suite.abilities().checks) {
@@ -127,7 +136,7 @@ int record_suite_baseline(const RecordRunOptions& options, Suite& suite, std::os
     for (ResultsFile& run : measured.read(suite, paths)) runs.push_back(std::move(run));
     RecordOptions record_options;
     record_options.commit = commit;
-    write_recorded_baseline(runs, {target, target, true}, record_options, out);
+    write_recorded_baseline(runs, destination, record_options, out);
     note(err, "review the changes above, then commit " + target);
     return formats::kExitPass;
   } catch (const formats::InputError& e) {

@@ -1,6 +1,10 @@
 #pragma once
 // perf_gate run --record: a suite's baseline on this GPU, baselines/<gpu slug>.json, recorded by the driver
-// for every kind of suite (scripts/update_baseline.sh is a wrapper around it). The GPU's lock held, then:
+// for every kind of suite (scripts/update_baseline.sh is a wrapper around it). It replaces only the entries
+// of the families the suite's processes report (our suite's, or a team's suite's one family: recording/
+// recorded_families.h) and keeps every other suite's as it was. The GPU's lock held, then:
+//   - the previous file, where there is one, read and checked (a corrupt file, or another GPU's, is
+//     refused before anything is timed);
 //   - where the suite checks its cases (ours, gpuperf_bench): one process that checks every case against its
 //     reference and captures its fingerprint, timing nothing (--fingerprint-only): capturing in a timed
 //     process moved three benchmarks' medians by 0.8-1.6% on an H100 (docs/results.md, "Does capturing

@@ -91,7 +91,7 @@ Baseline record_baseline(const std::vector<ResultsFile>& runs, const Baseline* p
   std::vector<std::string> too_few;
   for (const auto& [name, samples] : pooled) {
     if (samples.error) errors.push_back(name + " (" + samples.error_message + ")");
-    if (!samples.error && process_medians(runs, name, kMinSamples).empty()) {
+    if (!samples.error && !samples.skipped && process_medians(runs, name, kMinSamples).empty()) {
       too_few.push_back(name + " (" + std::to_string(samples.samples.size()) + " valid, " +
                         std::to_string(samples.throttled) + " throttled)");
     }
@@ -100,8 +100,16 @@ Baseline record_baseline(const std::vector<ResultsFile>& runs, const Baseline* p
   refuse_if_any(too_few, "have fewer than " + std::to_string(kMinSamples) + " valid samples in every process",
                 "record on an idle GPU with stable clocks");
 
+  if (!pooled.empty() && std::all_of(pooled.begin(), pooled.end(), [](const auto& b) { return b.second.skipped; })) {
+    throw formats::InputError("refusing to record a baseline: the suite skipped every one of its " +
+                              std::to_string(pooled.size()) +
+                              " benchmarks (its own skip messages are in the runs' results) - run it where it "
+                              "runs them");
+  }
+
   const std::map<std::string, formats::Fingerprint> fingerprints = pool_fingerprints(runs);
   for (const auto& [name, samples] : pooled) {
+    if (samples.skipped) continue;  // its previous entry, if any, is kept below
     BaselineEntry entry;
     if (const auto captured = fingerprints.find(name); captured != fingerprints.end()) entry.fingerprint = captured->second;
     entry.unit = samples.unit;
@@ -122,12 +130,31 @@ Baseline record_baseline(const std::vector<ResultsFile>& runs, const Baseline* p
     }
     b.benchmarks.emplace(name, std::move(entry));
   }
+  if (previous != nullptr) {
+    // Other suites' entries, and the skipped benchmarks' previous ones, as they were.
+    const RecordedFamilies recorded = recorded_families(runs);
+    for (const auto& [name, entry] : previous->benchmarks) {
+      const auto now = pooled.find(name);
+      const bool skipped_now = now != pooled.end() && now->second.skipped;
+      if (!recorded.replaces(name) || skipped_now) b.benchmarks.emplace(name, entry);
+    }
+  }
   return b;
 }
 
-std::vector<BaselineMove> baseline_moves(const Baseline& previous, const Baseline& next) {
+std::vector<SkippedBenchmark> skipped_benchmarks(const std::vector<ResultsFile>& runs) {
+  std::vector<SkippedBenchmark> skipped;
+  for (const auto& [name, samples] : pool_results(runs)) {
+    if (samples.skipped && !samples.error) skipped.push_back({name, samples.skip_message});
+  }
+  return skipped;
+}
+
+std::vector<BaselineMove> baseline_moves(const Baseline& previous, const Baseline& next,
+                                         const RecordedFamilies& recorded) {
   std::vector<BaselineMove> moves;
   for (const auto& [name, entry] : next.benchmarks) {
+    if (!recorded.replaces(name)) continue;
     const auto old = previous.benchmarks.find(name);
     BaselineMove move;
     move.name = name;
@@ -145,7 +172,7 @@ std::vector<BaselineMove> baseline_moves(const Baseline& previous, const Baselin
     moves.push_back(move);
   }
   for (const auto& [name, entry] : previous.benchmarks) {
-    if (next.benchmarks.count(name) != 0) continue;
+    if (!recorded.replaces(name) || next.benchmarks.count(name) != 0) continue;
     BaselineMove move;
     move.name = name;
     move.kind = BaselineMove::Kind::kRemoved;

@@ -9,6 +9,7 @@
 
 #include "gate/inputs/baseline.h"
 #include "gate/inputs/results.h"
+#include "gate/recording/recorded_families.h"
 
 namespace gpuperf::gate {
 
@@ -31,11 +32,23 @@ struct RecordOptions {
 // (gpuperf_bench --fingerprint-only) adds them and counts as no run. A benchmark keeps the median of each
 // run's valid samples, the runs' GPU UUIDs are listed in recorded.gpu_uuids, recorded.harness_version
 // names this gate's release, and gpu.sm_clock_mhz and gpu.mem_clock_mhz are the median clocks of all
-// their valid samples (left out where no sample has one). From `previous` (may be null) it keeps defaults
-// (same_gpu_tolerance_pct included), families and every per-benchmark tolerance_pct.
-// InputError when a benchmark reported an error or has fewer than kMinSamples valid samples in every run, when the
-// files come from different GPUs or none names its GPU, or when `previous` is for another GPU.
+// their valid samples (left out where no sample has one): the file's gpu and recorded describe this
+// recording. From `previous` (may be null) it keeps defaults (same_gpu_tolerance_pct included), families
+// and every per-benchmark tolerance_pct, and, as it was, every entry of a family the runs do not hold
+// (another suite's: recorded_families.h) and of a benchmark the suite skipped (skipped_benchmarks).
+// InputError when a benchmark reported an error or has fewer than kMinSamples valid samples in every run, when
+// the suite skipped every benchmark, when the files come from different GPUs or none names its GPU, or when
+// `previous` is for another GPU.
 Baseline record_baseline(const std::vector<ResultsFile>& runs, const Baseline* previous, const RecordOptions& options);
+
+// A benchmark the suite itself skipped (Google Benchmark >= 1.8 SkipWithMessage, an nvbench state it
+// skipped or that has no GPU time): not the GPU's doing, and nothing to record. Skipped in any run counts.
+struct SkippedBenchmark {
+  std::string name;
+  std::string message;  // the suite's own reason
+};
+// By name; a benchmark that also reported an error is an error, not here.
+std::vector<SkippedBenchmark> skipped_benchmarks(const std::vector<ResultsFile>& runs);
 
 // What moved between two baselines, for the person reviewing a re-record.
 struct BaselineMove {
@@ -51,8 +64,10 @@ struct BaselineMove {
   double tolerance_pct = 0.0;
 };
 
-// Moved benchmarks by |change| (largest first), then added, then removed.
-std::vector<BaselineMove> baseline_moves(const Baseline& previous, const Baseline& next);
+// Moved benchmarks by |change| (largest first), then added, then removed; only those `recorded` replaces
+// (the entries of other suites are kept, and did not move).
+std::vector<BaselineMove> baseline_moves(const Baseline& previous, const Baseline& next,
+                                         const RecordedFamilies& recorded);
 // One line per move, then (last, where a reader of a long log looks) how many moved beyond their tolerance.
 void write_moves(const std::vector<BaselineMove>& moves, std::ostream& out);
 

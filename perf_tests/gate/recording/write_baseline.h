@@ -5,6 +5,7 @@
 // moved against the previous file, and how the platform differs from it, for the person who reviews the
 // new file.
 
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -22,10 +23,20 @@ struct BaselineDestination {
   bool first_if_previous_missing = false;  // a missing `previous` is a first baseline, not an error
 };
 
+// The previous file, nullopt where there is none to read (no `previous`, or a missing one that
+// first_if_previous_missing allows). InputError where it cannot be read or is no valid baseline: a
+// recording checks it before it times anything (perf_gate run --record), so that a bad file is refused in
+// seconds, not after minutes of timing.
+std::optional<Baseline> read_previous_baseline(const BaselineDestination& destination);
+
 // Records `runs` (record_baseline) into destination.path under its lock (formats::FileLock), keeping what
-// the previous file holds by hand, and prints on `out`:
+// the previous file holds by hand and the entries of the families the runs do not hold (another suite's:
+// recorded_families.h), and prints on `out`:
 //   wrote <path>: <n> benchmarks of <gpu name> (<slug>), <runs> runs, commit <commit>
-//   what moved versus <previous> (largest change first):      and write_moves' lines, where a previous file
+//   kept <k> benchmarks of families not recorded here, as they were: <family> (<count>), ...   where any
+//   left out <s> benchmarks the suite skipped itself (...): <name> (<its message>); ...    where any
+//   what moved versus <previous> (largest change first):      and write_moves' lines of the recorded
+//                                                              families, where a previous file
 //   platform versus <previous>: <what changed>                where its platform differs from the runs'
 // InputError, with nothing written, where the previous file cannot be read or record_baseline refuses the
 // runs.

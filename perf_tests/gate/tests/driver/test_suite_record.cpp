@@ -173,6 +173,137 @@ TEST_F(SuiteRecordTest, ThePreviousFilesHandSetToleranceIsKeptAndWhatMovedPrinte
   EXPECT_EQ(written.recorded.commit, "abc");
 }
 
+// One baseline folder, one file a GPU, shared by our suite's families and teams' suites (gpuperf_add_suite):
+// recording one keeps the others' entries as the file held them.
+class SharedBaselineTest : public SuiteRecordTest {
+ protected:
+  static constexpr const char* kTeamEntry = "saxpy_suite/BM_saxpy/1024";
+
+  // The previous file: the fake suite's benchmarks (fake/..., ceiling/...), a team's suite's benchmark with a
+  // tolerance set by hand and a fingerprint, and `extra` (a benchmark of the fake family no longer there).
+  void write_shared_previous(const std::string& extra = "") {
+    std::filesystem::create_directories(path("baselines"));
+    RecordOptions options;
+    options.commit = "old";
+    std::vector<ResultsFile> runs = FakeSuite::clean_processes(3);
+    runs.push_back(fake_fingerprints("00000000000000aa"));
+    runs.back().fingerprints[kFakeCanary] = runs.back().fingerprints.at(kFakeLong);
+    Baseline previous = record_baseline(runs, nullptr, options);
+    previous.benchmarks.at(kFakeCanary).tolerance_pct = 9.25;
+    BaselineEntry team = previous.benchmarks.at(kFakeLong);
+    team.process_medians = {1.25, 1.5, 1.75};
+    team.median = geometric_mean(team.process_medians);
+    team.tolerance_pct = 6.5;
+    previous.benchmarks.emplace(kTeamEntry, team);
+    if (!extra.empty()) previous.benchmarks.emplace(extra, previous.benchmarks.at(kFakeShort));
+    std::ofstream(target()) << baseline_to_text(previous);
+  }
+
+  // The lines of the file's entry `name`, from its key to its closing brace.
+  static std::string entry_text(const std::string& file, const std::string& name) {
+    const std::size_t from = file.find("    \"" + name + "\": {\n");
+    if (from == std::string::npos) return "";
+    return file.substr(from, file.find("\n    }", from) + 6 - from);
+  }
+};
+
+TEST_F(SharedBaselineTest, RecordingOurSuiteKeepsATeamsSuiteEntriesByteForByte) {
+  write_shared_previous();
+  const std::string team_before = entry_text(file_text(target()), kTeamEntry);
+  ASSERT_NE(team_before.find("\"tolerance_pct\": 6.5"), std::string::npos) << team_before;
+  FakeSuite suite;
+  suite.slowdown_pct = 5.0;
+  ASSERT_EQ(record(suite, options()), formats::kExitPass) << err_;
+  EXPECT_EQ(entry_text(file_text(target()), kTeamEntry), team_before) << "another suite's entry as it was";
+  EXPECT_NE(out_.find("kept 1 benchmarks of families not recorded here, as they were: saxpy_suite (1)"),
+            std::string::npos)
+      << out_;
+  EXPECT_EQ(out_.find(kTeamEntry), std::string::npos) << "what moved lists the recorded suite's only: " << out_;
+  EXPECT_NE(out_.find(kFakeLong), std::string::npos) << out_;
+  const Baseline written = load_baseline(target());
+  EXPECT_EQ(written.benchmarks.size(), 4u);
+  EXPECT_EQ(written.benchmarks.at(kFakeCanary).tolerance_pct, 9.25);
+}
+
+TEST_F(SharedBaselineTest, RecordingATeamsSuiteKeepsOurFamiliesAndRemovesOnlyItsOwnGoneBenchmarks) {
+  write_shared_previous("fake/gone/n:3");
+  const std::string before = file_text(target());
+  const std::string canary_before = entry_text(before, kFakeCanary);
+  const std::string team_before = entry_text(before, kTeamEntry);
+  ASSERT_NE(canary_before.find("\"fingerprint\""), std::string::npos) << "kept with its fingerprint: " << canary_before;
+  FakeSuite suite;  // a team's suite named "fake": its benchmarks are fake/...
+  suite.suite_abilities = {false, false};
+  suite.times_canary = false;
+  RecordRunOptions o = options();
+  o.family = "fake";
+  ASSERT_EQ(record(suite, o), formats::kExitPass) << err_;
+  const std::string after = file_text(target());
+  EXPECT_EQ(entry_text(after, kFakeCanary), canary_before) << "our family's entry, fingerprint included";
+  EXPECT_EQ(entry_text(after, kTeamEntry), team_before) << "another team's suite's entry";
+  EXPECT_EQ(entry_text(after, "fake/gone/n:3"), "") << "the recorded suite's gone benchmark is removed";
+  EXPECT_NE(out_.find("removed   was"), std::string::npos) << out_;
+  EXPECT_NE(out_.find("fake/gone/n:3"), std::string::npos) << out_;
+  EXPECT_NE(out_.find("as they were: ceiling (1), saxpy_suite (1)"), std::string::npos) << out_;
+  EXPECT_EQ(out_.find(kFakeCanary), std::string::npos) << "what moved: the recorded suite's only: " << out_;
+  EXPECT_EQ(load_baseline(target()).benchmarks.size(), 4u);
+}
+
+// A benchmark the suite skipped itself is no fault of the GPU: the others are recorded, it is named, and
+// its previous entry is kept.
+TEST_F(SuiteRecordTest, ABenchmarkTheSuiteSkippedIsLeftOutAndItsPreviousEntryKept) {
+  FakeSuite first;
+  first.skips = {kFakeShort};
+  ASSERT_EQ(record(first, options()), formats::kExitPass) << err_;
+  EXPECT_NE(out_.find("left out 1 benchmarks the suite skipped itself (not the GPU's doing; a previous entry is "
+                      "kept as it was): fake/short/n:1 (needs two GPUs)"),
+            std::string::npos)
+      << out_;
+  EXPECT_EQ(load_baseline(target()).benchmarks.count(kFakeShort), 0u) << "a first baseline has nothing to keep";
+
+  write_previous_with_hand_set_tolerance(7.5);
+  const Baseline previous = load_baseline(target());
+  FakeSuite suite;
+  suite.skips = {kFakeLong};
+  suite.slowdown_pct = 5.0;
+  ASSERT_EQ(record(suite, options()), formats::kExitPass) << err_;
+  const Baseline written = load_baseline(target());
+  ASSERT_EQ(written.benchmarks.count(kFakeLong), 1u);
+  EXPECT_EQ(written.benchmarks.at(kFakeLong).process_medians, previous.benchmarks.at(kFakeLong).process_medians);
+  EXPECT_EQ(written.benchmarks.at(kFakeLong).tolerance_pct, 7.5);
+  EXPECT_NE(written.benchmarks.at(kFakeShort).median, previous.benchmarks.at(kFakeShort).median) << "re-recorded";
+  const std::size_t moved = out_.find("what moved");
+  ASSERT_NE(moved, std::string::npos) << out_;
+  EXPECT_EQ(out_.find(kFakeLong, moved), std::string::npos) << "a skipped benchmark did not move: " << out_;
+
+  FakeSuite skips_all;
+  skips_all.skips = {kFakeShort, kFakeLong, kFakeCanary};
+  const std::string before = file_text(target());
+  EXPECT_EQ(record(skips_all, options()), formats::kExitInvalidInput);
+  EXPECT_TRUE(found_in_err("the suite skipped every one of its 3 benchmarks")) << err_;
+  EXPECT_EQ(file_text(target()), before);
+}
+
+// The previous file is read before anything is timed: a bad one costs seconds, not the recording's minutes.
+TEST_F(SuiteRecordTest, ABadPreviousBaselineIsRefusedBeforeAnythingIsTimed) {
+  std::filesystem::create_directories(path("baselines"));
+  std::ofstream(target()) << "{\"schema_version\": 2, \"gpu\": ";
+  FakeSuite suite;
+  EXPECT_EQ(record(suite, options()), formats::kExitInvalidInput);
+  EXPECT_EQ(suite.calls, std::vector<std::string>{"gpu"}) << "no process run";
+  EXPECT_TRUE(found_in_err(target())) << err_;
+  EXPECT_TRUE(found_in_err("(nothing written)")) << err_;
+
+  write_previous_with_hand_set_tolerance(7.5);
+  std::string text = file_text(target());
+  const std::string slug = "\"slug\": \"nvidia-h200\"";
+  text.replace(text.find(slug), slug.size(), "\"slug\": \"nvidia-h100\"");
+  std::ofstream(target()) << text;
+  FakeSuite other;
+  EXPECT_EQ(record(other, options()), formats::kExitInvalidInput);
+  EXPECT_EQ(other.calls, std::vector<std::string>{"gpu"}) << "no process run";
+  EXPECT_TRUE(found_in_err("is the baseline of 'nvidia-h100', but this GPU is 'nvidia-h200'")) << err_;
+}
+
 TEST_F(SuiteRecordTest, NoGpuIsSkippedWithNothingRun) {
   FakeSuite suite;
   suite.has_gpu = false;

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <iterator>
 #include <optional>
+#include <set>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -23,6 +24,7 @@
 #include "formats/input_error.h"
 #include "formats/runtime_folder.h"
 #include "formats/version.h"
+#include "gate/inputs/gbench_results.h"
 #include "gate/recording/record.h"
 #include "gate/statistics/tolerance.h"
 #include "gate/tests/support/gate_test_support.h"
@@ -127,6 +129,63 @@ TEST(Record, KeepsHandWrittenTolerancesDefaultsAndFamilies) {
       << "an explicit --default-tolerance-pct wins";
 }
 
+// A team's suite's benchmark, as a recording of its own wrote it into the shared file.
+BaselineEntry team_suite_entry() {
+  BaselineEntry entry;
+  entry.unit = "us";
+  entry.process_medians = {1.25, 1.5, 1.75};
+  entry.median = geometric_mean(entry.process_medians);
+  entry.tolerance_pct = 6.5;
+  return entry;
+}
+
+TEST(RecordedFamilies, ARecordingReplacesTheFamiliesItsResultsHold) {
+  const RecordedFamilies ours = recorded_families(two_runs());
+  EXPECT_EQ(ours.families, (std::set<std::string>{"reduction", "smem_latency"}));
+  EXPECT_TRUE(ours.replaces("reduction/reduce0_removed_variant/n:1024")) << "a gone benchmark of a recorded family";
+  EXPECT_FALSE(ours.replaces("saxpy_suite/BM_saxpy/1024"));
+  EXPECT_FALSE(ours.replaces("reductions/x/n:1")) << "the whole first part names the family";
+  const RecordedFamilies team =
+      recorded_families({load_gbench_results(testdata("gbench/single.json"), "saxpy_suite", std::nullopt)});
+  EXPECT_EQ(team.families, std::set<std::string>{"saxpy_suite"});
+}
+
+TEST(Record, KeepsTheEntriesOfFamiliesTheRunsDoNotHoldAsTheyWere) {
+  Baseline previous = load_baseline(testdata("baseline_h200_fingerprints.json"));
+  previous.benchmarks.emplace("saxpy_suite/BM_saxpy/1024", team_suite_entry());
+  const Baseline b = record_baseline(two_runs(), &previous, {});
+  ASSERT_EQ(b.benchmarks.count("saxpy_suite/BM_saxpy/1024"), 1u) << "another suite's entry is kept";
+  const BaselineEntry& kept = b.benchmarks.at("saxpy_suite/BM_saxpy/1024");
+  EXPECT_EQ(kept.process_medians, team_suite_entry().process_medians);
+  EXPECT_EQ(kept.tolerance_pct, 6.5);
+  EXPECT_EQ(b.benchmarks.count("reduction/reduce0_removed_variant/n:1024"), 0u) << "a recorded family's gone one goes";
+
+  const std::vector<BaselineMove> moves = baseline_moves(previous, b, recorded_families(two_runs()));
+  for (const BaselineMove& move : moves) EXPECT_NE(move.name, "saxpy_suite/BM_saxpy/1024") << "kept, not moved";
+  EXPECT_EQ(moves.size(), 4u) << "three recorded, one removed";
+}
+
+// Google Benchmark >= 1.8 SkipWithMessage, an nvbench state it skipped: not the GPU's doing.
+TEST(Record, ABenchmarkTheSuiteSkippedIsLeftOutNotRefusedAndItsPreviousEntryKept) {
+  std::vector<ResultsFile> runs = two_runs();
+  for (ResultsFile& run : runs) {
+    BenchmarkSamples& skipped = run.benchmarks.at(kChase);
+    skipped = BenchmarkSamples{};
+    skipped.skipped = true;
+    skipped.skip_message = "needs sm_100";
+    skipped.repetitions = 1;
+  }
+  ASSERT_EQ(skipped_benchmarks(runs).size(), 1u);
+  EXPECT_EQ(skipped_benchmarks(runs).front().name, kChase);
+  EXPECT_EQ(skipped_benchmarks(runs).front().message, "needs sm_100");
+  EXPECT_EQ(record_baseline(runs, nullptr, {}).benchmarks.count(kChase), 0u) << "nothing to record";
+  const Baseline previous = load_baseline(testdata("baseline_h200.json"));
+  const Baseline b = record_baseline(runs, &previous, {});
+  ASSERT_EQ(b.benchmarks.count(kChase), 1u);
+  EXPECT_EQ(b.benchmarks.at(kChase).process_medians, previous.benchmarks.at(kChase).process_medians);
+  EXPECT_NE(b.benchmarks.at(kReduce9).median, previous.benchmarks.at(kReduce9).median) << "the others recorded";
+}
+
 TEST(Record, HandTolerancesSurviveTheWrittenFile) {
   const Baseline previous = load_baseline(testdata("baseline_h200.json"));
   const Baseline b = record_baseline(two_runs(), &previous, {});
@@ -201,7 +260,7 @@ TEST(Record, RefusesErrorsThrottledRunsMixedGpusAndAnotherGpusPrevious) {
 TEST(Record, MovesAreSortedByTheSizeOfTheChange) {
   const Baseline previous = load_baseline(testdata("baseline_h200.json"));
   const Baseline next = record_baseline(slow_runs(), &previous, {});
-  const std::vector<BaselineMove> moves = baseline_moves(previous, next);
+  const std::vector<BaselineMove> moves = baseline_moves(previous, next, recorded_families(slow_runs()));
   ASSERT_EQ(moves.size(), 4u);
   EXPECT_EQ(moves.front().name, kReduce9);
   EXPECT_NEAR(moves.front().change_pct, 10.0, 1.0);
@@ -220,7 +279,7 @@ TEST(Record, MovesAreSortedByTheSizeOfTheChange) {
   EXPECT_NE(text.str().find(largest), std::string::npos) << text.str();
 
   std::ostringstream quiet;
-  write_moves(baseline_moves(previous, previous), quiet);
+  write_moves(baseline_moves(previous, previous, recorded_families(slow_runs())), quiet);
   EXPECT_NE(quiet.str().find("no benchmark moved beyond"), std::string::npos) << quiet.str();
 }
 
