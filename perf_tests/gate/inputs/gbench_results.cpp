@@ -1,10 +1,20 @@
 #include "gate/inputs/gbench_results.h"
 
 #include "formats/input_error.h"
+#include "formats/json_fields.h"
 #include "formats/json_input.h"
 #include "formats/names.h"
 
 namespace gpuperf::gate {
+
+bool gbench_flag(const formats::ObjectReader& row, const char* key) {
+  const nlohmann::json* value = row.find(key);
+  if (value == nullptr || value->is_number()) return false;  // a number is a counter of the suite's own
+  if (!value->is_boolean()) {
+    row.fail(key, "is " + formats::describe_json_type(*value) + ", expected true or false (Google Benchmark's flag)");
+  }
+  return value->get<bool>();
+}
 
 ResultsFile parse_gbench_results(const std::string& text, const std::string& source, const std::string& family,
                                  const std::optional<formats::GpuIdentity>& gpu) {

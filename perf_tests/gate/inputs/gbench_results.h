@@ -11,9 +11,17 @@
 #include <string>
 
 #include "formats/gpu_identity.h"
+#include "formats/json_fields.h"
 #include "gate/inputs/results.h"
 
 namespace gpuperf::gate {
+
+// Whether an iteration row carries Google Benchmark's own flag `key`: "error_occurred" (SkipWithError, a
+// failed run) or, from Google Benchmark 1.8, "skipped" (SkipWithMessage). Its JSON reporter writes a flag
+// as the literal true (FormatKV(key, bool) in src/json_reporter.cc) and every user counter as a number in
+// the same object: a suite's own counter named "skipped" or "error_occurred" is a number, never the flag.
+// InputError (naming the row) where the value is neither a boolean nor a number.
+bool gbench_flag(const formats::ObjectReader& row, const char* key);
 
 // Parses one file of the suite `family` (a family name, formats/names.h). `gpu`, when given, is the GPU
 // the suite ran on: its name and slug are held to the name rule (the slug made from the name where it has

@@ -136,7 +136,7 @@ void add_canary(const Baseline& baseline, const std::vector<ResultsFile>& result
 }  // namespace
 
 std::string why_not_judgeable(const BenchmarkSamples& samples, int usable_processes) {
-  if (samples.skipped) return "skipped by the perf binary: " + samples.skip_message;
+  if (samples.skipped) return kSkippedBySuiteReason + samples.skip_message;
   if (usable_processes > 0) return "";
   const int valid = static_cast<int>(samples.samples.size());
   const std::string need = " (a process needs " + std::to_string(kMinSamples) + " valid samples of its own)";

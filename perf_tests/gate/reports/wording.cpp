@@ -4,6 +4,7 @@
 
 #include "formats/escape.h"
 #include "gate/judging/outcome.h"
+#include "gate/judging/stored_mode.h"
 #include "gate/reports/numbers.h"
 
 namespace gpuperf::gate {
@@ -147,6 +148,9 @@ std::string action_hint(const BenchmarkComparison& row, const std::string& mode)
       return ab ? "not run by build B: removed or renamed on purpose?"
                 : "not in the results: if removed or renamed on purpose, " + refresh;
     case Verdict::kNotJudged:
+      if (row.reason.find(kSkippedBySuiteReason) != std::string::npos) {
+        return row.reason + " (not judged; nothing the GPU did)";
+      }
       return row.reason + ": re-run on an idle GPU";
     case Verdict::kAmbiguous:
       return "not decided yet: re-measure in more processes (--remeasure-list)";

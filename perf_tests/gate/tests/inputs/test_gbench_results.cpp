@@ -120,6 +120,32 @@ TEST(GbenchInput, TheHarnessCountersAreNotRead) {
   EXPECT_TRUE(r.sm_clock_mhz.empty());
 }
 
+// Google Benchmark 1.8 writes its flags as the literal true (SkipWithMessage: skipped and skip_message;
+// SkipWithError: error_occurred and error_message) and a user counter as a number in the same object.
+TEST(GbenchInput, ItsSkipAndErrorFlagsAreTheLiteralTrueAndCountersOfTheirNamesAreNeither) {
+  const ResultsFile r =
+      load_gbench_results(testdata("gbench/skips_and_flag_counters.json"), "saxpy_suite", std::nullopt);
+  const BenchmarkSamples& skipped = r.benchmarks.at("saxpy_suite/BM_needs_two_gpus/1024");
+  EXPECT_TRUE(skipped.skipped);
+  EXPECT_FALSE(skipped.error) << "a skip is no error";
+  EXPECT_EQ(skipped.skip_message, "needs two GPUs");
+  EXPECT_TRUE(skipped.samples.empty());
+  const BenchmarkSamples& failed = r.benchmarks.at("saxpy_suite/BM_fails");
+  EXPECT_TRUE(failed.error);
+  EXPECT_FALSE(failed.skipped);
+  EXPECT_EQ(failed.error_message, "result mismatch at index 3");
+  const BenchmarkSamples& counted = r.benchmarks.at("saxpy_suite/BM_counts/4096");
+  EXPECT_FALSE(counted.error) << "a counter named error_occurred (1.0) is the suite's own";
+  EXPECT_FALSE(counted.skipped) << "a counter named skipped (3.0) is the suite's own";
+  EXPECT_EQ(counted.samples, std::vector<double>{1.5});
+
+  EXPECT_FALSE(parse_gbench_results(one_row("BM_a/1", R"(, "skipped": 0, "error_occurred": 0.5)"), "team.json", "s",
+                                    std::nullopt)
+                   .benchmarks.at("s/BM_a/1")
+                   .skipped);
+  expect_words(parse_error(one_row("BM_a/1", R"(, "skipped": "yes")")), {"team.json", "skipped", "expected true or false"});
+}
+
 TEST(GbenchInput, TwoRunsThatMapOntoOneNameAreRefused) {
   const std::string text = R"({"benchmarks": [
     {"run_name": "BM_x/1/manual_time", "run_type": "iteration", "real_time": 2.0, "time_unit": "us"},

@@ -6,6 +6,7 @@
 #include "formats/input_error.h"
 #include "gate/judging/outcome.h"
 #include "gate/judging/stored_mode.h"
+#include "gate/reports/wording.h"
 #include "gate/tests/support/gate_test_support.h"
 
 namespace gpuperf::gate {
@@ -115,6 +116,27 @@ TEST(CompareFixtures, SchemaOneBaselineIsJudgedOnItsTwoProcesses) {
   EXPECT_NE(row_of(c, kReduce9).note.find("baseline from 2 processes"), std::string::npos);
   EXPECT_EQ(row_of(c, kReduce1).verdict, Verdict::kSame);
   EXPECT_EQ(row_of(c, kRemoved).baseline_processes, 1) << "5 samples are no 2 x 30: one process";
+}
+
+// A benchmark the suite skipped itself (SkipWithMessage; an nvbench state it skipped) is not judged, and
+// neither its reason nor its action blames the GPU.
+TEST(CompareFixtures, ABenchmarkTheSuiteSkippedIsNotJudgedAndNotBlamedOnTheGpu) {
+  std::vector<ResultsFile> results = load_fixtures(kUnchanged);
+  for (ResultsFile& file : results) {
+    BenchmarkSamples skipped;
+    skipped.skipped = true;
+    skipped.skip_message = "needs two GPUs";
+    skipped.repetitions = 1;
+    file.benchmarks.at(kReduce1) = skipped;
+  }
+  const Comparison c = compare_with_baseline(load_baseline(testdata("baseline_h200.json")), results, {});
+  const BenchmarkComparison& row = row_of(c, kReduce1);
+  EXPECT_EQ(row.verdict, Verdict::kNotJudged);
+  EXPECT_EQ(row.reason, "skipped by the suite itself: needs two GPUs");
+  const std::string action = action_hint(row, "compare");
+  EXPECT_EQ(action.find("idle GPU"), std::string::npos) << action;
+  EXPECT_NE(action.find("nothing the GPU did"), std::string::npos) << action;
+  EXPECT_EQ(row_of(c, kReduce9).verdict, Verdict::kSame) << "the others judged";
 }
 
 TEST(CompareFixtures, ThrottledSamplesAreDiscardedAndTheBenchmarkIsNotJudged) {
