@@ -10,6 +10,8 @@
 #   FAKE_ARGS_LOG=FILE    append each run's arguments to FILE
 #   FAKE_SPREAD_PCT=X     process n (counted in FAKE_ARGS_LOG) X% faster, as fast or X% slower, n mod 3: a
 #                         spread between processes, the same in every look
+#   FAKE_SKIP=REGEX       the benchmarks whose run name matches it are skipped by the suite itself
+#                         (SkipWithMessage, as Google Benchmark 1.8 writes it: no time, no aggregate rows)
 # It takes --benchmark_filter (searched in each run name, as Google Benchmark does), --benchmark_repetitions
 # and --benchmark_out; --benchmark_out_format must be json.
 set -euo pipefail
@@ -33,8 +35,15 @@ if [[ -n ${FAKE_SPREAD_PCT:-} ]]; then
 fi
 jq -n --arg filter "$filter" --argjson reps "$repetitions" --argjson slow "${FAKE_SLOWDOWN_PCT:-0}" \
   --argjson offset "$offset" --argjson spread "${FAKE_SPREAD_PCT:-0}" \
-  --arg slow_name "${FAKE_SLOW_NAME:-.}" '
+  --arg slow_name "${FAKE_SLOW_NAME:-.}" --arg skip "${FAKE_SKIP:-}" '
+  def skipped_rows($name):
+    [range(0; $reps) as $i
+     | {name: "\($name)/manual_time", family_index: 0, per_family_instance_index: 0,
+        run_name: "\($name)/manual_time", run_type: "iteration", repetitions: $reps, repetition_index: $i,
+        threads: 1, skipped: true, skip_message: "needs two GPUs", iterations: 0, real_time: 0, cpu_time: 0,
+        time_unit: "us"}];
   def rows($name; $base):
+    if $skip != "" and ($name | test($skip)) then skipped_rows($name) else
     ($base * (1 + $offset * $spread / 100)
      * (if $name | test($slow_name) then 1 + $slow / 100 else 1 end)) as $scaled
     | [range(0; $reps) as $i
@@ -44,7 +53,7 @@ jq -n --arg filter "$filter" --argjson reps "$repetitions" --argjson slow "${FAK
           cpu_time: 3.5, time_unit: "us"}]
     | . + [{name: "\($name)/manual_time_mean", run_name: "\($name)/manual_time", run_type: "aggregate",
             repetitions: $reps, threads: 1, aggregate_name: "mean", aggregate_unit: "time", iterations: $reps,
-            real_time: $scaled, cpu_time: 3.5, time_unit: "us"}];
+            real_time: $scaled, cpu_time: 3.5, time_unit: "us"}] end;
   {context: {date: "2026-11-27T12:00:00+00:00", host_name: "fake-host", executable: "./fake_gbench",
              num_cpus: 16, mhz_per_cpu: 2000, cpu_scaling_enabled: false, caches: [],
              load_avg: [0.1, 0.1, 0.1], library_version: "v1.8.3", library_build_type: "release"},

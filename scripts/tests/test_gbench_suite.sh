@@ -2,7 +2,8 @@
 # Tests of a team's Google Benchmark suite driven by perf_gate run/ab-run --format gbench, on a machine
 # without a GPU: fake_gbench.sh stands in for the team's binary and GPUPERF_TEST_GPU_IDENTITY for NVML.
 # The first baseline recorded (run --record), a clean run SAME (0), a planted 10% slowdown SLOW (1), no GPU
-# (77), a crash and a failure (2), re-measurement by name, the suite's own arguments, A/B of two builds;
+# (77), a crash and a failure (2), re-measurement by name, the suite's own arguments, A/B of two builds; a
+# baseline file shared with a family (each recording keeps the other's entries), a benchmark it skips;
 # and, given CMake, gpuperf_add_suite's perf.<name> under CTest with its first baseline recorded by
 # update_baseline.sh --suite.
 #   test_gbench_suite.sh PERF_GATE [CMAKE CTEST GENERATOR MAKE_PROGRAM]
@@ -120,6 +121,42 @@ chmod +x "$slow_bench"
 expect 1 "2 SLOW" "A/B, build B 10% slower"
 check "the A/B report says fingerprints were not captured" \
   grep -q "fingerprints not captured (a Google Benchmark suite)" "$work/ab/ab.md"
+
+# One baseline file shared with our families (their entry planted here as a recording of theirs left it,
+# with a hand-set tolerance): recording the suite replaces its own benchmarks only, the family's entry
+# stays byte for byte, and what moved names the suite's alone.
+record_suite() {
+  "$gate" run --record --format gbench --family saxpy_suite --bench "$bench" --baselines "$work/baselines" \
+    --out "$work/record" --processes 3 --repetitions 5 >"$work/log" 2>&1
+}
+entry_of() {  # entry_of NAME: the baseline's lines of the benchmark NAME, as the file holds them
+  awk -v key="    \"$1\": {" '$0 == key {on = 1} on {print} on && /^    }/ {exit}' "$baseline"
+}
+family=reduction/reduce9_shfl_down_last_warp/n:1024
+jq --arg f "$family" '.benchmarks[$f] = (.benchmarks["saxpy_suite/BM_saxpy/1024"] + {tolerance_pct: 6.5})' \
+  "$baseline" >"$work/shared.json" && mv "$work/shared.json" "$baseline"
+record_suite
+expect 0 "kept 1 benchmarks of families not recorded here, as they were: reduction (1)" "the suite recorded beside a family"
+entry_of "$family" >"$work/family_before"
+check "the family's entry is in the file" grep -q '"tolerance_pct": 6.5' "$work/family_before"
+FAKE_SLOWDOWN_PCT=10 record_suite
+expect 0 "what moved versus $baseline" "the suite re-recorded 10% slower"
+check "the family's entry byte for byte as it was" diff "$work/family_before" <(entry_of "$family")
+check "what moved names the suite's benchmarks only" bash -c "! sed -n '/what moved/,\$p' '$work/log' | grep -q reduction/"
+check "the suite's own benchmarks moved" grep -q "saxpy_suite/BM_saxpy/1024" "$work/log"
+
+# A benchmark the suite skips itself (SkipWithMessage) is no fault of the GPU: the other one recorded, the
+# skipped one named, its previous entry kept; a perf test reports it not judged, as skipped.
+entry_of saxpy_suite/BM_copy_x3cfloat_x3e/4096 >"$work/copy_before"
+FAKE_SKIP=copy record_suite
+expect 0 "left out 1 benchmarks the suite skipped itself .*: saxpy_suite/BM_copy_x3cfloat_x3e/4096 (needs two GPUs)" \
+  "a skipped benchmark while recording"
+check "the skipped benchmark's entry as it was" diff "$work/copy_before" <(entry_of saxpy_suite/BM_copy_x3cfloat_x3e/4096)
+FAKE_SKIP=copy run_suite
+expect 77 "skipped by the suite itself: needs two GPUs" "a skipped benchmark in a perf test"
+check "not blamed on the GPU" bash -c "! grep -q 'needs two GPUs: re-run on an idle GPU' '$work/log' '$work/out/saxpy_suite.md'"
+FAKE_SKIP=. record_suite
+expect 2 "the suite skipped every one of its 2 benchmarks" "a suite that skips every benchmark records nothing"
 
 # gpuperf_add_suite in a team's project (cmake/KernelFamily.cmake as the package installs it, perf_gate
 # as gpuperf::perf_gate): perf.saxpy_suite skips without a baseline, update_baseline.sh --suite records

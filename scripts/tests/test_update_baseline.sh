@@ -4,7 +4,8 @@
 # the perf_gate under test. The checking process first, then --runs timing processes of the whole suite
 # with no reference check; the fingerprints kept; the note when none was captured; a hand-set tolerance
 # kept; the commit (GPUPERF_GIT_COMMIT, else the baseline folder's checkout's); a crash writes nothing (2);
-# no GPU (77); the wrapper's own errors (2).
+# no GPU (77); the wrapper's own errors (2); the families and a team's suite sharing one file, each
+# recording keeping the other's entries.
 #   test_update_baseline.sh PERF_GATE
 set -uo pipefail
 gate=$(realpath "$1")
@@ -72,6 +73,38 @@ expect 2 "no built harness in $work/empty" "a build folder without the harness"
 update --runs 0
 expect 2 "processes" "--runs 0"
 check "no baseline written by the failures" cmp "$baseline" "$work/before.json"
+
+# --- the families and a team's suite in one baseline folder -----------------------------------------------
+# The families (fake_bench.sh) and a Google Benchmark suite (fake_gbench.sh, its GPU named "Fake GPU" as
+# NVML would) write one file, fake-gpu.json: recording either replaces its own benchmarks and keeps the
+# other's entries byte for byte, hand-set tolerances included.
+entry_of() {  # entry_of NAME: the baseline's lines of the benchmark NAME, as the file holds them
+  awk -v key="    \"$1\": {" '$0 == key {on = 1} on {print} on && /^    }/ {exit}' "$baseline"
+}
+echo '{"name": "Fake GPU", "uuid": "GPU-fake", "driver": "0"}' >"$work/fake_gpu.json"
+mkdir -p "$work/team_build/gpuperf-suites"
+printf '%s\n' "gate=$gate" "bench=$here/fake_gbench.sh" "format=gbench" "baselines=$baselines" \
+  >"$work/team_build/gpuperf-suites/saxpy_suite.txt"
+update_suite() {
+  GPUPERF_TEST_GPU_IDENTITY=$work/fake_gpu.json bash "$script" --build-dir "$work/team_build" \
+    --suite saxpy_suite --runs 2 --repetitions 5 >"$work/log" 2>&1
+}
+entry_of fake/long/n:2 >"$work/long_before"
+update_suite
+expect 0 "kept 2 benchmarks of families not recorded here, as they were: fake (2)" "the suite recorded beside the families"
+check "the families' entry byte for byte, its hand-set tolerance too" diff "$work/long_before" <(entry_of fake/long/n:2)
+check "the file holds both" jq -e '.benchmarks | keys == ["fake/long/n:2", "fake/short/n:1",
+  "saxpy_suite/BM_copy_x3cfloat_x3e/4096", "saxpy_suite/BM_saxpy/1024"]' "$baseline"
+jq '.benchmarks["saxpy_suite/BM_saxpy/1024"].tolerance_pct = 7.5' "$baseline" >"$work/edited.json" &&
+  mv "$work/edited.json" "$baseline"
+update_suite  # the file in the gate's own layout again, the hand-set tolerance kept
+entry_of saxpy_suite/BM_saxpy/1024 >"$work/saxpy_before"
+check "the suite's hand-set tolerance kept by its own recording" grep -q '"tolerance_pct": 7.5' "$work/saxpy_before"
+FAKE_SLOWDOWN_PCT=5 update --runs 2 --repetitions 5
+expect 0 "kept 2 benchmarks of families not recorded here, as they were: saxpy_suite (2)" "the families recorded beside the suite"
+check "the suite's entry byte for byte as it was" diff "$work/saxpy_before" <(entry_of saxpy_suite/BM_saxpy/1024)
+check "what moved names the families' benchmarks only" bash -c "! sed -n '/what moved/,\$p' '$work/log' | grep -q saxpy_suite/"
+check "the families' own benchmarks re-recorded" grep -q "fake/long/n:2" "$work/log"
 
 # --- update_baseline.sh --suite: the suite's arguments as gpuperf_add_suite() wrote them ----------------
 # Each arg= line of gpuperf-suites/<name>.txt is one argument, split at its first '=' only: a trailing '='
