@@ -25,6 +25,7 @@
 #include "formats/runtime_folder.h"
 #include "formats/version.h"
 #include "gate/inputs/gbench_results.h"
+#include "gate/inputs/nvbench_results.h"
 #include "gate/recording/record.h"
 #include "gate/statistics/tolerance.h"
 #include "gate/tests/support/gate_test_support.h"
@@ -184,6 +185,17 @@ TEST(Record, ABenchmarkTheSuiteSkippedIsLeftOutNotRefusedAndItsPreviousEntryKept
   ASSERT_EQ(b.benchmarks.count(kChase), 1u);
   EXPECT_EQ(b.benchmarks.at(kChase).process_medians, previous.benchmarks.at(kChase).process_medians);
   EXPECT_NE(b.benchmarks.at(kReduce9).median, previous.benchmarks.at(kReduce9).median) << "the others recorded";
+}
+
+// An nvbench suite's skipped state (is_skipped, here its skip_time limit) is left out, the others recorded.
+TEST(Record, AnNvbenchSuitesSkippedStateIsLeftOutAndTheOthersRecorded) {
+  const NvbenchResults nv = load_nvbench_results(testdata("nvbench/suite.json"), "suite", std::nullopt);
+  const Baseline b = record_baseline({nv.results}, nullptr, {});
+  EXPECT_EQ(b.benchmarks.count("suite/copy_sweep/T:F64,BlockSize:256,Elements:1048576"), 0u);
+  EXPECT_EQ(b.benchmarks.count("suite/copy_sweep/T:F64,BlockSize:64,Elements:1048576"), 1u);
+  const std::vector<SkippedBenchmark> skipped = skipped_benchmarks({nv.results});
+  ASSERT_FALSE(skipped.empty());
+  EXPECT_EQ(skipped.front().name, "suite/copy_sweep/T:F64,BlockSize:256,Elements:1048576");
 }
 
 TEST(Record, HandTolerancesSurviveTheWrittenFile) {
