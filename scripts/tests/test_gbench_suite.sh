@@ -72,8 +72,7 @@ FAKE_SLOWDOWN_PCT=2 FAKE_SLOW_NAME=copy FAKE_SPREAD_PCT=1 FAKE_ARGS_LOG=$work/re
 (exit 0)
 expect 0 "re-measuring 1 ambiguous benchmark(s) in 3 more processes, attempt 1 of 1" "re-measurement at the tolerance"
 check "re-measurements select the ambiguous benchmark by its Google Benchmark name" \
-  test "$(grep -c -- '^--benchmark_filter=^(BM_copy<float>/4096)(/|\$) --benchmark_repetitions=30' \
-    "$work/remeasure_args")" -eq 3
+  test "$(grep -cF -- '--benchmark_filter=^(BM_copy<float>/4096)(/(min_time:' "$work/remeasure_args")" -eq 3
 
 # The team's own arguments (after --) come first in every process.
 FAKE_ARGS_LOG=$work/own_args run_suite -- --benchmark_min_time=0.2s --benchmark_enable_random_interleaving=false
