@@ -50,6 +50,9 @@ struct BaselineRecorded {
   // UUIDs of the GPUs whose runs were pooled ("GPU-8f2c..."), sorted; empty when unknown (older files,
   // results without gpu_uuid). Results from one of them may be held to same_gpu_tolerance_pct.
   std::vector<std::string> gpu_uuids;
+  // How the runs were measured (formats/measuring_method.h): recorded.measuring_method, or
+  // kMeasuringMethodUnrecorded in files that do not say; 0 for a team's suite only.
+  int measuring_method = 0;
 };
 
 struct BaselineEntry {

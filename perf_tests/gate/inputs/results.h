@@ -68,6 +68,10 @@ struct ResultsFile {
   // each benchmark's timed run launched, by benchmark name. One that cannot be read is kept as not captured,
   // its capture_status saying why: a warning in the reports, never an error. Empty in other files.
   std::map<std::string, formats::Fingerprint> fingerprints;
+  // How the perf binary measured (formats/measuring_method.h): context.measuring_method, or
+  // kMeasuringMethodUnrecorded for a file of our perf binary that does not say; 0 for another tool's suite
+  // (a team's Google Benchmark or nvbench binary), whose method is its own.
+  int measuring_method = 0;
   // Why a file of a suite that cannot capture fingerprints holds none: "a Google Benchmark suite"; "" in
   // our perf binary's files (their absence has other reasons: judging/code_check.h).
   std::string no_fingerprints_because;

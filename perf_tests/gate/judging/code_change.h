@@ -35,6 +35,10 @@ struct CodeChange {
   // kUnknown only: "the baseline has no fingerprint (<status>)", "not captured now (<status>)", or both
   // joined by "; ".
   std::string unknown_reason;
+  // kSame only: both fingerprints cover all the GPU work of the timed region (kernels, launches, libraries,
+  // copies and sets), so a change in time cannot come from the code: a verdict beyond the tolerance is the
+  // platform's (PLATFORM). False where a side's capture saw kernels alone (fingerprints of schema 1).
+  bool covers_all_gpu_work = false;
 };
 
 // Compares `current` with `baseline`. Their kernels are aligned by mangled_name along a longest common
