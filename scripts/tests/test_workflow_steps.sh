@@ -670,6 +670,8 @@ jobs:
     uses: owner/gpu-perf-harness/.github/workflows/perf-call.yml@$head_sha
     permissions:
       contents: write
+      statuses: write
+      pull-requests: write
     with:
       harness-repository: owner/gpu-perf-harness
       harness-ref: $head_sha
