@@ -6,6 +6,7 @@
 #   update_baseline.sh --build-dir DIR [--runs N] [--repetitions N] [--baselines DIR] [--lock-wait SECONDS]
 #   update_baseline.sh --build-dir DIR --suite NAME [--runs N] [--repetitions N] [--baselines DIR]
 #                      [--lock-wait SECONDS]
+#   update_baseline.sh ... --all-gpus
 #
 # DIR: this repository's build folder, or that of a project using the harness (its gpuperf-programs.txt
 # names its programs and baseline folder, the default of --baselines).
@@ -24,6 +25,12 @@
 # Tolerances written by hand into the old file are kept. The file is written whole or not at all. The
 # processes' results and logs stay in DIR/perf-results/record/. The baseline's commit: GPUPERF_GIT_COMMIT,
 # else that of the baseline folder's checkout.
+# --all-gpus: records on every GPU of the host at once (those CUDA_VISIBLE_DEVICES lists, else every one
+# nvidia-smi lists; two or more), each GPU its own recording (CUDA_VISIBLE_DEVICES=<that GPU>, its own
+# DIR/perf-results/record/gpu<i>/ and its own temporary baseline folder: two recordings sharing a folder
+# overwrite each other's files), then merges them into the baseline with `perf_gate merge-baselines`, the
+# existing file as --previous: each benchmark keeps every GPU's level (machine_medians), from whose spread
+# the tolerance on other machines comes (docs/baselines.md, "Recording on several GPUs").
 # Exit: 0 written, 2 failure (nothing written), 77 no GPU.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
@@ -52,7 +59,42 @@ suite_in() {
   ((${#suite_arguments[@]} == 0)) || suite_arguments=(-- "${suite_arguments[@]}")
 }
 
-build_dir="" runs=10 repetitions=30 baselines="" lock_wait=1800 suite=""
+# record_on_every_gpu <record arguments...>: one `perf_gate run --record` per GPU, in parallel, each into its
+# own folders, then one merge into $baselines; dies with the first failure's code, nothing merged.
+record_on_every_gpu() {
+  local devices=() recordings=() pids=() i code=0 slug previous
+  if [[ -n ${CUDA_VISIBLE_DEVICES:-} ]]; then
+    IFS=, read -ra devices <<<"$CUDA_VISIBLE_DEVICES"
+  elif command -v nvidia-smi >/dev/null; then
+    mapfile -t devices < <(nvidia-smi --query-gpu=index --format=csv,noheader)
+  fi
+  ((${#devices[@]} > 0)) || die "$EXIT_NOT_JUDGED" "SKIPPED: --all-gpus found no GPU (neither CUDA_VISIBLE_DEVICES nor nvidia-smi lists one)"
+  ((${#devices[@]} >= 2)) || die "$EXIT_INVALID" "--all-gpus needs two or more GPUs, this host has ${#devices[@]}: record without it"
+  local scratch
+  scratch=$(mktemp -d "${TMPDIR:-/tmp}/update_baseline.XXXXXX")
+  for i in "${!devices[@]}"; do
+    mkdir -p "$scratch/gpu$i"
+    CUDA_VISIBLE_DEVICES=${devices[i]// /} "$gate" run --record --bench "$bench" --baselines "$scratch/gpu$i" \
+      --out "$build_dir/perf-results/record/gpu$i" "$@" >"$scratch/gpu$i.log" 2>&1 &
+    pids+=($!)
+  done
+  for i in "${!pids[@]}"; do
+    wait "${pids[i]}" || { code=$?; echo "GPU ${devices[i]} (recording $i) failed with $code:" >&2; cat "$scratch/gpu$i.log" >&2; }
+  done
+  if ((code != 0)); then rm -rf "$scratch"; die "$code" "nothing merged: a recording failed (above)"; fi
+  for i in "${!devices[@]}"; do
+    cat "$scratch/gpu$i.log"
+    recordings+=("$scratch/gpu$i"/*.json)
+  done
+  slug=$(basename "${recordings[0]}" .json)
+  previous=()
+  [[ -f $baselines/$slug.json ]] && previous=(--previous "$baselines/$slug.json")
+  "$gate" merge-baselines --recordings "${recordings[@]}" --out "$baselines/$slug.json" "${previous[@]}" || {
+    code=$?; rm -rf "$scratch"; exit "$code"; }
+  rm -rf "$scratch"
+}
+
+build_dir="" runs=10 repetitions=30 baselines="" lock_wait=1800 suite="" all_gpus=0
 while (($#)); do
   case "$1" in
     --build-dir) need_value "$@"; build_dir=$2; shift 2 ;;
@@ -61,6 +103,7 @@ while (($#)); do
     --baselines) need_value "$@"; baselines=$2; shift 2 ;;
     --lock-wait) need_value "$@"; lock_wait=$2; shift 2 ;;
     --suite) need_value "$@"; suite=$2; shift 2 ;;
+    --all-gpus) all_gpus=1; shift ;;
     *) die "$EXIT_INVALID" "unknown argument '$1' (see the header of $0)" ;;
   esac
 done
@@ -76,6 +119,10 @@ else
   # Default: the baseline folder the build names (a project's own), else this repository's baselines/.
   [[ -n $baselines ]] || baselines=${build_baselines:-"$(cd "$(dirname "$0")/.." && pwd)/baselines"}
   [[ -d $baselines ]] || die "$EXIT_INVALID" "no baseline folder $baselines: pass --baselines DIR"
+fi
+if ((all_gpus)); then
+  record_on_every_gpu --processes "$runs" --repetitions "$repetitions" --lock-wait "$lock_wait" "${what[@]}"
+  exit "$EXIT_PASS"
 fi
 exec "$gate" run --record --bench "$bench" --baselines "$baselines" --out "$build_dir/perf-results/record" \
   --processes "$runs" --repetitions "$repetitions" --lock-wait "$lock_wait" "${what[@]}"

@@ -11,6 +11,7 @@
 #   FAKE_FINGERPRINTS=1  a checking run (no --no-reference-check) adds fingerprints, as the real one does;
 #                        --fingerprint-only writes them alone (no benchmarks)
 #   FAKE_CODE_CHANGE=1   fake/long's fingerprint has other machine code
+#   FAKE_GPU_PER_DEVICE=1  a host of several GPUs: the GPU's uuid is GPU-fake<CUDA_VISIBLE_DEVICES>
 #   --profiler-window    writes each selected benchmark's name to --profiler-window-order=FILE and, where
 #                        FAKE_NCU_LAUNCHES names a file (fake_ncu.sh), its fingerprint's launch there
 #                        ("mangled<TAB>grid<TAB>block"), as the real one's window launches under ncu
@@ -22,9 +23,11 @@
 #   --benchmark_list_tests=true  lists the benchmarks it would write, one a line, and writes nothing
 set -euo pipefail
 [[ -n ${FAKE_ARGS_LOG:-} ]] && echo "$*" >>"$FAKE_ARGS_LOG"
+fake_uuid=GPU-fake
+[[ -n ${FAKE_GPU_PER_DEVICE:-} ]] && fake_uuid=GPU-fake${CUDA_VISIBLE_DEVICES:-}
 if [[ ${1:-} == --gpu-info ]]; then
   [[ ${FAKE_GPU:-} == none ]] && { echo "SKIPPED: no CUDA device" >&2; exit 77; }
-  echo '{"name": "Fake GPU", "slug": "fake-gpu", "uuid": "GPU-fake", "compute_capability": "9.0", "sm_count": 132, "memory_mib": 1, "driver": "0", "cuda_runtime": "13.0"}'
+  echo '{"name": "Fake GPU", "slug": "fake-gpu", "uuid": "'"$fake_uuid"'", "compute_capability": "9.0", "sm_count": 132, "memory_mib": 1, "driver": "0", "cuda_runtime": "13.0"}'
   exit 0
 fi
 if [[ ${1:-} == --list-cases ]]; then  # needs no GPU, as the real one
@@ -77,7 +80,7 @@ fingerprints=0
 [[ -n ${FAKE_FINGERPRINTS:-} ]] && ((checking || fingerprint_only)) && fingerprints=1
 jq -n --arg filter "$filter" --arg time_filter "$time_filter" --argjson reps "$repetitions" --argjson slow "$slow" \
   --argjson throttled "${FAKE_THROTTLED:-0}" --argjson ceiling "${FAKE_CEILING:-0}" \
-  --argjson fingerprints "$fingerprints" --argjson only "$fingerprint_only" \
+  --argjson fingerprints "$fingerprints" --argjson only "$fingerprint_only" --arg uuid "$fake_uuid" \
   --arg long_sass "$([[ -n ${FAKE_CODE_CHANGE:-} ]] && echo 00000000000000ff || echo 00000000000000aa)" '
   def samples($name; $base):
     range(0; $reps) as $i
@@ -90,7 +93,7 @@ jq -n --arg filter "$filter" --arg time_filter "$time_filter" --argjson reps "$r
       {name: $mangled, mangled_name: $mangled, grid: [8, 1, 1], block: [256, 1, 1], dynamic_shared_memory_bytes: 0,
        registers_per_thread: 32, static_shared_memory_bytes: 0, local_memory_per_thread_bytes: 0, sass_hash: $sass,
        launches: 1}]};
-  {context: {gpu_name: "Fake GPU", gpu_slug: "fake-gpu", gpu_uuid: "GPU-fake", driver_version: "1.0",
+  {context: {gpu_name: "Fake GPU", gpu_slug: "fake-gpu", gpu_uuid: $uuid, driver_version: "1.0",
              cuda_runtime: "13.0"},
    benchmarks: (if $only == 1 then [] else
                 [samples("fake/short/n:1"; 20), samples("fake/long/n:2"; 2000),

@@ -123,4 +123,24 @@ check "the suite's arguments reach the gate exactly as its file lists them, a tr
   <(printf '%s\n' -- --benchmark_min_time=0.1s --flag= "two words" --x=a=b)
 # --- end of the --suite block ----------------------------------------------------------------------------
 
+# --- update_baseline.sh --all-gpus: a host of three GPUs ---------------------------------------------------
+# Each GPU records into its own folders at once (CUDA_VISIBLE_DEVICES=<it>), then one merge into the
+# baseline, the existing file as --previous: every GPU's level kept, hand-set tolerances and the other
+# suite's entries too; a host of one GPU is refused, and a failed recording merges nothing.
+cp "$baseline" "$work/before_all.json"
+FAKE_GPU_PER_DEVICE=1 CUDA_VISIBLE_DEVICES=0,1,2 update --runs 2 --repetitions 5 --all-gpus
+expect 0 "wrote $baseline: 4 benchmarks of Fake GPU (fake-gpu) from 3 recordings of 3 GPUs, 6 runs" "--all-gpus"
+check "each GPU recorded into its own folder" test -f "$out/gpu0/record.run2.json" -a -f "$out/gpu2/record.run2.json"
+check "every GPU's level in the families' entries" jq -e '(.benchmarks["fake/long/n:2"].machine_medians | keys) ==
+  ["GPU-fake0", "GPU-fake1", "GPU-fake2"] and .recorded.gpu_uuids == ["GPU-fake0", "GPU-fake1", "GPU-fake2"]' "$baseline"
+check "the other suite's entry kept as it was" diff "$work/saxpy_before" <(entry_of saxpy_suite/BM_saxpy/1024)
+check "the hand-set tolerance kept" jq -e '.benchmarks["fake/long/n:2"].tolerance_pct == 6.5' "$baseline"
+cp "$baseline" "$work/merged.json"
+FAKE_GPU_PER_DEVICE=1 CUDA_VISIBLE_DEVICES=0 update --runs 2 --all-gpus
+expect 2 "--all-gpus needs two or more GPUs, this host has 1" "--all-gpus on one GPU"
+FAKE_CRASH=1 FAKE_GPU_PER_DEVICE=1 CUDA_VISIBLE_DEVICES=0,1 update --runs 2 --all-gpus
+expect 2 "nothing merged: a recording failed" "a failed recording"
+check "nothing merged: the file as it was" cmp "$baseline" "$work/merged.json"
+# --- end of the --all-gpus block -------------------------------------------------------------------------
+
 expectations_summary "update_baseline.sh"

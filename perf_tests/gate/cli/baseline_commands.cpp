@@ -1,4 +1,4 @@
-// record, migrate, gpu: writing a baseline from results, and what names it.
+// record, merge-baselines, migrate, gpu: writing a baseline from results, and what names it.
 #include <optional>
 #include <string>
 #include <vector>
@@ -9,6 +9,7 @@
 #include "gate/cli/commands.h"
 #include "gate/inputs/baseline.h"
 #include "gate/inputs/results.h"
+#include "gate/recording/merge_recordings.h"
 #include "gate/recording/record.h"
 #include "gate/recording/write_baseline.h"
 #include "gate/statistics/tolerance.h"
@@ -41,6 +42,27 @@ int run_migrate(const Arguments& args, std::ostream& out, std::ostream& /*err*/)
   const Baseline baseline = load_baseline(from);
   formats::write_file_atomically(to, baseline_to_text(baseline));
   out << "wrote " << to << ": " << from << " in schema_version " << kBaselineSchemaVersion << "\n";
+  return formats::kExitPass;
+}
+
+int run_merge_baselines(const Arguments& args, std::ostream& out, std::ostream& /*err*/) {
+  const std::string path = args.required("--out");
+  checked_outputs(args, {"--out"});
+  if (args.has("--previous") && args.value("--previous").empty()) throw UsageError("--previous needs a file");
+  // Read and written under the file's lock, as a recording is (recording/write_baseline.h).
+  const formats::FileLock lock(path);
+  std::vector<Recording> recordings;
+  for (const std::string& source : args.list("--recordings")) recordings.push_back({source, load_baseline(source)});
+  std::optional<Baseline> previous;
+  if (args.has("--previous")) previous = load_baseline(args.value("--previous"));
+  const Baseline merged = merge_recordings(recordings, previous ? &*previous : nullptr);
+  formats::write_file_atomically(path, baseline_to_text(merged));
+  std::size_t levelled = 0;
+  for (const auto& [name, entry] : merged.benchmarks) levelled += entry.machine_medians.empty() ? 0 : 1;
+  out << "wrote " << path << ": " << merged.benchmarks.size() << " benchmarks of " << merged.gpu.name << " ("
+      << merged.gpu.slug << ") from " << recordings.size() << " recording" << (recordings.size() == 1 ? "" : "s")
+      << " of " << merged.recorded.gpu_uuids.size() << " GPU" << (merged.recorded.gpu_uuids.size() == 1 ? "" : "s")
+      << ", " << merged.recorded.runs << " runs; " << levelled << " with each GPU's level (machine_medians)\n";
   return formats::kExitPass;
 }
 

@@ -211,6 +211,20 @@ const std::vector<Command>& commands() {
        R"(  perf_gate migrate --baseline FILE --out FILE
       Rewrite a baseline of an older schema_version in the current one (the numbers unchanged).
 )",
+      {"merge-baselines",
+       cli::run_merge_baselines,
+       "merge baselines of one GPU model recorded on different GPUs or hosts",
+       R"(  perf_gate merge-baselines --recordings REC.json... --out FILE [--previous FILE]
+      Merge baselines of one GPU model, one measuring method and one commit's code, each recorded on
+      other GPUs (update_baseline.sh --all-gpus: every GPU of a host; hosts: pass this host's file both
+      as --previous and as a recording). Each benchmark keeps every GPU's level (machine_medians): its
+      median is their geometric mean and its cross-machine tolerance comes from their spread. Keeps
+      defaults, families and hand-written tolerances of --previous, and its entries of families the
+      recordings do not hold. Refuses a benchmark whose code, unit or presence differs between them.
+)",
+       {{"--recordings", kValues, kFileReplaced, "REC.json...", "the baselines to merge, one or more GPUs each"},
+        {"--out", kValue, kFileOut, "FILE", "the baseline to write (may be --previous or a recording)"},
+        {"--previous", kValue, kFileReplaced, "FILE", "the baseline this one replaces: its tolerances are kept"}}},
        {{"--baseline", kValue, kFileReplaced, "FILE", "the baseline to read"},
         {"--out", kValue, kFileOut, "FILE", "the file to write (may be --baseline)"}}},
       {"ab",

@@ -21,6 +21,7 @@ int run_ab_test(const Arguments& args, std::ostream& out, std::ostream& err);
 // Baselines (baseline_commands.cpp).
 int run_record(const Arguments& args, std::ostream& out, std::ostream& err);
 int run_migrate(const Arguments& args, std::ostream& out, std::ostream& err);
+int run_merge_baselines(const Arguments& args, std::ostream& out, std::ostream& err);
 int run_gpu(const Arguments& args, std::ostream& out, std::ostream& err);
 // The same-code ledger (ledger_command.cpp).
 int run_ledger(const Arguments& args, std::ostream& out, std::ostream& err);

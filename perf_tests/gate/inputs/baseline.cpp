@@ -20,6 +20,7 @@
 #include "formats/nearest_name.h"
 #include "gate/inputs/results.h"
 #include "gate/statistics/statistics.h"
+#include "gate/inputs/runner_history.h"
 
 namespace gpuperf::gate {
 namespace {
@@ -49,7 +50,8 @@ constexpr std::initializer_list<const char*> kBaselineRecordedKeys = {"date", "c
 constexpr std::initializer_list<const char*> kBaselineDefaultsKeys = {"tolerance_pct", "same_gpu_tolerance_pct"};
 constexpr std::initializer_list<const char*> kBaselineFamilyKeys = {"tolerance_pct"};
 constexpr std::initializer_list<const char*> kBaselineEntryKeys = {"unit",  "median",        "process_medians", "bytes",
-                                                                   "flops", "tolerance_pct", "fingerprint"};
+                                                                   "flops", "tolerance_pct", "fingerprint",
+                                                                   "machine_medians"};
 // Schema 1 pooled the samples and kept their spread (which schema 2 computes from process_medians).
 constexpr std::initializer_list<const char*> kBaselineSchema1EntryKeys = {"unit",  "median",        "samples", "spread_pct",
                                                                           "bytes", "flops",         "tolerance_pct"};
@@ -183,6 +185,32 @@ void check_family_has_benchmarks(const ObjectReader& override_of_family, const s
 }
 
 BaselineEntry parse_entry(const ObjectReader& benchmarks, const std::string& name, const json& value, int schema,
+// An entry's machine_medians (BaselineEntry): absent, or two or more GPU UUIDs, each with a level in the
+// entry's unit, and the entry's median within [min, max] of them (it is their geometric mean).
+std::map<std::string, double> machine_medians_of_entry(const ObjectReader& e, const BaselineEntry& entry,
+                                                       const formats::SampleUnit& unit) {
+  const std::optional<ObjectReader> levels = e.optional_object("machine_medians");
+  if (!levels) return {};
+  std::map<std::string, double> machines;
+  for (const auto& [uuid, value] : levels->raw().items()) {
+    if (const std::string why = why_not_gpu_uuid(uuid); !why.empty()) levels->fail_here("holds " + why);
+    machines[uuid] = levels->sample_at(value, levels->field(uuid), unit);
+  }
+  if (machines.size() < kMinMachinesForSpread) {
+    e.fail("machine_medians", "holds " + std::to_string(machines.size()) +
+                                  " GPU: the levels of two or more machines, or no key at all (one GPU recorded)");
+  }
+  const auto [lowest, highest] = std::minmax_element(
+      machines.begin(), machines.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
+  if (entry.median < lowest->second * (1.0 - kMedianWithinProcessMediansSlack) ||
+      entry.median > highest->second * (1.0 + kMedianWithinProcessMediansSlack)) {
+    e.fail("median", "is " + format_value(entry.median) + " " + entry.unit + ", outside its machine_medians (" +
+                         format_value(lowest->second) + " to " + format_value(highest->second) +
+                         "): the median is their geometric mean, so the file was edited by hand");
+  }
+  return machines;
+}
+
                           const BaselineRecorded& recorded, ImplausibleTolerances& implausible) {
   const ObjectReader e = benchmarks.member(name, value);
   require_baseline_keys(e, schema == 1 ? kBaselineSchema1EntryKeys : kBaselineEntryKeys);
@@ -212,6 +240,7 @@ BaselineEntry parse_entry(const ObjectReader& benchmarks, const std::string& nam
   entry.flops = e.optional_non_negative("flops").value_or(0.0);
   entry.tolerance_pct = tolerance(e, "tolerance_pct", implausible);
   if (e.find("fingerprint") != nullptr) {
+  entry.machine_medians = machine_medians_of_entry(e, entry, unit);
     try {
       entry.fingerprint = formats::read_fingerprint(e.object("fingerprint"));
     } catch (const formats::InputError& error) {
@@ -377,6 +406,12 @@ std::string baseline_to_text(const Baseline& b) {
   // The placeholders appear in order, and only as the value of their key (an unescaped quote is always a
   // delimiter, so no benchmark name can imitate the pattern).
   const std::string text = doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
+    if (!e.machine_medians.empty()) {
+      ordered levels = ordered::object();
+      for (const auto& [uuid, level] : e.machine_medians) levels[uuid] = rounded_for_writing(level);
+      entry["machine_medians"] = "@compact" + std::to_string(compact_values.size()) + "@";
+      compact_values.emplace_back("machine_medians", levels.dump());
+    }
   std::string out;
   out.reserve(text.size());
   std::size_t from = 0;

@@ -2,6 +2,7 @@
 // The baseline of one GPU model (baselines/<gpu_slug>.json): what each benchmark measured when the
 // baseline was recorded, and the tolerances that say how much it may move. Documented in baselines/README.md.
 
+#include <cstddef>
 #include <map>
 #include <optional>
 #include <ostream>
@@ -70,7 +71,17 @@ struct BaselineEntry {
   // reports compare it with the results' to say what changed. Absent from older files; one that cannot
   // be read is kept as not captured, its capture_status saying why.
   std::optional<formats::Fingerprint> fingerprint;
+  // The level of each GPU that recorded the benchmark, when two or more did: the geometric mean of that
+  // GPU's process medians, by its UUID ("GPU-8f2c...") [unit]. Then `median` is the geometric mean of
+  // these levels (each machine weighs the same) and each process median is centred on it (divided by its
+  // machine's level, times `median`), so that process_medians keep the spread within one machine and
+  // these levels the spread between machines. Empty when one GPU recorded (the key is then left out).
+  std::map<std::string, double> machine_medians;
 };
+
+// Machines of a model need this many levels in BaselineEntry::machine_medians before their spread says
+// anything: one level is no spread.
+inline constexpr std::size_t kMinMachinesForSpread = 2;
 
 struct Baseline {
   int schema_version = kBaselineSchemaVersion;
@@ -94,7 +105,8 @@ struct Baseline {
 // "cycles", a tolerance outside [0, kMaxTolerancePct], a benchmark name longer than
 // kMaxBenchmarkNameLength, or (schema 2) a median outside [min, max] of its process medians: it is their
 // geometric mean, and one that is not was edited by hand, so the reports would print one number while
-// the verdict was taken against another. A schema_version 1 file
+// the verdict was taken against another; machine_medians with one entry, a key that is no GPU UUID, a level
+// that is no time in range, or a median outside [min, max] of the levels. A schema_version 1 file
 // is read: its pooled samples are split into recorded.runs processes of samples_per_run (one process when
 // the counts do not divide, as after throttled samples were dropped).
 // Every object of the file (the top level, gpu, recorded, defaults, each family override and each

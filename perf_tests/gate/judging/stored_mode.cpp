@@ -50,13 +50,37 @@ std::string runner_note(const RunnerLevel& level) {
          std::to_string(level.runs) + " runs of unchanged code";
 }
 
-// `runner_runs`: this runner's history of the benchmark's baseline code, or null.
+// The baseline side of one benchmark as the results' GPU is judged against it: where that GPU is one of the
+// entry's machine_medians, its own level (the process medians, centred on the machines' centre, moved to
+// that level), so that a machine 2% above the others is not judged against their centre at the same-GPU
+// tolerance; elsewhere the entry as recorded. `own_level`: whether it was moved.
+struct BaselineSideOfGpu {
+  double centre = 0.0;                // [unit]
+  std::vector<double> process_medians;  // [unit]
+  bool own_level = false;
+};
+
+BaselineSideOfGpu baseline_side_for(const BaselineEntry& entry, const std::string& uuid) {
+  const auto level = uuid.empty() ? entry.machine_medians.end() : entry.machine_medians.find(uuid);
+  if (level == entry.machine_medians.end()) return {entry.median, entry.process_medians, false};
+  BaselineSideOfGpu side{level->second, entry.process_medians, true};
+  for (double& m : side.process_medians) m *= level->second / entry.median;
+  return side;
+}
+
+// `runner_runs`: this runner's history of the benchmark's baseline code, or null. `uuid`: the results' one
+// GPU, "" when they name none or several.
 BenchmarkComparison compare_one(const std::string& name, const BaselineEntry& entry, const BenchmarkSamples& current,
                                 const std::vector<ResultsFile>& results, const Baseline& baseline, bool same_gpu,
-                                const ErrorBudget& budget, const RunnerBenchmarkHistory* runner_runs) {
+                                const std::string& uuid, const ErrorBudget& budget,
+                                const RunnerBenchmarkHistory* runner_runs) {
   BenchmarkComparison row = row_from_current(name, current);
   if (row.unit.empty()) row.unit = entry.unit;  // a benchmark that only errored reports no unit
-  row.baseline_median = entry.median;
+  const BaselineSideOfGpu side = baseline_side_for(entry, uuid);
+  // A GPU of recorded.gpu_uuids whose level this entry lacks (the benchmark was recorded on the other
+  // machines only) is another machine for it: the cross-machine tolerance, against their centre.
+  if (!side.own_level && entry.machine_medians.size() >= kMinMachinesForSpread) same_gpu = false;
+  row.baseline_median = side.centre;
   row.baseline_processes = static_cast<int>(entry.process_medians.size());
   if (row.bytes == 0.0) row.bytes = entry.bytes;
   if (row.flops == 0.0) row.flops = entry.flops;
@@ -99,7 +123,7 @@ BenchmarkComparison compare_one(const std::string& name, const BaselineEntry& en
     }
   }
   const ProcessEvidence evidence =
-      compare_process_medians(entry.process_medians, now, budget.interval_confidence(), sd_floor);
+      compare_process_medians(side.process_medians, now, budget.interval_confidence(), sd_floor);
   if (!evidence.judged) {
     row.verdict = Verdict::kNotJudged;
     row.reason = "one process on each side: the spread between processes is unknown (re-record the baseline: " +
@@ -107,7 +131,12 @@ BenchmarkComparison compare_one(const std::string& name, const BaselineEntry& en
     return row;
   }
   if (row.baseline_processes < kRecommendedBaselineProcesses) {
-    row.note = "baseline from " + std::to_string(row.baseline_processes) + " process" +
+  if (side.own_level) {
+    row.note = "against this GPU's own level in the baseline (" +
+               format_number("%+.2f", (side.centre / entry.median - 1.0) * 100.0) + "% from the " +
+               std::to_string(entry.machine_medians.size()) + " recording GPUs' centre)";
+  }
+    row.note += std::string(row.note.empty() ? "" : "; ") + "baseline from " + std::to_string(row.baseline_processes) + " process" +
                (row.baseline_processes == 1 ? "" : "es") + " (recommended " +
                std::to_string(kRecommendedBaselineProcesses) + "): a wider interval; re-record to narrow it";
   }
@@ -231,7 +260,7 @@ Comparison compare_with_baseline(const Baseline& baseline, const std::vector<Res
         if (runs != runner->end()) runner_runs = &runs->second;
       }
       comparison.benchmarks.push_back(
-          compare_one(name, entry->second, current, results, baseline, same_gpu, comparison.budget, runner_runs));
+          compare_one(name, entry->second, current, results, baseline, same_gpu, uuid, comparison.budget, runner_runs));
       continue;
     }
     BenchmarkComparison row = row_from_current(name, current);

@@ -4,12 +4,14 @@
 #include <cmath>
 #include <cstdio>
 #include <ctime>
+#include <map>
 #include <set>
 
 #include "formats/input_error.h"
 #include "formats/version.h"
 #include "gate/inputs/platform.h"
 #include "gate/judging/verdict.h"
+#include "gate/recording/machine_levels.h"
 #include "gate/statistics/statistics.h"
 #include "gate/statistics/tolerance.h"
 
@@ -44,6 +46,31 @@ std::vector<std::string> gpu_uuids_of(const std::vector<ResultsFile>& runs) {
     if (!run.gpu.uuid.empty()) uuids.insert(run.gpu.uuid);
   }
   return {uuids.begin(), uuids.end()};
+}
+
+// The runs by the GPU that ran them (BaselineEntry::machine_medians). All in one machine, "", when any
+// run names no GPU: its processes cannot be told apart by machine.
+std::map<std::string, std::vector<ResultsFile>> runs_by_machine(const std::vector<ResultsFile>& runs) {
+  const bool every_run_named =
+      std::all_of(runs.begin(), runs.end(), [](const ResultsFile& run) { return !run.gpu.uuid.empty(); });
+  std::map<std::string, std::vector<ResultsFile>> runs_of;
+  for (const ResultsFile& run : runs) runs_of[every_run_named ? run.gpu.uuid : ""].push_back(run);
+  return runs_of;
+}
+
+// One benchmark's valid process medians by machine: each machine's level, and its processes.
+LevelledProcesses levelled_processes(const std::map<std::string, std::vector<ResultsFile>>& runs_of,
+                                     const std::string& name) {
+  std::map<std::string, double> levels;
+  std::vector<ProcessGroup> groups;
+  for (const auto& [uuid, own_runs] : runs_of) {
+    std::vector<double> medians = process_medians(own_runs, name, kMinSamples);
+    if (medians.empty()) continue;
+    const double level = geometric_mean(medians);
+    levels[uuid] = level;
+    groups.push_back({level, std::move(medians)});
+  }
+  return level_machines(levels, groups);
 }
 
 }  // namespace
@@ -109,13 +136,16 @@ Baseline record_baseline(const std::vector<ResultsFile>& runs, const Baseline* p
 
   const std::map<std::string, formats::Fingerprint> fingerprints = pool_fingerprints(runs);
   for (const auto& [name, samples] : pooled) {
+  const std::map<std::string, std::vector<ResultsFile>> machines = runs_by_machine(runs);
     if (samples.skipped) continue;  // its previous entry, if any, is kept below
     BaselineEntry entry;
     if (const auto captured = fingerprints.find(name); captured != fingerprints.end()) entry.fingerprint = captured->second;
     entry.unit = samples.unit;
     // A process with fewer valid samples (throttled) is left out of this benchmark alone.
-    entry.process_medians = process_medians(runs, name, kMinSamples);
-    entry.median = geometric_mean(entry.process_medians);
+    const LevelledProcesses levelled = levelled_processes(machines, name);
+    entry.process_medians = levelled.process_medians;
+    entry.median = levelled.median;
+    entry.machine_medians = levelled.machine_medians;
     entry.bytes = samples.bytes;
     entry.flops = samples.flops;
     for (const ResultsFile& run : runs) {

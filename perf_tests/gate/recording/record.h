@@ -30,7 +30,9 @@ struct RecordOptions {
 
 // Each results file that timed benchmarks is one run (process); one that only holds fingerprints
 // (gpuperf_bench --fingerprint-only) adds them and counts as no run. A benchmark keeps the median of each
-// run's valid samples, the runs' GPU UUIDs are listed in recorded.gpu_uuids, recorded.harness_version
+// run's valid samples, the runs' GPU UUIDs are listed in recorded.gpu_uuids (runs from two or more GPUs:
+// each benchmark keeps each GPU's level in machine_medians, its processes centred per machine,
+// recording/machine_levels.h), recorded.harness_version
 // names this gate's release, and gpu.sm_clock_mhz and gpu.mem_clock_mhz are the median clocks of all
 // their valid samples (left out where no sample has one): the file's gpu and recorded describe this
 // recording. From `previous` (may be null) it keeps defaults (same_gpu_tolerance_pct included), families

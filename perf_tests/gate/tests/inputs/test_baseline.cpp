@@ -330,6 +330,41 @@ TEST(BaselineInput, UnknownKeysAreRefusedNamingTheNearestKnownOne) {
   expect_words(parse_error(R"({"schema_version": 2, "gpu": {"slug": "g", "smcount": 1}, "defaults": {"tolerance_pct": 4},
                                "benchmarks": {}})"),
                {"gpu.smcount is not a field", "did you mean `sm_count`?"});
+// A baseline whose one benchmark has median 1.01 and `levels` as its machine_medians (a JSON value).
+std::string baseline_with_machine_levels(const std::string& levels, const std::string& median = "1.01") {
+  return R"({"schema_version": 2, "gpu": {"slug": "g"}, "defaults": {"tolerance_pct": 4},
+             "benchmarks": {"a/b": {"unit": "us", "median": )" + median +
+         R"(, "process_medians": [1.0, 1.02], "machine_medians": )" + levels + "}}}";
+}
+
+TEST(BaselineInput, MachineMediansAreReadWrittenOnOneLineAndLeftOutWhenEmpty) {
+  const Baseline b =
+      parse_baseline(baseline_with_machine_levels(R"({"GPU-b": 1.02, "GPU-a": 1.0})"), "b.json");
+  const BaselineEntry& e = b.benchmarks.at("a/b");
+  ASSERT_EQ(e.machine_medians.size(), 2u);
+  EXPECT_DOUBLE_EQ(e.machine_medians.at("GPU-a"), 1.0);
+  EXPECT_DOUBLE_EQ(e.machine_medians.at("GPU-b"), 1.02);
+  const std::string text = baseline_to_text(b);
+  EXPECT_NE(text.find(R"("machine_medians": {"GPU-a":1.0,"GPU-b":1.02})"), std::string::npos) << text;
+  EXPECT_EQ(parse_baseline(text, "again.json").benchmarks.at("a/b").machine_medians, e.machine_medians);
+  Baseline one = b;
+  one.benchmarks.at("a/b").machine_medians.clear();
+  EXPECT_EQ(baseline_to_text(one).find("machine_medians"), std::string::npos) << "one GPU recorded: no key";
+}
+
+TEST(BaselineInput, MachineMediansAreValidated) {
+  expect_words(parse_error(baseline_with_machine_levels(R"({"GPU-a": 1.01})")),
+               {"benchmarks['a/b'].machine_medians", "holds 1 GPU", "two or more"});
+  expect_words(parse_error(baseline_with_machine_levels(R"({"GPU-a": 1.0, "card-b": 1.02})")),
+               {"machine_medians", "'card-b'", "does not start with GPU-"});
+  expect_words(parse_error(baseline_with_machine_levels(R"({"GPU-a": 1.0, "GPU-b": -1})")),
+               {"machine_medians.GPU-b is negative"});
+  expect_words(parse_error(baseline_with_machine_levels(R"({"GPU-a": 1.0, "GPU-b": "1"})")),
+               {"machine_medians.GPU-b is a string"});
+  expect_words(parse_error(baseline_with_machine_levels(R"({"GPU-a": 1.011, "GPU-b": 1.03})")),
+               {"median is 1.01 us", "outside its machine_medians (1.011 to 1.03)", "edited by hand"});
+}
+
   // Schema 1's pooled samples are not schema 2's; a key that is no text for a console is shown escaped.
   expect_words(parse_error(with("", R"(, "samples": [1])")), {"benchmarks['a/b'].samples is not a field"});
   expect_words(parse_error(with("", ", \"\\u001b[31m\": 1")), {"\\x1b[31m is not a field"});

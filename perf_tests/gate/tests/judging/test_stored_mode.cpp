@@ -2,11 +2,14 @@
 // errors, GPU mismatch, selection, each file as one process, and the budget split over the baseline.
 #include <gtest/gtest.h>
 
+#include <optional>
+
 #include "formats/exit_codes.h"
 #include "formats/input_error.h"
 #include "gate/judging/outcome.h"
 #include "gate/judging/stored_mode.h"
 #include "gate/reports/wording.h"
+#include "gate/statistics/tolerance.h"
 #include "gate/tests/support/gate_test_support.h"
 
 namespace gpuperf::gate {
@@ -323,7 +326,7 @@ TEST(CompareSameGpu, AnotherGpuOfTheModelKeepsTheDefault) {
   baseline.recorded.gpu_uuids = {kAnotherGpu};
   const Comparison c = compare_with_baseline(baseline, three_percent_slower_on({kThisGpu, kThisGpu, kThisGpu}), {});
   EXPECT_DOUBLE_EQ(row_of(c, kName).tolerance_pct, 4.0);
-  EXPECT_EQ(row_of(c, kName).tolerance_source, "default");
+  EXPECT_EQ(row_of(c, kName).tolerance_source, "default: one GPU recorded");
   EXPECT_EQ(row_of(c, kName).verdict, Verdict::kSame);
   EXPECT_FALSE(same_gpu_tolerance_applied(c));
   EXPECT_EQ(c.against.find("same-GPU"), std::string::npos) << c.against;
@@ -363,6 +366,85 @@ TEST(CompareSameGpu, NotAnnouncedWhereNoBenchmarkUsedIt) {
   EXPECT_EQ(row_of(c, kName).tolerance_source, "family reduction");
   EXPECT_FALSE(same_gpu_tolerance_applied(c));
   EXPECT_EQ(c.against.find("same-GPU"), std::string::npos) << c.against;
+}
+
+// A baseline of kName recorded on four GPUs at `levels` (relative to 100 us), processes centred as a
+// recording centres them; the same-GPU tolerance 2%, the default 4%.
+Baseline recorded_on_four_gpus(const std::vector<double>& levels) {
+  Baseline baseline = recorded_on_this_gpu();
+  const std::vector<std::string> uuids = {"GPU-00000001", "GPU-00000002", "GPU-00000003", kThisGpu};
+  baseline.recorded.gpu_uuids = uuids;
+  BaselineEntry& entry = baseline.benchmarks[kName];
+  std::vector<double> scaled;
+  for (std::size_t i = 0; i < levels.size(); ++i) {
+    entry.machine_medians[uuids[i]] = 100.0 * levels[i];
+    scaled.push_back(100.0 * levels[i]);
+  }
+  entry.median = geometric_mean(scaled);
+  for (double& m : entry.process_medians) m *= entry.median / 100.0;
+  return baseline;
+}
+
+std::vector<ResultsFile> processes_on(const std::string& uuid, double centre, std::uint64_t seed = 2) {
+  std::vector<ResultsFile> results = processes(kName, centre, 0.002, 3, seed);
+  for (ResultsFile& r : results) r.gpu.uuid = uuid;
+  return results;
+}
+
+TEST(CompareAcrossMachines, APlantedThreePercentOnAHostThatDidNotRecordIsSlowWhereMachinesAgreeWithinOnePercent) {
+  // Four GPUs within 0.9% of each other; results from a GPU none of them is, at their centre + 3%.
+  const Baseline baseline = recorded_on_four_gpus({0.996, 1.0, 1.002, 1.005});
+  const double centre = baseline.benchmarks.at(kName).median;
+  const Comparison c = compare_with_baseline(baseline, processes_on("GPU-0000000a", centre * 1.03), {});
+  const BenchmarkComparison& row = row_of(c, kName);
+  EXPECT_EQ(row.verdict, Verdict::kSlow) << row.tolerance_pct << " " << row.tolerance_source;
+  EXPECT_EQ(row.tolerance_source.rfind("machine spread ", 0), 0u) << row.tolerance_source;
+  EXPECT_NE(row.tolerance_source.find("% over 4 GPUs"), std::string::npos) << row.tolerance_source;
+  EXPECT_DOUBLE_EQ(row.tolerance_pct, 2.0) << "k x a small spread is below the same-GPU floor";
+  EXPECT_EQ(row_of(compare_with_baseline(baseline, processes_on("GPU-0000000a", centre * 1.01), {}), kName).verdict,
+            Verdict::kSame);
+}
+
+TEST(CompareAcrossMachines, WideMachineSpreadWidensTheToleranceBeyondTheDefault) {
+  const Baseline baseline = recorded_on_four_gpus({0.97, 1.0, 1.01, 1.04});  // cuBLAS-like: sd about 2.9%
+  const std::optional<MachineSpread> spread = machine_spread(baseline, baseline.benchmarks.at(kName));
+  ASSERT_TRUE(spread.has_value());
+  EXPECT_EQ(spread->machines, 4);
+  EXPECT_NEAR(spread->sd_pct, spread->raw_sd_pct, 1e-9) << "the file's only benchmark is its own prior";
+  const double centre = baseline.benchmarks.at(kName).median;
+  const BenchmarkComparison& row =
+      row_of(compare_with_baseline(baseline, processes_on("GPU-0000000a", centre * 1.05), {}), kName);
+  EXPECT_NEAR(row.tolerance_pct, kMachineSpreadK * spread->sd_pct, 1e-9);
+  EXPECT_GT(row.tolerance_pct, 4.0);
+  EXPECT_EQ(row.verdict, Verdict::kSame) << "a machine 5% off is within what machines of the model differ by";
+}
+
+TEST(CompareAcrossMachines, TheSpreadIsShrunkTowardTheFilesTypicalOne) {
+  Baseline baseline = recorded_on_four_gpus({0.999, 1.0, 1.0, 1.001});
+  for (int i = 0; i < 4; ++i) {  // four more benchmarks whose machines differ by about 1%
+    BaselineEntry other = baseline.benchmarks.at(kName);
+    other.machine_medians = {{"GPU-00000001", 99.0}, {"GPU-00000002", 100.0}, {"GPU-00000003", 101.0}, {kThisGpu, 100.0}};
+    other.median = geometric_mean({99.0, 100.0, 101.0, 100.0});
+    baseline.benchmarks["reduction/other/n:" + std::to_string(i)] = other;
+  }
+  const MachineSpread spread = *machine_spread(baseline, baseline.benchmarks.at(kName));
+  EXPECT_LT(spread.raw_sd_pct, 0.1);
+  EXPECT_GT(spread.sd_pct, 0.5) << "four levels that agree by chance claim less than the file's machines show";
+}
+
+TEST(CompareAcrossMachines, ARecordingGpuIsJudgedAgainstItsOwnLevel) {
+  // kThisGpu recorded the baseline 2% above the others: its unchanged code is SAME against its own level,
+  // and 3% slower than that is SLOW at the same-GPU tolerance.
+  const Baseline baseline = recorded_on_four_gpus({0.993, 0.995, 0.997, 1.02});
+  const double own = baseline.benchmarks.at(kName).machine_medians.at(kThisGpu);
+  const BenchmarkComparison same = row_of(compare_with_baseline(baseline, processes_on(kThisGpu, own), {}), kName);
+  EXPECT_EQ(same.verdict, Verdict::kSame);
+  EXPECT_DOUBLE_EQ(same.baseline_median, own);
+  EXPECT_EQ(same.tolerance_source, "default, same GPU as the baseline");
+  EXPECT_NE(same.note.find("against this GPU's own level in the baseline (+1."), std::string::npos) << same.note;
+  const BenchmarkComparison slow = row_of(compare_with_baseline(baseline, processes_on(kThisGpu, own * 1.03), {}), kName);
+  EXPECT_EQ(slow.verdict, Verdict::kSlow);
+  EXPECT_NEAR(slow.ratio, 1.03, 0.005) << "against its own level, not the machines' centre (+5%)";
 }
 
 }  // namespace
