@@ -41,7 +41,7 @@ const std::vector<Command>& commands() {
        "a perf test as CTest runs it: check, time, judge against the baseline",
        R"(  perf_gate run (--family F | --shard I/N) --bench PATH --baselines DIR --out DIR [--processes N (3)]
                 [--repetitions N (30)] [--max-remeasure N (3)] [--strict] [--lock-wait SECONDS (1800)] [--no-canary]
-                [--no-reference-check] [--skip-unchanged] [--same-code-ledger FILE] [--no-diagnosis]
+                [--no-reference-check] [--skip-unchanged] [--same-code-ledger FILE] [--no-diagnosis] [--fail-on-platform]
                 [--runner-history FILE] [--format gpuperf|gbench|nvbench] [--record] [-- SUITE ARGS...]
       A perf test, as CTest runs it: one family's (--family F), or shard I of N of our whole suite (--shard:
       its cases in registry order cut into N runs of equal cost from the baseline's medians, every shard
@@ -55,7 +55,7 @@ const std::vector<Command>& commands() {
       baseline for this GPU: skipped (77), or exit 2 with --strict. --no-reference-check: no checking
       process. --skip-unchanged: benchmarks whose fingerprint and platform equal the baseline's are not
       timed (UNCHANGED). --same-code-ledger: the verdicts on unchanged code are added to FILE (as ledger).
-      --runner-history: as compare's.
+      --runner-history, --fail-on-platform: as compare's.
       On a regression, scripts/ncu_diagnose.sh profiles the slowest SLOW benchmarks (--no-diagnosis: not).
       Writes into --out: F.fingerprints.json, F.runN.json (each process, its .log beside), F.md and
       F.verdict.json; where its time went into $GPUPERF_PHASES_DIR (default --out/phases)/perf_phases.F.json.
@@ -83,6 +83,7 @@ const std::vector<Command>& commands() {
         {"--repetitions", kValue, kNotAFile, "N (30)", "repetitions of each benchmark in a process"},
         {"--max-remeasure", kValue, kNotAFile, "N (3)", "the most re-measurements of what is AMBIGUOUS"},
         {"--strict", kSwitch, kNotAFile, "", "no baseline for this GPU, or a benchmark missing: a failure"},
+        {"--fail-on-platform", kSwitch, kNotAFile, "", "PLATFORM (the same code, beyond tolerance) fails: exit 1"},
         {"--lock-wait", kValue, kNotAFile, "SECONDS (1800)", "how long to wait for the GPU's lock"},
         {"--process-timeout", kValue, kNotAFile, "SECONDS (900 + 60 x repetitions)",
          "the time limit of each process of the suite; 0: none"},
@@ -135,7 +136,7 @@ const std::vector<Command>& commands() {
        "judge results files of one GPU against its baseline",
        R"(  perf_gate compare --baseline FILE --results R1.json [R2.json ...] [--family F | --filter REGEX]
                     [--strict] [--skip-unchanged] [--looks K] [--alpha A] [--markdown OUT.md]
-                    [--json OUT.json] [--remeasure-list OUT.txt] [--runner-history FILE]
+                    [--json OUT.json] [--remeasure-list OUT.txt] [--runner-history FILE] [--fail-on-platform]
       Judge results (Google Benchmark JSON of one GPU; each file is one process) against the GPU's
       baseline: per benchmark, the processes' medians against the baseline's, with a Student t interval
       on their spread. One line per benchmark that is not SAME, most severe first, then a summary.
@@ -152,8 +153,12 @@ const std::vector<Command>& commands() {
       and note it beside each memory-bound verdict. It never changes a verdict or the exit code.
       Code: where the results (a checking process of gpuperf_bench) and the baseline hold fingerprints,
       each verdict says what changed in the code it ran (SASS, registers, spills, launch configuration,
-      library kernels and versions); a SLOW over the same code says the change is not in the code; a
-      pass over new spills or a halved grid is a warning; the verdicts on unchanged code are counted.
+      library kernels and versions); a pass over new spills or a halved grid is a warning; the verdicts
+      on unchanged code are counted. A SLOW or FAST over the same code is PLATFORM (the machine, driver
+      or harness moved, not the code; exit 0) where both fingerprints cover all the GPU work of the
+      timed region (kernels, launches, libraries, copies and sets), or where the baseline was measured
+      with another method version (the reports' header says which); over fingerprints of kernels only
+      it stays SLOW or FAST, its note saying why. --fail-on-platform: PLATFORM fails (exit 1).
       --skip-unchanged: a benchmark of the baseline not timed in the results, whose fingerprint there is
       the baseline's on the same platform, is UNCHANGED (a pass), not MISSING.
       --runner-history: the runners' histories of the baseline's code (perf_gate history-offsets). A
@@ -168,6 +173,7 @@ const std::vector<Command>& commands() {
         {"--family", kValue, kNotAFile, "F", "judge only family F"},
         {"--filter", kValue, kNotAFile, "REGEX", "judge only the benchmarks whose name matches"},
         {"--strict", kSwitch, kNotAFile, "", "a benchmark of the baseline missing from the results fails"},
+        {"--fail-on-platform", kSwitch, kNotAFile, "", "PLATFORM (the same code, beyond tolerance) fails: exit 1"},
         {"--skip-unchanged", kSwitch, kNotAFile, "", "an untimed benchmark with the baseline's code is UNCHANGED"},
         {"--looks", kValue, kNotAFile, "K (1)", "the most times a benchmark is judged: 1 + re-measurements"},
         {"--alpha", kValue, kNotAFile, "A (0.01)", "the run's family-wise false-alarm rate"},

@@ -94,6 +94,7 @@ driver::StoredRunOptions stored_run_options(const Arguments& args) {
   options.max_remeasure = args.whole_number("--max-remeasure", 0, kMaxRemeasure).value_or(options.max_remeasure);
   options.lock_wait_s = args.whole_number("--lock-wait", 0, kMaxLockWaitS).value_or(options.lock_wait_s);
   options.strict = args.has("--strict");
+  options.fail_on_platform = args.has("--fail-on-platform");
   options.canary = !args.has("--no-canary");
   options.check_references = !args.has("--no-reference-check");
   options.skip_unchanged = args.has("--skip-unchanged");
@@ -126,7 +127,8 @@ driver::AbRunOptions ab_run_options(const Arguments& args) {
 // --processes says; our own suite (--format gpuperf) whole, a team's by its name (--family).
 driver::RecordRunOptions record_run_options(const Arguments& args) {
   for (const char* option : {"--max-remeasure", "--strict", "--no-canary", "--no-reference-check", "--skip-unchanged",
-                             "--same-code-ledger", "--no-diagnosis", "--shard", "--runner-history"}) {
+                             "--same-code-ledger", "--no-diagnosis", "--shard", "--runner-history",
+                             "--fail-on-platform"}) {
     if (args.has(option)) {
       throw UsageError(std::string(option) + " is an option of a perf test: leave it out of --record, which records "
                        "a baseline");

@@ -69,6 +69,7 @@ int run_compare(const Arguments& args, std::ostream& out, std::ostream& /*err*/)
   options.run_alpha = args.number("--alpha", kMinAlpha, kMaxAlpha).value_or(kDefaultRunAlpha);
   options.looks = looks_from(args);
   options.strict = args.has("--strict");
+  options.fail_on_platform = args.has("--fail-on-platform");
   options.skip_unchanged = args.has("--skip-unchanged");
   const ReportFiles files = checked_report_files(args);
   const Baseline baseline = load_baseline(args.required("--baseline"));

@@ -299,6 +299,7 @@ Look StoredRun::judge() {
     options.selection = selection_;
     options.looks = looks_budget(options_.max_remeasure);
     options.strict = options_.strict;
+    options.fail_on_platform = options_.fail_on_platform;
     options.skip_unchanged = skip_unchanged_;
     options.runner_history = runner_history_ ? &*runner_history_ : nullptr;
     const Comparison comparison = compare_with_baseline(baseline_, results, options);

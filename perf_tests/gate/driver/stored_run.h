@@ -75,6 +75,7 @@ struct StoredRunOptions {
   int max_remeasure = kDefaultMaxRemeasure;
   int lock_wait_s = kDefaultLockWaitS;  // [s]
   bool strict = false;                  // no baseline, or a benchmark MISSING, fails
+  bool fail_on_platform = false;        // PLATFORM (the same code beyond its tolerance) fails: exit 1
   bool canary = true;                   // the memory canary beside the first look
   bool check_references = true;         // the checking process
   bool skip_unchanged = false;

@@ -56,6 +56,13 @@ struct BenchmarkComparison {
   bool judged() const { return ratio > 0.0; }  // a ratio and interval were computed
 };
 
+// Stored mode: the baseline and the results were measured with different versions of the timing method
+// (formats/measuring_method.h), so a same-code change in time may be the method's (judging/same_code_rule.h).
+struct MethodChange {
+  int baseline = 0;  // the baseline's recorded.measuring_method
+  int results = 0;   // the results' measuring_method
+};
+
 struct Comparison {
   std::string mode;      // "compare" or "ab"
   std::string gpu_name;  // "NVIDIA H200"
@@ -63,6 +70,7 @@ struct Comparison {
   std::string against;   // what the run was compared with, for report headers
   ErrorBudget budget;  // the run's false-alarm budget and how it was split
   bool strict = false;                          // MISSING fails
+  bool fail_on_platform = false;                // PLATFORM fails (--fail-on-platform)
   std::vector<BenchmarkComparison> benchmarks;  // most severe first (Verdict order), then by name
   // How the platform (driver, clocks, ...) differs between the sides: baseline -> results, or A -> B.
   // Informational: it never changes a verdict.
@@ -74,6 +82,9 @@ struct Comparison {
   std::optional<Canary> canary;
   // Why no benchmark's code could be compared (neither side holds fingerprints); empty when it could.
   std::string code_not_checked;
+  // Stored mode: set when the baseline's measuring method differs from the results' (both recorded, i.e.
+  // non-zero); every report's header says so once. nullopt: the same method, or a team suite's results.
+  std::optional<MethodChange> method_change;
 };
 
 // Orders rows most severe first, then by name.

@@ -10,7 +10,8 @@ int count_of(const VerdictCounts& counts, Verdict verdict) { return counts[stati
 // UNCHANGED counts: its code was compared with the baseline's, found the same, and checked for correctness.
 bool anything_judged(const VerdictCounts& counts) {
   return count_of(counts, Verdict::kSlow) + count_of(counts, Verdict::kFast) + count_of(counts, Verdict::kSame) +
-             count_of(counts, Verdict::kAmbiguous) + count_of(counts, Verdict::kUnchanged) >
+             count_of(counts, Verdict::kAmbiguous) + count_of(counts, Verdict::kUnchanged) +
+             count_of(counts, Verdict::kPlatform) >
          0;
 }
 
@@ -26,6 +27,7 @@ int exit_code(const Comparison& comparison) {
   const VerdictCounts counts = count_verdicts(comparison);
   if (count_of(counts, Verdict::kError) > 0) return formats::kExitInvalidInput;
   if (count_of(counts, Verdict::kSlow) > 0) return formats::kExitRegression;
+  if (comparison.fail_on_platform && count_of(counts, Verdict::kPlatform) > 0) return formats::kExitRegression;
   if (comparison.strict && count_of(counts, Verdict::kMissing) > 0) return formats::kExitRegression;
   if (count_of(counts, Verdict::kNotJudged) > 0 || !anything_judged(counts)) return formats::kExitNotJudged;
   return formats::kExitPass;
@@ -37,7 +39,11 @@ std::string outcome_text(const Comparison& comparison) {
     case formats::kExitPass:
       return "PASS";
     case formats::kExitRegression:
-      return count_of(counts, Verdict::kSlow) > 0 ? "FAIL: regression" : "FAIL: benchmarks missing (--strict)";
+      if (count_of(counts, Verdict::kSlow) > 0) return "FAIL: regression";
+      if (comparison.fail_on_platform && count_of(counts, Verdict::kPlatform) > 0) {
+        return "FAIL: the platform moved (--fail-on-platform)";
+      }
+      return "FAIL: benchmarks missing (--strict)";
     case formats::kExitInvalidInput:
       return "INVALID: a benchmark reported an error";
     default:

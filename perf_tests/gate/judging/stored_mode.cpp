@@ -7,6 +7,7 @@
 
 #include "formats/input_error.h"
 #include "gate/judging/code_check.h"
+#include "gate/judging/same_code_rule.h"
 #include "gate/reports/numbers.h"
 #include "gate/reports/wording.h"
 #include "gate/statistics/statistics.h"
@@ -248,6 +249,8 @@ Comparison compare_with_baseline(const Baseline& baseline, const std::vector<Res
   comparison.budget = ErrorBudget{options.run_alpha, std::max<int>(1, static_cast<int>(baseline.benchmarks.size())),
                                   std::max(1, options.looks)};
   comparison.strict = options.strict;
+  comparison.fail_on_platform = options.fail_on_platform;
+  comparison.method_change = method_change_of(baseline, results);
   comparison.platform = platform_changes(platform_of(baseline), platform_of(results));
 
   for (const auto& [name, current] : pooled) {
@@ -288,6 +291,9 @@ Comparison compare_with_baseline(const Baseline& baseline, const std::vector<Res
   sort_by_severity(comparison.benchmarks);
   add_code_changes(baseline_fingerprints(baseline), pool_fingerprints(results), "the baseline", "these results", comparison,
                    no_fingerprints_because(results));
+  // After the code is compared: a same-code row beyond its tolerance is the platform's (same_code_rule.h).
+  apply_same_code_rule(comparison);
+  sort_by_severity(comparison.benchmarks);
   add_canary(baseline, results, options.selection, comparison);
   // Said only where it judged something, so that header and JSON agree with the rows' tolerances.
   const auto by_runner = std::count_if(comparison.benchmarks.begin(), comparison.benchmarks.end(),

@@ -25,6 +25,9 @@ struct CompareOptions {
   double run_alpha = kDefaultRunAlpha;
   int looks = 1;  // the most times the caller judges a benchmark (1 + re-measurements)
   bool strict = false;
+  // PLATFORM (the same code beyond its tolerance: judging/same_code_rule.h) fails the run (exit 1) instead
+  // of passing: for teams that gate driver or runner changes.
+  bool fail_on_platform = false;
   // Benchmarks of the baseline with no timing in the results, whose fingerprint there equals the
   // baseline's on the same platform (judging/code_check.h): UNCHANGED, not MISSING.
   bool skip_unchanged = false;

@@ -10,6 +10,8 @@ const char* verdict_name(Verdict verdict) {
       return "SLOW";
     case Verdict::kMissing:
       return "MISSING";
+    case Verdict::kPlatform:
+      return "PLATFORM";
     case Verdict::kNotJudged:
       return "NOT_JUDGED";
     case Verdict::kAmbiguous:

@@ -18,6 +18,8 @@ enum class Verdict {
   kError,      // the benchmark reported an error (failed correctness check, CUDA error): never a pass
   kSlow,       // regression: slower by more than the tolerance, and significantly so
   kMissing,    // in the baseline, not in the results (a failure only with --strict)
+  kPlatform,   // the same code as the baseline's, beyond its tolerance: the machine, driver or harness moved
+               // (judging/same_code_rule.h); passes unless --fail-on-platform
   kNotJudged,  // too few valid samples (throttling), or units that do not compare
   kAmbiguous,  // the interval straddles a tolerance edge: re-measure
   kFast,       // improvement beyond the tolerance: passes, refresh the baseline to keep it
@@ -26,7 +28,7 @@ enum class Verdict {
   kUnchanged,  // not re-timed (--skip-unchanged): the same code as the baseline's on the same platform
 };
 
-const char* verdict_name(Verdict verdict);  // "SLOW", "NOT_JUDGED", ...
+const char* verdict_name(Verdict verdict);  // "SLOW", "PLATFORM", "NOT_JUDGED", ...
 
 // What the data say about the ratio now / before of a typical process's median.
 struct Evidence {

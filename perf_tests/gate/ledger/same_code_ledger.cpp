@@ -37,12 +37,14 @@ constexpr const char* kSame = "SAME";
 constexpr const char* kAmbiguous = "AMBIGUOUS";
 constexpr const char* kSlow = "SLOW";
 constexpr const char* kFast = "FAST";
+constexpr const char* kPlatformVerdict = "PLATFORM";
 
 int count_member(const ObjectReader& object, const char* key) { return static_cast<int>(object.integer(key, 0, kMaxCount)); }
 
 nlohmann::ordered_json verdicts_json(const SameCodeTally& tally) {
   return nlohmann::ordered_json{
-      {kSame, tally.same}, {kAmbiguous, tally.ambiguous}, {kSlow, tally.slow}, {kFast, tally.fast}};
+      {kSame, tally.same}, {kAmbiguous, tally.ambiguous}, {kSlow, tally.slow}, {kFast, tally.fast},
+      {kPlatformVerdict, tally.platform}};
 }
 
 nlohmann::ordered_json tally_file_json(const SameCodeTally& tally) {
@@ -70,6 +72,7 @@ SameCodeTally tally_from_json(const ObjectReader& j) {
   tally.ambiguous = count_member(verdicts, kAmbiguous);
   tally.slow = count_member(verdicts, kSlow);
   tally.fast = count_member(verdicts, kFast);
+  tally.platform = static_cast<int>(verdicts.optional_integer(kPlatformVerdict, 0, kMaxCount).value_or(0));
   const ObjectReader false_alarms = j.object("false_alarms");
   long long listed = 0;
   for (const auto& [name, count] : false_alarms.raw().items()) {
@@ -151,6 +154,8 @@ SameCodeVerdicts same_code_verdicts(const nlohmann::json& report, const std::str
     } else if (verdict == kSlow || verdict == kFast) {
       ++(verdict == kSlow ? verdicts.slow : verdicts.fast);
       verdicts.false_alarms.push_back(name);
+    } else if (verdict == kPlatformVerdict) {
+      ++verdicts.platform;
     }
   }
   return verdicts;
@@ -187,6 +192,7 @@ void add_to_ledger(SameCodeLedger& ledger, const SameCodeVerdicts& verdicts, con
   tally.ambiguous += verdicts.ambiguous;
   tally.slow += verdicts.slow;
   tally.fast += verdicts.fast;
+  tally.platform += verdicts.platform;
   for (const std::string& name : verdicts.false_alarms) ++tally.false_alarms[name];
 }
 
@@ -258,6 +264,10 @@ std::string ledger_line(const SameCodeTally& tally, const std::string& mode) {
     }
     line += (i == 0 ? "; false alarms in: " : ", ") + escape_markdown_text(by_count[i].first) + " (" +
             std::to_string(by_count[i].second) + ")";
+  }
+  if (tally.platform > 0) {
+    line += "; " + std::to_string(tally.platform) + " PLATFORM (the machine, driver or harness moved, not the code: no "
+            "false alarms)";
   }
   return line;
 }

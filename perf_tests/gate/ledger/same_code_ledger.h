@@ -19,7 +19,8 @@ namespace gpuperf::gate {
 
 inline constexpr int kLedgerSchemaVersion = 1;
 // One report's timed verdicts on unchanged code. UNCHANGED (not re-timed), NEW, MISSING, NOT_JUDGED and
-// ERROR are no trials and are not counted.
+// ERROR are no trials and are not counted. PLATFORM (judging/same_code_rule.h) is timed but no false alarm:
+// the gate said the machine, driver or harness moved, not the code; it is counted as a platform move.
 struct SameCodeVerdicts {
   std::string gpu_slug;  // "nvidia-h100-80gb-hbm3"
   std::string gpu_name;  // "NVIDIA H100 80GB HBM3"
@@ -28,9 +29,10 @@ struct SameCodeVerdicts {
   int ambiguous = 0;
   int slow = 0;
   int fast = 0;
+  int platform = 0;                       // PLATFORM: platform moves, not false alarms
   std::vector<std::string> false_alarms;  // the benchmarks judged SLOW or FAST, in report order
 
-  int timed() const { return same + ambiguous + slow + fast; }
+  int timed() const { return same + ambiguous + slow + fast + platform; }
 };
 
 // Reads them from a report of `perf_gate compare` or `ab` (json_report). InputError naming `source` when
@@ -48,9 +50,10 @@ struct SameCodeTally {
   int ambiguous = 0;
   int slow = 0;
   int fast = 0;
+  int platform = 0;  // PLATFORM verdicts: platform moves, not false alarms
   std::map<std::string, int> false_alarms;  // benchmark -> its SLOW and FAST verdicts on unchanged code
 
-  int timed() const { return same + ambiguous + slow + fast; }
+  int timed() const { return same + ambiguous + slow + fast + platform; }
 };
 
 // The reports a ledger remembers having counted: a CI step retried after a timeout gives the same report
@@ -74,9 +77,10 @@ void add_to_ledger(SameCodeLedger& ledger, const SameCodeVerdicts& verdicts, con
                    const std::string& report_id = "");
 
 // The file: {"schema_version": 1, "gpus": {"<slug>": {"<mode>": {"gpu_name", "since", "last", "reports",
-// "reports_with_false_alarms", "verdicts": {"SAME", "AMBIGUOUS", "SLOW", "FAST"}, "false_alarms":
+// "reports_with_false_alarms", "verdicts": {"SAME", "AMBIGUOUS", "SLOW", "FAST", "PLATFORM"}, "false_alarms":
 // {"<benchmark>": n}}}}, "counted_reports": ["<report_id>", ...]}. counted_reports is left out while
-// empty, and a file without it (written before it existed) reads as having counted none.
+// empty, and a file without it (written before it existed) reads as having counted none; a file without
+// PLATFORM (written before it existed) as having counted none.
 std::string ledger_to_text(const SameCodeLedger& ledger);
 // InputError naming `source` (and what to do: move the file away to start a new count) when the text is
 // not such a file or its counts are negative or inconsistent.
@@ -87,7 +91,8 @@ nlohmann::ordered_json tally_json(const SameCodeTally& tally);
 
 // What a person reads: "same code on this GPU (NVIDIA H100 80GB HBM3, against the baseline), 17 reports
 // since 2026-11-23: 1836 timed verdicts, 0 SLOW, 0 FAST (false alarms in 0% of verdicts, 0 of 17
-// reports)", followed by "; false alarms in: <benchmark> (1)" for up to 3 benchmarks when there were some.
+// reports)", followed by "; false alarms in: <benchmark> (1)" for up to 3 benchmarks when there were some,
+// and by "; 2 PLATFORM (the machine, driver or harness moved, not the code: no false alarms)" when any.
 std::string ledger_line(const SameCodeTally& tally, const std::string& mode);
 
 }  // namespace gpuperf::gate

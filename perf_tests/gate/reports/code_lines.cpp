@@ -20,10 +20,16 @@ std::string other_side(const std::string& mode) { return mode == "ab" ? "build A
 std::string code_line(const BenchmarkComparison& row, const std::string& mode) {
   if (!row.code) return "";
   if (row.code->comparison == CodeComparison::kChanged) return "code: " + joined(row.code->changes, "; ");
-  if (row.code->comparison == CodeComparison::kSame && (row.verdict == Verdict::kSlow || row.verdict == Verdict::kFast)) {
-    return "code: the same as " + other_side(mode) + " (SASS, launches, libraries): the change is not in the code";
+  if (row.code->comparison != CodeComparison::kSame) return "";
+  const char* covered = row.code->covers_all_gpu_work ? "SASS, launches, libraries, copies and sets" : "SASS, launches, libraries";
+  if (row.verdict == Verdict::kPlatform) return "code: the same as " + other_side(mode) + " (" + covered + ")";
+  if (row.verdict != Verdict::kSlow && row.verdict != Verdict::kFast) return "";
+  // Stored mode over kernels-only fingerprints: the copies and sets may differ, so the verdict stands as
+  // the code's (judging/same_code_rule.h) and the line does not claim otherwise.
+  if (mode != "ab" && !row.code->covers_all_gpu_work) {
+    return "code: the same kernels as " + other_side(mode) + " (" + covered + "); copies and sets not compared";
   }
-  return "";
+  return "code: the same as " + other_side(mode) + " (" + covered + "): the change is not in the code";
 }
 
 std::vector<std::string> code_warnings(const BenchmarkComparison& row) {
@@ -64,8 +70,11 @@ std::string same_code_summary(const Comparison& comparison) {
   int total = 0;
   for (int count : counts) total += count;
   if (total == 0) return "";
-  return "same code: " + std::to_string(total) + " verdict" + (total == 1 ? "" : "s") + ": " + counts_text(counts) +
-         " (any SLOW or FAST among them is a false alarm of the gate)";
+  std::string text = "same code: " + std::to_string(total) + " verdict" + (total == 1 ? "" : "s") + ": " +
+                     counts_text(counts) + " (any SLOW or FAST among them is a false alarm of the gate";
+  // A PLATFORM is no false alarm: the gate said the platform moved, not the code.
+  if (counts[static_cast<int>(Verdict::kPlatform)] > 0) text += "; a PLATFORM, a move of the machine, driver or harness";
+  return text + ")";
 }
 
 }  // namespace gpuperf::gate

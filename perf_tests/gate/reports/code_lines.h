@@ -11,7 +11,10 @@ namespace gpuperf::gate {
 
 // What a person reads beside one verdict: "code: reduce9<256>: grid 528x1x1 -> 128x1x1 blocks; ...", or
 // for a SLOW or FAST verdict over the same code "code: the same as the baseline's (SASS, launches,
-// libraries): the change is not in the code". Empty otherwise (same code under SAME; not compared).
+// libraries): the change is not in the code" (stored mode over kernels-only fingerprints: "code: the same
+// kernels as the baseline's (...); copies and sets not compared"), for PLATFORM "code: the same as the
+// baseline's (SASS, launches, libraries, copies and sets)". Empty otherwise (same code under SAME; not
+// compared).
 std::string code_line(const BenchmarkComparison& row, const std::string& mode);
 
 // A verdict that passed (SAME, FAST, AMBIGUOUS) over code that slows code down whatever the timing says:

@@ -69,7 +69,8 @@ void write_console_report(const Comparison& comparison, std::ostream& out) {
     if (!line.empty()) out << indent << escape_console(line) << "\n";
   }
   // Above the summary, where a reader of a long log looks: they concern every verdict.
-  const std::pair<const char*, std::optional<RunNotice>> notices[] = {{"WARNING", platform_warning(comparison)},
+  const std::pair<const char*, std::optional<RunNotice>> notices[] = {{"WARNING", method_change_notice(comparison)},
+                                                                       {"WARNING", platform_warning(comparison)},
                                                                        {"WARNING", canary_warning(comparison)},
                                                                        {"HINT", moved_with_platform(comparison)}};
   for (const auto& [tag, notice] : notices) {

@@ -122,6 +122,7 @@ std::string json_report(const Comparison& comparison) {
                                  {"interval_coverage", kIntervalConfidence},
                                  {"interval_level_per_look", budget.interval_confidence()}};
   doc["strict"] = comparison.strict;
+  doc["fail_on_platform"] = comparison.fail_on_platform;  // PLATFORM fails (exit 1) instead of passing
   doc["outcome"] = outcome_text(comparison);
   doc["exit_code"] = exit_code(comparison);
   ordered counts = ordered::object();
@@ -140,6 +141,15 @@ std::string json_report(const Comparison& comparison) {
   doc["platform_not_compared"] = std::move(not_compared);
   doc["platform_warning"] = notice_entry(platform_warning(comparison));
   doc["platform_hint"] = notice_entry(moved_with_platform(comparison));
+  // The baseline's measuring method and the results' when they differ (formats/measuring_method.h); null
+  // when they agree. Same-code rows beyond tolerance are then PLATFORM.
+  const std::optional<RunNotice> method_notice = method_change_notice(comparison);
+  doc["method_change"] = comparison.method_change
+                             ? ordered{{"baseline", comparison.method_change->baseline},
+                                       {"results", comparison.method_change->results},
+                                       {"summary", method_notice->summary},
+                                       {"action", method_notice->action}}
+                             : ordered(nullptr);
   // Informational like the platform's: no verdict or exit code depends on it.
   doc["canary"] = canary_entry(comparison.canary, budget.interval_confidence());
   // The code side (judging/code_check.h), informational too; same_code_counts are the verdicts on identical

@@ -60,7 +60,8 @@ void write_markdown_report(const Comparison& comparison, std::ostream& out) {
       << markdown_code_span(comparison.gpu_slug) << "): " << outcome_text(comparison) << "\n\n";
   out << counts_text(count_verdicts(comparison)) << "; compared with " << escape_markdown_text(comparison.against)
       << ".\n\n";
-  const std::pair<const char*, std::optional<RunNotice>> notices[] = {{"Warning", platform_warning(comparison)},
+  const std::pair<const char*, std::optional<RunNotice>> notices[] = {{"Warning", method_change_notice(comparison)},
+                                                                       {"Warning", platform_warning(comparison)},
                                                                        {"Warning", canary_warning(comparison)},
                                                                        {"Hint", moved_with_platform(comparison)}};
   for (const auto& [tag, notice] : notices) {

@@ -1,6 +1,7 @@
 #include "gate/reports/wording.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include "formats/escape.h"
 #include "gate/judging/outcome.h"
@@ -135,6 +136,17 @@ std::optional<RunNotice> moved_with_platform(const Comparison& comparison) {
   return notice;
 }
 
+std::optional<RunNotice> method_change_notice(const Comparison& comparison) {
+  if (!comparison.method_change) return std::nullopt;
+  RunNotice notice;
+  notice.summary = "the baseline was measured with method " + std::to_string(comparison.method_change->baseline) +
+                   ", these results with method " + std::to_string(comparison.method_change->results) +
+                   " (perf_tests/formats/measuring_method.h)";
+  notice.action = std::string("same-code benchmarks beyond tolerance are PLATFORM; re-record the baseline: ") +
+                  kUpdateBaselineCommand;
+  return notice;
+}
+
 std::string action_hint(const BenchmarkComparison& row, const std::string& mode) {
   const std::string refresh = std::string("refresh the baseline: ") + kUpdateBaselineCommand;
   const bool ab = mode == "ab";
@@ -144,6 +156,11 @@ std::string action_hint(const BenchmarkComparison& row, const std::string& mode)
     case Verdict::kSlow:
       return ab ? "fix the slowdown in build B, or if intended say so in the review (A/B keeps no baseline)"
                 : "fix the slowdown, or if intended " + refresh;
+    case Verdict::kPlatform:
+      return std::string("the baseline's own code runs ") + format_number("%.1f", std::abs(row.ratio - 1.0) * 100.0) +
+             "% " + (row.ratio >= 1.0 ? "slower" : "faster") +
+             " here: the machine, driver or harness changed, not the code; re-record the baseline on this GPU model (" +
+             kUpdateBaselineCommand + ") or check the runner";
     case Verdict::kMissing:
       return ab ? "not run by build B: removed or renamed on purpose?"
                 : "not in the results: if removed or renamed on purpose, " + refresh;

@@ -57,6 +57,39 @@ TEST(SameCodeVerdicts, CountsOnlyTimedVerdictsOnUnchangedCode) {
   EXPECT_EQ(same.false_alarms[0], kReduce9);
 }
 
+TEST(SameCodeVerdicts, PlatformIsAPlatformMoveNotAFalseAlarm) {
+  // The same fixtures judged after a change of the measuring method: reduce9 is PLATFORM.
+  Baseline baseline = load_baseline(testdata("baseline_h200_fingerprints.json"));
+  baseline.recorded.measuring_method = 1;
+  std::vector<ResultsFile> results = load_results_files({testdata("results_same_code_slow_1.json"),
+                                                         testdata("results_same_code_slow_2.json"),
+                                                         testdata("results_same_code_slow_3.json")});
+  for (ResultsFile& file : results) file.measuring_method = 2;
+  const nlohmann::json report = nlohmann::json::parse(json_report(compare_with_baseline(baseline, results, {})));
+  const SameCodeVerdicts same = same_code_verdicts(report, "platform.json");
+  EXPECT_EQ(same.platform, 1);
+  EXPECT_EQ(same.slow + same.fast, 0);
+  EXPECT_TRUE(same.false_alarms.empty());
+
+  SameCodeLedger ledger;
+  add_to_ledger(ledger, same, "2026-11-23T01:02:03Z");
+  const SameCodeTally& tally = ledger.tallies.at("nvidia-h200").at("compare");
+  EXPECT_EQ(tally.platform, 1);
+  EXPECT_EQ(tally.reports_with_false_alarms, 0);
+  const std::string line = ledger_line(tally, "compare");
+  EXPECT_NE(line.find("(false alarms in 0% of verdicts, 0 of 1 reports); 1 PLATFORM (the machine, driver or harness "
+                      "moved, not the code: no false alarms)"),
+            std::string::npos)
+      << line;
+  // Written and read back; a file written before PLATFORM was counted reads as none.
+  const SameCodeLedger again = ledger_from_text(ledger_to_text(ledger), "ledger.json");
+  EXPECT_EQ(again.tallies.at("nvidia-h200").at("compare").platform, 1);
+  nlohmann::json older = nlohmann::json::parse(ledger_to_text(ledger));
+  older["gpus"]["nvidia-h200"]["compare"]["verdicts"].erase("PLATFORM");
+  older["gpus"]["nvidia-h200"]["compare"]["verdicts"]["SAME"] = 3;
+  EXPECT_EQ(ledger_from_text(older.dump(), "old.json").tallies.at("nvidia-h200").at("compare").platform, 0);
+}
+
 TEST(SameCodeVerdicts, RefusesWhatIsNotAGateReport) {
   EXPECT_THROW(same_code_verdicts(nlohmann::json::parse(R"({"benchmarks": []})"), "x.json"), formats::InputError);
   nlohmann::json report = report_of("results_code_change_");
