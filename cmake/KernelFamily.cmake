@@ -44,6 +44,11 @@ set(GPUPERF_PERF_MAX_REMEASURE "" CACHE STRING "Re-measurements of ambiguous ben
 option(GPUPERF_SKIP_UNCHANGED
   "Perf tests leave untimed the benchmarks whose fingerprint (kernels, machine code, launches, libraries) and platform equal the baseline's; correctness is still checked (pull requests)"
   OFF)
+# PLATFORM (the baseline's own code beyond its tolerance: the machine, driver or harness moved) passes by
+# default; teams that gate driver or runner changes make it fail.
+option(GPUPERF_FAIL_ON_PLATFORM
+  "A PLATFORM verdict (the same code as the baseline's, beyond its tolerance) fails the perf tests instead of passing"
+  OFF)
 # A file the machine keeps between runs (a CI runner: a folder outside the checkout): the perf tests add
 # their verdicts on unchanged code to it, and every report states the gate's false-alarm rate seen there.
 set(GPUPERF_SAME_CODE_LEDGER "${CMAKE_BINARY_DIR}/same-code-ledger.json" CACHE FILEPATH
@@ -287,6 +292,9 @@ function(_gpuperf_perf_test_options out_options)
   endif()
   if(GPUPERF_SKIP_UNCHANGED)
     list(APPEND perf_test_options --skip-unchanged)
+  endif()
+  if(GPUPERF_FAIL_ON_PLATFORM)
+    list(APPEND perf_test_options --fail-on-platform)
   endif()
   if(NOT GPUPERF_SAME_CODE_LEDGER STREQUAL "")
     list(APPEND perf_test_options --same-code-ledger ${GPUPERF_SAME_CODE_LEDGER})

@@ -293,21 +293,21 @@
     }
     const ledger = part.ledger;
     if (!isObject(ledger) || !isObject(ledger.gpus)) return;
-    view.appendChild(el("h3", null, "Same-code ledger (verdicts on unchanged code: SLOW and FAST are false alarms)"));
+    view.appendChild(el("h3", null, "Same-code ledger (verdicts on unchanged code: SLOW and FAST are false alarms; PLATFORM, moves of the machine, driver or harness)"));
     const rows = [];
     const cell = (c) => c === undefined || c === null ? "" : String(c);
     for (const [slug, modes] of Object.entries(ledger.gpus)) {
       const tallies = isObject(modes) ? Object.entries(modes) : [];
-      if (!tallies.length) rows.push([slug, "", "no tally", "", "", "", "", "", "", ""]);
+      if (!tallies.length) rows.push([slug, "", "no tally", "", "", "", "", "", "", "", ""]);
       for (const [mode, t] of tallies) {
-        if (!isObject(t)) { rows.push([slug, mode, "no tally", "", "", "", "", "", "", ""]); continue; }
+        if (!isObject(t)) { rows.push([slug, mode, "no tally", "", "", "", "", "", "", "", ""]); continue; }
         const v = isObject(t.verdicts) ? t.verdicts : {};
         rows.push([slug, mode, t.since, t.last, t.reports, t.reports_with_false_alarms,
-                   v.SAME, v.AMBIGUOUS, v.SLOW, v.FAST].map(cell));
+                   v.SAME, v.AMBIGUOUS, v.SLOW, v.FAST, v.PLATFORM].map(cell));
       }
     }
     const t = table(["GPU", "mode", "since", "last", "reports", "with false alarms", "SAME", "AMBIGUOUS",
-      "SLOW", "FAST"], rows);
+      "SLOW", "FAST", "PLATFORM"], rows);
     t.setAttribute("class", "ledger");
     view.appendChild(t);
   }

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # One GitHub annotation per benchmark the gate did not pass, from its JSON reports
 # (<dir>/<family>.verdict.json, ab.verdict.json; fields from perf_tests/gate/reports/json.cpp):
-# SLOW, ERROR and MISSING become ::error:: naming the benchmark, NOT_JUDGED and AMBIGUOUS ::warning::.
+# SLOW, ERROR and MISSING become ::error:: naming the benchmark; NOT_JUDGED, AMBIGUOUS and PLATFORM (the
+# baseline's own code beyond its tolerance: the machine, driver or harness moved) ::warning::, never ::error::.
 # The annotations show on the run's page and in the pull request, next to the failing job.
 #
 #   annotate_verdicts.sh RESULTS_DIR
@@ -32,7 +33,8 @@ for report in "${reports[@]}"; do
     (if .gpu.name | gpu_name then .gpu.name else "(a GPU name outside the allowed characters)" end) as $gpu
     | .benchmarks[]
     | (if .verdict == "SLOW" or .verdict == "ERROR" or .verdict == "MISSING" then "error"
-       elif .verdict == "NOT_JUDGED" or .verdict == "AMBIGUOUS" then "warning" else empty end) as $level
+       elif .verdict == "NOT_JUDGED" or .verdict == "AMBIGUOUS" or .verdict == "PLATFORM" then "warning"
+       else empty end) as $level
     | (if .name | benchmark_name then .name else "(a name outside the allowed characters)" end) as $name
     | (if .reason | type == "string" then .reason else "" end) as $reason
     | "::\($level) title=\("\(.verdict) \($name)" | prop)::\("\($name) on \($gpu): \(.verdict), change \(.change_pct | pct) (tolerance \(.tolerance_pct | pct | ltrimstr("+")))\(if $reason != "" then ": " + $reason else "" end) [\($file)]" | msg)"

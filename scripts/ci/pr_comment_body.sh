@@ -23,7 +23,8 @@ fi
 # a verdict, mode or outcome only from the gate's own set; numbers only as numbers. Anything else is
 # replaced by a placeholder, never printed.
 jq -r -s --arg run "$2" '
-  def verdicts: ["SAME", "SLOW", "FAST", "AMBIGUOUS", "NEW", "MISSING", "NOT_JUDGED", "ERROR", "UNCHANGED"];
+  def verdicts: ["SAME", "SLOW", "FAST", "AMBIGUOUS", "NEW", "MISSING", "PLATFORM", "NOT_JUDGED", "ERROR",
+    "UNCHANGED"];
   def benchmark_name: type == "string" and length <= 160
     and test("\\A[A-Za-z][A-Za-z0-9_]{0,47}(/[A-Za-z0-9_.,:-]+)+\\z");
   def gpu_name: type == "string" and test("\\A[A-Za-z0-9]([A-Za-z0-9 _.-]{0,94}[A-Za-z0-9])?\\z");

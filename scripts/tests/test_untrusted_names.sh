@@ -34,7 +34,7 @@ jq -n '{
   schema_version: 1, tool: "perf_gate", mode: "compare\n::error::mode",
   gpu: {name: "Fake GPU\n::error::gpu <img src=g>", slug: "fake-gpu"},
   outcome: "FAIL: regression <img src=o>", exit_code: 1,
-  counts: {"SLOW": 2, "SLOW <img src=c>": 1, "ERROR": "1 @octocat", "MISSING": 1},
+  counts: {"SLOW": 2, "SLOW <img src=c>": 1, "ERROR": "1 @octocat", "MISSING": 1, "PLATFORM": 1},
   benchmarks: [
     {name: "fake/`<img src=x onerror=alert(1)>`/n:1", verdict: "SLOW", reason: "",
      change_pct: 10.04, ci_low_pct: 9.91, ci_high_pct: 10.2, tolerance_pct: 3.0},
@@ -49,6 +49,8 @@ jq -n '{
      change_pct: null, ci_low_pct: null, ci_high_pct: null, tolerance_pct: 0.0},
     {name: "fake/added/n:1", verdict: "NEW", reason: "not in the baseline", change_pct: null,
      ci_low_pct: null, ci_high_pct: null, tolerance_pct: 0.0},
+    {name: "fake/plat`<img src=y>`/n:1", verdict: "PLATFORM", reason: "moved\n::error::platform @octocat",
+     change_pct: 4.2, ci_low_pct: 3.9, ci_high_pct: 4.5, tolerance_pct: 2.0},
     {name: "fake/same/n:1", verdict: "SAME", reason: "", change_pct: 0.1, ci_low_pct: -0.2,
      ci_high_pct: 0.4, tolerance_pct: 3.0}
   ]}' >"$work/artifact/fake.verdict.json"
@@ -63,11 +65,13 @@ check "no link but the run's" test "$(grep -c '](' "$comment")" -eq 1
 check "no line of the comment starts a workflow command" no_line "$comment" "^::"
 check "no control character in the comment" printable "$comment"
 check "a name outside the rule is replaced, never printed" \
-  test "$(grep -cF '| (a name outside the allowed characters) |' "$comment")" -eq 3
+  test "$(grep -cF '| (a name outside the allowed characters) |' "$comment")" -eq 4
 check "a GPU name outside the rule is replaced" has "$comment" "| (a GPU name outside the allowed characters) | fake |"
 check "an unknown verdict is replaced" has "$comment" "| (unknown verdict) | \`fake/ok/n:1\` |"
 check "an unknown mode and outcome are replaced" has "$comment" "| (unknown mode) | (unknown outcome) |"
-check "counts keep only known verdicts with numbers" has "$comment" "| 2 SLOW, 1 MISSING |"
+check "counts keep only known verdicts with numbers" has "$comment" "| 2 SLOW, 1 MISSING, 1 PLATFORM |"
+check "a PLATFORM row keeps its numbers, its name replaced" \
+  has "$comment" "| PLATFORM | (a name outside the allowed characters) | (a GPU name outside the allowed characters) | +4.2% [+3.9%, +4.5%] | 2% |"
 check "text where a number belongs is not printed" \
   has "$comment" "| AMBIGUOUS | (a name outside the allowed characters) | (a GPU name outside the allowed characters) |  |  |"
 check "a MISSING row says 'baseline only', with no interval and no tolerance" \
@@ -82,8 +86,8 @@ check "a judged row keeps its numbers" has "$comment" "| +10% [+9.9%, +10.2%] | 
 annotations="$work/annotations.txt"
 bash "$ci/annotate_verdicts.sh" "$work/artifact" >"$annotations"
 check "annotations are written (exit 0)" test -s "$annotations"
-check "one annotation per SLOW, ERROR, MISSING and AMBIGUOUS benchmark, one line each" \
-  test "$(wc -l <"$annotations")" -eq 4
+check "one annotation per SLOW, ERROR, MISSING, AMBIGUOUS and PLATFORM benchmark, one line each" \
+  test "$(wc -l <"$annotations")" -eq 5
 check "every line is an annotation (nothing injected a line)" \
   test "$(grep -cE "^::(error|warning) title=[^:]*::" "$annotations")" -eq "$(wc -l <"$annotations")"
 check "no control character in the annotations" printable "$annotations"
@@ -92,6 +96,8 @@ check "a name outside the rule is replaced in title and message" \
   has "$annotations" "::error title=SLOW (a name outside the allowed characters)::(a name outside the allowed characters) on (a GPU name outside the allowed characters): SLOW, change +10%25 (tolerance 3%25)"
 check "the reason's newline, CR, ESC and NUL are escaped" \
   has "$annotations" 'ERROR, change n/a (tolerance 0%25): wrong%0A::error::reason%0D\x1b[31m\x00 @octocat [fake.verdict.json]'
+check "a PLATFORM is a warning, its name replaced and its reason escaped" \
+  has "$annotations" "::warning title=PLATFORM (a name outside the allowed characters)::(a name outside the allowed characters) on (a GPU name outside the allowed characters): PLATFORM, change +4.2%25 (tolerance 2%25): moved%0A::error::platform @octocat [fake.verdict.json]"
 check "text where a number belongs is n/a" has "$annotations" "AMBIGUOUS, change n/a (tolerance n/a)"
 check "a MISSING benchmark with a valid name is named" has "$annotations" "::error title=MISSING fake/removed/n%3A1::fake/removed/n:1 on"
 

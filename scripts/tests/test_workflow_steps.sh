@@ -165,6 +165,13 @@ git clean -fdxq
 git clean -fdxq
 job perf.yml perf/baseline 0 "Perf gate (compare) on Fake GPU" "a clean run passes with the report in the summary"
 check "without a runner history none is given to the perf tests" grep -qE -- "-DGPUPERF_RUNNER_HISTORY=( |$)" "$FAKE_LOG"
+check "by default a PLATFORM verdict passes (fail-on-platform: false)" grep -q -- "-DGPUPERF_FAIL_ON_PLATFORM=OFF" "$FAKE_LOG"
+# The input fail-on-platform reaches the perf tests' CMake variable.
+sed 's/^      sha: \${{ inputs.sha }}$/&\n      fail-on-platform: true/' .github/workflows/perf.yml >.github/workflows/perf-platform.yml
+: >"$FAKE_LOG"
+job perf-platform.yml perf/baseline 0 "job baseline: passed" "a caller that gates platform moves"
+check "fail-on-platform: true makes the perf tests fail on PLATFORM" grep -q -- "-DGPUPERF_FAIL_ON_PLATFORM=ON" "$FAKE_LOG"
+rm .github/workflows/perf-platform.yml
 check "the matrix is the labels' and this job runs on the h200 runners" bash -c \
   "grep -q '^\[runner\] matrix: {\"gpu\":\"h100\",.* | {\"gpu\":\"h200\",' '$work/log' &&
    grep -qx '\[runner\] runs-on: self-hosted, linux, gpu, h200' '$work/log'"
