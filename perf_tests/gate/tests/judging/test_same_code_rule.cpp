@@ -125,6 +125,14 @@ TEST(SameCodeRule, PlatformPassesUnlessFailOnPlatform) {
   EXPECT_EQ(outcome_text(slow_too), "FAIL: regression") << "a regression is named before the platform";
 }
 
+TEST(SameCodeRule, PlatformIsFinalNeverReMeasured) {
+  // The driver re-measures what remeasure_list names (driver/looks.h): AMBIGUOUS only.
+  Comparison c = with_platform_row(false);
+  EXPECT_EQ(remeasure_list(c), "");
+  c.benchmarks[1].verdict = Verdict::kAmbiguous;
+  EXPECT_EQ(remeasure_list(c), c.benchmarks[1].name + "\n");
+}
+
 TEST(SameCodeRule, PlatformIsListedAfterSlowAndMissing) {
   std::vector<BenchmarkComparison> rows(3);
   rows[0].name = "a";
