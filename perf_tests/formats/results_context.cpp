@@ -3,6 +3,9 @@
 #include <exception>
 #include <optional>
 
+#include "formats/escape.h"
+#include "formats/measuring_method.h"
+
 namespace gpuperf::formats {
 namespace {
 
@@ -38,6 +41,21 @@ std::string context_value(const ObjectReader& context, const char* key) {
   if (value == nullptr) return "";
   if (value->is_number()) return value->dump();
   return context.string(key);
+}
+
+std::pair<std::string, std::string> measuring_method_context_entry() {
+  return {kContextMeasuringMethod, std::to_string(kMeasuringMethodVersion)};
+}
+
+int measuring_method_from_context(const ObjectReader& context) {
+  if (context.find(kContextMeasuringMethod) == nullptr) return kMeasuringMethodUnrecorded;
+  const std::string text = context_value(context, kContextMeasuringMethod);
+  const std::optional<long long> version = count_of(text);
+  if (!version || *version < 1 || *version > 1000) {
+    context.fail(kContextMeasuringMethod, "is '" + escape_console(text) + "', expected a positive whole number (the version of "
+                                          "formats/measuring_method.h the perf binary measured with)");
+  }
+  return static_cast<int>(*version);
 }
 
 GpuIdentity gpu_identity_from_context(const ObjectReader& context) {

@@ -27,6 +27,7 @@ inline constexpr const char* kContextHardwareGuard = "hardware_guard";   // "nvm
 inline constexpr const char* kContextReferenceCheck = "reference_check";  // "on" or "off"
 inline constexpr const char* kContextHarnessVersion = "harness_version";  // formats/version.h
 inline constexpr const char* kContextGitCommit = "git_commit";            // $GPUPERF_GIT_COMMIT, when set
+inline constexpr const char* kContextMeasuringMethod = "measuring_method";  // formats/measuring_method.h, "2"
 
 using ContextEntries = std::vector<std::pair<std::string, std::string>>;  // key, value, in writing order
 
@@ -36,6 +37,14 @@ ContextEntries gpu_context_entries(const GpuIdentity& gpu);
 // A context value as text: "" when absent or null; a number (another writer's) is read as its JSON text.
 // InputError (the reader's) for any other type.
 std::string context_value(const ObjectReader& context, const char* key);
+
+// The entry that says how the perf binary measured: kMeasuringMethodVersion, as decimal text.
+std::pair<std::string, std::string> measuring_method_context_entry();
+
+// The measuring method a context of our perf binary names: kMeasuringMethodUnrecorded when it says none (a
+// file written before the method was versioned). InputError (the reader's) for anything but a positive
+// whole number, as text ("2") or as a JSON integer.
+int measuring_method_from_context(const ObjectReader& context);
 
 // The GPU a context names: what gpu_context_entries wrote. A count that is not a whole number reads as
 // unknown; names are not checked here (the caller holds them to formats/names.h).

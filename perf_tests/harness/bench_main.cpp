@@ -137,6 +137,7 @@ std::vector<std::pair<std::string, std::string>> context_entries(const GpuInfo& 
                        sampler.nvml().available() ? "nvml" : "off: " + sampler.nvml().unavailable_reason());
   entries.emplace_back(formats::kContextReferenceCheck, check_reference ? "on" : "off");
   entries.emplace_back(formats::kContextHarnessVersion, formats::kHarnessVersion);
+  entries.push_back(formats::measuring_method_context_entry());
   if (const char* commit = std::getenv("GPUPERF_GIT_COMMIT")) entries.emplace_back(formats::kContextGitCommit, commit);
   return entries;
 }

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "formats/input_error.h"
+#include "formats/measuring_method.h"
 #include "formats/results_context.h"
 
 namespace gpuperf::formats {
@@ -60,6 +61,17 @@ TEST(ResultsContext, AnotherWritersNumbersAreReadAsText) {
   } catch (const InputError& e) {
     EXPECT_STREQ(e.what(), "run.json: context.gpu_name is an array, expected a string - re-run");
   }
+}
+
+TEST(ResultsContext, TheMeasuringMethodWrittenIsTheVersionReadBack) {
+  const auto [key, value] = measuring_method_context_entry();
+  EXPECT_EQ(key, "measuring_method");
+  const nlohmann::json context = {{key, value}};
+  EXPECT_EQ(measuring_method_from_context(ObjectReader(context, "run.json", "context", "re-run")),
+            kMeasuringMethodVersion);
+  const nlohmann::json none = nlohmann::json::object();
+  EXPECT_EQ(measuring_method_from_context(ObjectReader(none, "run.json", "context", "re-run")),
+            kMeasuringMethodUnrecorded);
 }
 
 }  // namespace

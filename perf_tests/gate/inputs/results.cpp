@@ -12,6 +12,7 @@
 #include "formats/json_fields.h"
 #include "formats/json_input.h"
 #include "formats/names.h"
+#include "formats/measuring_method.h"
 #include "formats/results_context.h"
 #include "gate/inputs/gbench_results.h"
 #include "gate/statistics/statistics.h"
@@ -82,6 +83,13 @@ GpuContext parse_context(const json& doc, const std::string& source) {
     if (!error.empty()) throw formats::InputError(source + ": context.gpu_slug: " + error + " - " + kNameHint);
   }
   return gpu;
+}
+
+// How our perf binary measured: context.measuring_method (parse_context has checked the context's type).
+int results_file_measuring_method(const json& doc, const std::string& source) {
+  const auto it = doc.find("context");
+  if (it == doc.end()) return formats::kMeasuringMethodUnrecorded;
+  return formats::measuring_method_from_context(ObjectReader(*it, source, "context", kRerunHint));
 }
 
 // One repetition: its sample and unit. Cycle-metric benchmarks report `cycles`; the others real_time,
@@ -372,6 +380,7 @@ ResultsFile parse_results(const std::string& text, const std::string& source, co
   file.source = source;
   // Another suite's context is Google Benchmark's own (host, CPUs, caches): its GPU comes from elsewhere.
   if (reading.ours()) file.gpu = parse_context(doc, source);
+  if (reading.ours()) file.measuring_method = results_file_measuring_method(doc, source);
   if (!reading.ours()) file.no_fingerprints_because = "a Google Benchmark suite";
   const auto list = doc.find("benchmarks");
   if (list == doc.end()) {
@@ -461,6 +470,7 @@ void pool_into(BenchmarkSamples& into, const BenchmarkSamples& more, const std::
 
 std::map<std::string, BenchmarkSamples> pool_results(const std::vector<ResultsFile>& files) {
   common_gpu_slug(files);
+  common_measuring_method(files);
   std::map<std::string, BenchmarkSamples> pooled;
   for (const ResultsFile& file : files) {
     for (const auto& [name, samples] : file.benchmarks) pool_into(pooled[name], samples, name, file.source);
@@ -506,6 +516,23 @@ std::string common_gpu_slug(const std::vector<ResultsFile>& files) {
     }
   }
   return slug;
+}
+
+int common_measuring_method(const std::vector<ResultsFile>& files) {
+  const ResultsFile* first = nullptr;  // the first file of our perf binary
+  for (const ResultsFile& file : files) {
+    if (file.measuring_method == 0) continue;  // a team suite's: its method is its own
+    if (first == nullptr) {
+      first = &file;
+    } else if (file.measuring_method != first->measuring_method) {
+      const std::string a = std::to_string(first->measuring_method);
+      const std::string b = std::to_string(file.measuring_method);
+      throw formats::InputError("results measured with methods " + a + " and " + b + ": '" + first->source +
+                                "' with " + a + ", '" + file.source + "' with " + b +
+                                " (context.measuring_method) - run them again with one build of the perf binary");
+    }
+  }
+  return first == nullptr ? 0 : first->measuring_method;
 }
 
 std::string common_gpu_uuid(const std::vector<ResultsFile>& files) {

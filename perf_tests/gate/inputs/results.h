@@ -123,6 +123,10 @@ std::map<std::string, formats::Fingerprint> pool_fingerprints(const std::vector<
 // The GPU slug shared by all files. InputError when they differ.
 std::string common_gpu_slug(const std::vector<ResultsFile>& files);
 
+// The measuring method shared by all files of our perf binary (those of a team's suite, 0, left out); 0
+// when there are none. InputError when two differ: their samples were not timed alike.
+int common_measuring_method(const std::vector<ResultsFile>& files);
+
 // The GPU UUID shared by all files; empty when any file lacks one or they differ (several GPUs of one
 // model are fine to pool, but then no single GPU measured the results).
 std::string common_gpu_uuid(const std::vector<ResultsFile>& files);

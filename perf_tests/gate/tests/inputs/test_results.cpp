@@ -5,6 +5,7 @@
 #include <initializer_list>
 
 #include "formats/input_error.h"
+#include "formats/measuring_method.h"
 #include "gate/inputs/results.h"
 #include "gate/tests/support/gate_test_support.h"
 
@@ -288,6 +289,37 @@ TEST(ResultsInput, AnOverlongBenchmarkNameIsRefused) {
   EXPECT_NO_THROW(parse_results(R"({"benchmarks": [{"run_name": ")" + longest +
                                     R"(", "run_type": "iteration", "real_time": 1, "time_unit": "us"}]})",
                                 "inline.json"));
+}
+
+// A results file of our perf binary with one benchmark, its context naming `method` ("" names none).
+std::string results_of_method(const std::string& method) {
+  const std::string field = method.empty() ? "" : R"(, "measuring_method": )" + method;
+  return R"({"context": {"gpu_name": "NVIDIA H200", "gpu_slug": "nvidia-h200")" + field +
+         R"(}, "benchmarks": [{"run_name": "f/v/n:1", "run_type": "iteration", "real_time": 1, "time_unit": "us"}]})";
+}
+
+TEST(ResultsInput, TheMeasuringMethodIsReadFromTheContext) {
+  EXPECT_EQ(parse_results(results_of_method(R"("2")"), "run.json").measuring_method, 2) << "as the binary writes it";
+  EXPECT_EQ(parse_results(results_of_method("3"), "run.json").measuring_method, 3) << "another writer's integer";
+  EXPECT_EQ(parse_results(results_of_method(""), "run.json").measuring_method, formats::kMeasuringMethodUnrecorded)
+      << "a file written before the method was versioned";
+  for (const char* bad : {R"("two")", "0", "-2", "2.5", R"("")"}) {
+    expect_words(testing::input_error_of([&] { parse_results(results_of_method(bad), "run.json"); }),
+                 {"run.json", "context.measuring_method", "positive whole number", "re-run the perf binary"});
+  }
+}
+
+TEST(ResultsInput, FilesOfDifferentMeasuringMethodsAreNotPooled) {
+  const ResultsFile old_method = parse_results(results_of_method(""), "old.json");
+  const ResultsFile new_method = parse_results(results_of_method(R"("2")"), "new.json");
+  EXPECT_EQ(common_measuring_method({new_method, new_method}), 2);
+  ResultsFile team_suite = new_method;  // a team suite's file: its method is its own, never compared
+  team_suite.measuring_method = 0;
+  EXPECT_EQ(common_measuring_method({team_suite, new_method}), 2);
+  EXPECT_EQ(common_measuring_method({team_suite}), 0);
+  expect_words(testing::input_error_of([&] { pool_results({old_method, team_suite, new_method}); }),
+               {"results measured with methods 1 and 2", "'old.json' with 1", "'new.json' with 2",
+                "run them again with one build"});
 }
 
 TEST(ResultsInput, FilesOfDifferentGpusAreNotPooled) {
