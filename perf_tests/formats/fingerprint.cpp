@@ -1,7 +1,9 @@
 #include "formats/fingerprint.h"
 
+#include <cctype>
 #include <limits>
 
+#include "formats/escape.h"
 #include "formats/json_input.h"
 
 namespace gpuperf::formats {
@@ -58,6 +60,29 @@ KernelLaunch read_launch(const ObjectReader& object) {
   return launch;
 }
 
+// The kinds CUPTI's memcpy records name (cupti_capture.cpp), and the one of a set.
+// "memset", "memcpy", or "memcpy " and CUPTI's direction of four letters ("HtoD", "DtoA", "PtoP").
+bool is_copy_kind(const std::string& kind) {
+  if (kind == "memset" || kind == "memcpy") return true;
+  const std::string prefix = "memcpy ";
+  if (kind.size() != prefix.size() + 4 || kind.compare(0, prefix.size(), prefix) != 0) return false;
+  const std::string direction = kind.substr(prefix.size());
+  return std::isalpha(static_cast<unsigned char>(direction[0])) && direction.substr(1, 2) == "to" &&
+         std::isalpha(static_cast<unsigned char>(direction[3]));
+}
+
+CopyOrSet read_copy(const ObjectReader& object) {
+  CopyOrSet copy;
+  copy.kind = object.string("kind");
+  if (!is_copy_kind(copy.kind)) {
+    object.fail("kind", "is '" + escape_console(copy.kind) + "', expected memset or memcpy HtoD, DtoH, DtoD, HtoH or PtoP");
+  }
+  copy.bytes = object.integer("bytes", 0);
+  copy.after_launches = int_field(object, "after_launches", 0);
+  copy.count = int_field(object, "count", 1);
+  return copy;
+}
+
 std::string dims(const std::array<int, 3>& d) {
   return std::to_string(d[0]) + "x" + std::to_string(d[1]) + "x" + std::to_string(d[2]);
 }
@@ -84,10 +109,34 @@ std::vector<KernelLaunch> merge_consecutive(const std::vector<KernelLaunch>& lau
   return merged;
 }
 
+std::vector<CopyOrSet> merge_consecutive(const std::vector<CopyOrSet>& copies) {
+  std::vector<CopyOrSet> merged;
+  for (const CopyOrSet& copy : copies) {
+    if (!merged.empty() && merged.back().kind == copy.kind && merged.back().bytes == copy.bytes &&
+        merged.back().after_launches == copy.after_launches) {
+      merged.back().count += copy.count;
+    } else {
+      merged.push_back(copy);
+    }
+  }
+  return merged;
+}
+
+std::string describe(const CopyOrSet& copy) { return copy.kind + " of " + std::to_string(copy.bytes) + " bytes"; }
+
+bool operator==(const CopyOrSet& a, const CopyOrSet& b) {
+  return a.kind == b.kind && a.bytes == b.bytes && a.after_launches == b.after_launches && a.count == b.count;
+}
+
 bool operator==(const KernelLaunch& a, const KernelLaunch& b) { return same_launch(a, b) && a.launches == b.launches; }
 
 bool operator==(const Fingerprint& a, const Fingerprint& b) {
-  return a.kernels == b.kernels && a.libraries == b.libraries && a.capture_status == b.capture_status;
+  return a.kernels == b.kernels && a.copies == b.copies && a.libraries == b.libraries &&
+         a.capture_status == b.capture_status && a.covers_copies == b.covers_copies;
+}
+
+void to_json(json& out, const CopyOrSet& copy) {
+  out = json{{"kind", copy.kind}, {"bytes", copy.bytes}, {"after_launches", copy.after_launches}, {"count", copy.count}};
 }
 
 void to_json(json& out, const KernelLaunch& launch) {
@@ -108,18 +157,26 @@ void from_json(const json& in, KernelLaunch& launch) {
 }
 
 void to_json(json& out, const Fingerprint& fingerprint) {
-  out = json{{"schema", kFingerprintSchema},
+  out = json{{"schema", fingerprint.covers_copies ? kFingerprintSchema : kFingerprintSchemaWithoutCopies},
              {"capture_status", fingerprint.capture_status},
              {"libraries", fingerprint.libraries},
              {"kernels", fingerprint.kernels}};
+  if (fingerprint.covers_copies) out["copies"] = fingerprint.copies;
 }
 
 Fingerprint read_fingerprint(const ObjectReader& object) {
   const long long schema = object.integer("schema");
-  if (schema != kFingerprintSchema) {
-    object.fail("schema", "is " + std::to_string(schema) + ", this build reads " + std::to_string(kFingerprintSchema));
+  if (schema != kFingerprintSchema && schema != kFingerprintSchemaWithoutCopies) {
+    object.fail("schema", "is " + std::to_string(schema) + ", this build reads " +
+                              std::to_string(kFingerprintSchemaWithoutCopies) + " and " +
+                              std::to_string(kFingerprintSchema));
   }
   Fingerprint read;
+  read.covers_copies = schema >= kFingerprintSchema;
+  if (read.covers_copies) {
+    const json& copies = object.array("copies");
+    for (std::size_t i = 0; i < copies.size(); ++i) read.copies.push_back(read_copy(object.element("copies", i, copies[i])));
+  }
   read.capture_status = object.string("capture_status");
   const ObjectReader libraries = object.object("libraries");
   for (const auto& [library, version] : libraries.raw().items()) {
@@ -153,6 +210,17 @@ std::string to_text(const Fingerprint& fingerprint) {
             "B sass=" + (k.sass_hash.empty() ? "?" : k.sass_hash);
     if (k.launches > 1) text += " x" + std::to_string(k.launches);
     separator = "; ";
+  }
+  if (!fingerprint.covers_copies) {
+    text += " | copies and sets not captured";
+  } else if (!fingerprint.copies.empty()) {
+    text += " | " + std::to_string(fingerprint.copies.size()) + " copies and sets:";
+    separator = " ";
+    for (const CopyOrSet& c : fingerprint.copies) {
+      text += separator + c.kind + " " + std::to_string(c.bytes) + "B after launch " + std::to_string(c.after_launches);
+      if (c.count > 1) text += " x" + std::to_string(c.count);
+      separator = "; ";
+    }
   }
   separator = " | ";
   for (const auto& [library, version] : fingerprint.libraries) {

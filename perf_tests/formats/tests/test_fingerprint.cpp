@@ -35,6 +35,8 @@ Fingerprint sample() {
   f.libraries = {{"cublas", "13.0.0"}, {"cub", "3.0.0"}};
   f.kernels = {tile_launch(), gemm_launch()};
   f.kernels[0].launches = 2;
+  f.copies = {CopyOrSet{"memset", 4194304, 1, 2}};
+  f.covers_copies = true;
   return f;
 }
 
@@ -86,7 +88,21 @@ TEST(MergeConsecutive, AddsCountsOfAlreadyMergedEntries) {
   const std::vector<KernelLaunch> merged = merge_consecutive({a, again});
   ASSERT_EQ(merged.size(), 1u);
   EXPECT_EQ(merged[0].launches, 7);
-  EXPECT_TRUE(merge_consecutive({}).empty());
+  EXPECT_TRUE(merge_consecutive(std::vector<KernelLaunch>{}).empty());
+}
+
+TEST(MergeConsecutive, MergesRunsOfIdenticalCopiesBetweenTheSameLaunchesOnly) {
+  const CopyOrSet set{"memset", 1024, 0, 1};
+  const CopyOrSet copy{"memcpy DtoD", 1024, 0, 1};
+  CopyOrSet set_later = set;
+  set_later.after_launches = 1;
+  const std::vector<CopyOrSet> merged = merge_consecutive({set, set, copy, set_later, set_later});
+  ASSERT_EQ(merged.size(), 3u);
+  EXPECT_EQ(merged[0].count, 2);
+  EXPECT_EQ(merged[1].kind, "memcpy DtoD");
+  EXPECT_EQ(merged[2].after_launches, 1) << "a kernel between them keeps two sets apart";
+  EXPECT_EQ(merged[2].count, 2);
+  EXPECT_EQ(describe(copy), "memcpy DtoD of 1024 bytes");
 }
 
 TEST(FingerprintJson, RoundTrips) {
@@ -96,6 +112,7 @@ TEST(FingerprintJson, RoundTrips) {
   EXPECT_TRUE(document.at("kernels").at(1).at("sass_hash").is_null()) << "unknown is null, not \"\"";
   EXPECT_EQ(document.at("kernels").at(0).at("grid"), json::array({256, 1, 1}));
   EXPECT_EQ(json::parse(document.dump()).get<Fingerprint>(), f);
+  EXPECT_EQ(document.at("copies").at(0).at("bytes"), 4194304);
 
   Fingerprint empty;
   empty.capture_status = "CUPTI unavailable: CUPTI_ERROR_NOT_INITIALIZED";
@@ -116,6 +133,33 @@ TEST(FingerprintJson, WritesTheDocumentedForm) {
             R"js("static_shared_memory_bytes":512}],"libraries":{"cublas":"13.0.0"},"schema":1})js");
 }
 
+TEST(FingerprintJson, WritesCopiesInSchemaTwo) {
+  Fingerprint f;
+  f.capture_status = kCapturedByCupti;
+  f.copies = {CopyOrSet{"memcpy HtoD", 64, 0, 3}};
+  f.covers_copies = true;
+  EXPECT_EQ(json(f).dump(),
+            R"js({"capture_status":"cupti","copies":[{"after_launches":0,"bytes":64,"count":3,"kind":"memcpy HtoD"}],)js"
+            R"js("kernels":[],"libraries":{},"schema":2})js");
+}
+
+// A schema-1 fingerprint (files written before copies were captured) covers kernels only: read so, and
+// written back as schema 1, never as a schema 2 that claims no copies ran.
+TEST(FingerprintJson, ASchemaOneFingerprintCoversKernelsOnlyAndStaysSchemaOne) {
+  json old = sample();
+  old["schema"] = 1;
+  old.erase("copies");
+  const Fingerprint read = old.get<Fingerprint>();
+  EXPECT_FALSE(read.covers_copies);
+  EXPECT_TRUE(read.copies.empty());
+  EXPECT_EQ(read.kernels, sample().kernels);
+  EXPECT_EQ(json(read).at("schema"), 1);
+  EXPECT_FALSE(json(read).contains("copies"));
+  EXPECT_NE(to_text(read).find("| copies and sets not captured"), std::string::npos) << to_text(read);
+  EXPECT_TRUE(sample().covers_copies);
+  EXPECT_EQ(json(sample()).get<Fingerprint>().covers_copies, true);
+}
+
 TEST(FingerprintJson, RefusesBadDocumentsNamingTheField) {
   const json good = sample();
   auto with = [&](const json::json_pointer& at, const json& value) {
@@ -128,7 +172,14 @@ TEST(FingerprintJson, RefusesBadDocumentsNamingTheField) {
     changed[parent].erase(key);
     return changed;
   };
-  EXPECT_EQ(error_of(with("/schema"_json_pointer, 2)), "fingerprint: schema is 2, this build reads 1");
+  EXPECT_EQ(error_of(with("/schema"_json_pointer, 3)), "fingerprint: schema is 3, this build reads 1 and 2");
+  EXPECT_EQ(error_of(without(""_json_pointer, "copies")), "fingerprint: copies is missing") << "schema 2 has them";
+  EXPECT_EQ(error_of(with("/copies/0/kind"_json_pointer, "memmove")),
+            "fingerprint: copies[0].kind is 'memmove', expected memset or memcpy HtoD, DtoH, DtoD, HtoH or PtoP");
+  EXPECT_EQ(error_of(with("/copies/0/bytes"_json_pointer, -1)),
+            "fingerprint: copies[0].bytes is -1, expected an integer >= 0");
+  EXPECT_EQ(error_of(with("/copies/0/count"_json_pointer, 0)),
+            "fingerprint: copies[0].count is 0, expected an integer from 1 to 2147483647");
   EXPECT_EQ(error_of(json::array()), "fingerprint: the top level is an array, expected an object");
   EXPECT_EQ(error_of(without(""_json_pointer, "capture_status")), "fingerprint: capture_status is missing");
   EXPECT_EQ(error_of(with("/libraries/cublas"_json_pointer, 13)),
@@ -160,7 +211,8 @@ TEST(FingerprintText, IsOneLineWithEveryKernel) {
             "fingerprint (cupti): 2 kernels, 3 launches: reverse_tile(float*, float const*)<<<256x1x1, 128x1x1, 0B>>> "
             "regs=14 smem=512B lmem=0B sass=eaf26df3791a04e4 x2; "
             "sm90_xmma_gemm_f32f32_tf32f32_f32_nn_n_tilesize128x128x32<<<8x8x2, 256x1x1, 98304B>>> "
-            "regs=168 smem=0B lmem=16B sass=? | cub 3.0.0, cublas 13.0.0");
+            "regs=168 smem=0B lmem=16B sass=? | 1 copies and sets: memset 4194304B after launch 1 x2 | "
+            "cub 3.0.0, cublas 13.0.0");
 }
 
 TEST(FingerprintText, SaysWhyNothingWasCaptured) {

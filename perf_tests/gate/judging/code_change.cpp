@@ -9,7 +9,16 @@ namespace {
 
 // The sections of CodeChange::changes, most important first: which code ran, then what it is, then how
 // it was launched.
-enum class Section { kKernels, kSass, kLibraries, kResources, kLaunchConfiguration, kLaunchCount, kSassUnknown };
+enum class Section {
+  kKernels,
+  kCopies,
+  kSass,
+  kLibraries,
+  kResources,
+  kLaunchConfiguration,
+  kLaunchCount,
+  kSassUnknown
+};
 
 struct Line {
   Section section;
@@ -177,6 +186,79 @@ void compare_libraries(const std::map<std::string, std::string>& before,
   }
 }
 
+// Two copies or sets that are the same operation wherever they sit: what the alignment matches on.
+bool same_copy_operation(const formats::CopyOrSet& a, const formats::CopyOrSet& b) {
+  return a.kind == b.kind && a.bytes == b.bytes;
+}
+
+std::string times(int count) { return count == 1 ? "once" : std::to_string(count) + " times"; }
+
+void compare_matched_copies(const formats::CopyOrSet& was, const formats::CopyOrSet& is, Lines& lines) {
+  const std::string what = formats::describe(is);
+  if (was.count != is.count) {
+    lines.push_back({Section::kCopies, what + ": " + times(was.count) + " -> " + times(is.count)});
+  }
+  if (was.after_launches != is.after_launches) {
+    lines.push_back({Section::kCopies, what + ": after kernel launch " + std::to_string(was.after_launches) + " -> " +
+                                           std::to_string(is.after_launches)});
+  }
+}
+
+// The unmatched copies between two matched ones: those of one kind pair up in order as resized ("memcpy
+// DtoD of 1048576 -> 2097152 bytes"), the rest are removed or added (added: work the timed region did
+// not do, a warning as an added kernel is).
+void compare_copy_gap(std::vector<const formats::CopyOrSet*>& removed, std::vector<const formats::CopyOrSet*>& added,
+                      Lines& lines) {
+  for (auto r = removed.begin(); r != removed.end();) {
+    const auto a = std::find_if(added.begin(), added.end(), [&](const formats::CopyOrSet* c) { return c->kind == (*r)->kind; });
+    if (a == added.end()) {
+      ++r;
+      continue;
+    }
+    lines.push_back({Section::kCopies, (*a)->kind + " of " + std::to_string((*r)->bytes) + " -> " +
+                                           std::to_string((*a)->bytes) + " bytes"});
+    if ((*r)->count != (*a)->count) {
+      lines.push_back({Section::kCopies, formats::describe(**a) + ": " + times((*r)->count) + " -> " + times((*a)->count)});
+    }
+    added.erase(a);
+    r = removed.erase(r);
+  }
+  for (const formats::CopyOrSet* c : removed) lines.push_back({Section::kCopies, formats::describe(*c) + " removed"});
+  for (const formats::CopyOrSet* c : added) lines.push_back({Section::kCopies, formats::describe(*c) + " added", true});
+  removed.clear();
+  added.clear();
+}
+
+// The copies and sets of both sides, aligned along a longest common subsequence of (kind, bytes) as the
+// kernels are, so that one added set does not misalign the rest.
+void compare_copies(const std::vector<formats::CopyOrSet>& before, const std::vector<formats::CopyOrSet>& now,
+                    Lines& lines) {
+  const std::size_t n = before.size();
+  const std::size_t m = now.size();
+  std::vector<std::size_t> common((n + 1) * (m + 1), 0);
+  auto at = [&](std::size_t i, std::size_t j) -> std::size_t& { return common[i * (m + 1) + j]; };
+  for (std::size_t i = n; i-- > 0;) {
+    for (std::size_t j = m; j-- > 0;) {
+      at(i, j) = same_copy_operation(before[i], now[j]) ? at(i + 1, j + 1) + 1 : std::max(at(i + 1, j), at(i, j + 1));
+    }
+  }
+  std::vector<const formats::CopyOrSet*> removed;
+  std::vector<const formats::CopyOrSet*> added;
+  std::size_t i = 0;
+  std::size_t j = 0;
+  while (i < n || j < m) {
+    if (i < n && j < m && same_copy_operation(before[i], now[j])) {
+      compare_copy_gap(removed, added, lines);
+      compare_matched_copies(before[i++], now[j++], lines);
+    } else if (j == m || (i < n && at(i + 1, j) >= at(i, j + 1))) {
+      removed.push_back(&before[i++]);
+    } else {
+      added.push_back(&now[j++]);
+    }
+  }
+  compare_copy_gap(removed, added, lines);
+}
+
 }  // namespace
 
 std::string stable_mangled_name(const std::string& mangled) {
@@ -219,6 +301,9 @@ CodeChange compare_code(const formats::Fingerprint& baseline, const formats::Fin
   }
   Lines lines;
   compare_kernels(baseline.kernels, current.kernels, lines);
+  // A schema-1 side saw kernels alone: its copies are unknown, neither the same nor changed.
+  const bool both_cover_copies = baseline.covers_copies && current.covers_copies;
+  if (both_cover_copies) compare_copies(baseline.copies, current.copies, lines);
   compare_libraries(baseline.libraries, current.libraries, lines);
   std::stable_sort(lines.begin(), lines.end(),
                    [](const Line& a, const Line& b) { return a.section < b.section; });
@@ -227,6 +312,7 @@ CodeChange compare_code(const formats::Fingerprint& baseline, const formats::Fin
     if (line.warning) change.warnings.push_back(line.text);
   }
   change.comparison = change.changes.empty() ? CodeComparison::kSame : CodeComparison::kChanged;
+  change.covers_all_gpu_work = change.comparison == CodeComparison::kSame && both_cover_copies;
   return change;
 }
 

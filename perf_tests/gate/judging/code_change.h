@@ -24,13 +24,15 @@ enum class CodeComparison {
 
 struct CodeChange {
   CodeComparison comparison = CodeComparison::kUnknown;
-  // One short line per difference, most important first: kernels replaced, added or removed; SASS
-  // changed; library versions; registers, local memory, static shared memory; grid, block, dynamic
+  // One short line per difference, most important first: kernels replaced, added or removed; copies and
+  // sets added, removed, resized or repeated ("memset of 4194304 bytes added", where both sides captured
+  // them: Fingerprint::covers_copies); SASS changed; library versions; registers, local memory, static shared memory; grid, block, dynamic
   // shared memory; launch counts; kernels whose SASS is unknown. Within each, in launch order (libraries:
   // by name). Empty for kSame and kUnknown.
   std::vector<std::string> changes;
   // The lines of `changes` that make code slower whatever the timing says: local memory per thread grew
-  // (spills), a grid's total blocks fell to half or less, a kernel was added to the timed region.
+  // (spills), a grid's total blocks fell to half or less, a kernel or a copy or set was added to the timed
+  // region.
   std::vector<std::string> warnings;
   // kUnknown only: "the baseline has no fingerprint (<status>)", "not captured now (<status>)", or both
   // joined by "; ".

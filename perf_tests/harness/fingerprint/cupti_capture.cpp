@@ -46,6 +46,27 @@ std::string demangle(const std::string& mangled) {
   return status == 0 && text != nullptr ? std::string(text.get()) : mangled;
 }
 
+// CUPTI's copy direction as the fingerprint names it: "memcpy HtoD"; "memcpy" when CUPTI does not know it.
+std::string copy_kind_name(std::uint8_t kind) {
+  switch (static_cast<CUpti_ActivityMemcpyKind>(kind)) {
+    case CUPTI_ACTIVITY_MEMCPY_KIND_HTOD: return "memcpy HtoD";
+    case CUPTI_ACTIVITY_MEMCPY_KIND_DTOH: return "memcpy DtoH";
+    case CUPTI_ACTIVITY_MEMCPY_KIND_HTOA: return "memcpy HtoA";
+    case CUPTI_ACTIVITY_MEMCPY_KIND_ATOH: return "memcpy AtoH";
+    case CUPTI_ACTIVITY_MEMCPY_KIND_ATOA: return "memcpy AtoA";
+    case CUPTI_ACTIVITY_MEMCPY_KIND_ATOD: return "memcpy AtoD";
+    case CUPTI_ACTIVITY_MEMCPY_KIND_DTOA: return "memcpy DtoA";
+    case CUPTI_ACTIVITY_MEMCPY_KIND_DTOD: return "memcpy DtoD";
+    case CUPTI_ACTIVITY_MEMCPY_KIND_HTOH: return "memcpy HtoH";
+    case CUPTI_ACTIVITY_MEMCPY_KIND_PTOP: return "memcpy PtoP";
+    default: return "memcpy";
+  }
+}
+
+// The activity kinds a window records: the kernels, and the copies and sets that are GPU work too.
+constexpr std::array<CUpti_ActivityKind, 3> kCapturedKinds = {
+    CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, CUPTI_ACTIVITY_KIND_MEMCPY, CUPTI_ACTIVITY_KIND_MEMSET};
+
 }  // namespace
 
 struct LaunchCapture::State {
@@ -65,6 +86,13 @@ struct LaunchCapture::State {
     int dynamic_shared_memory_bytes = 0;
     int static_shared_memory_bytes = 0;
   };
+  // What end() needs of one CUpti_ActivityMemcpy6 or CUpti_ActivityMemset4.
+  struct CopyRecord {
+    std::uint32_t correlation_id = 0;  // of the API call that issued it, as a kernel's
+    std::uint64_t start = 0;           // [ns]
+    std::string kind;                  // formats::CopyOrSet::kind
+    long long bytes = 0;               // [bytes]
+  };
 
   // The activity buffer callbacks take no user data: they reach the one State through this.
   static State* self;
@@ -79,6 +107,7 @@ struct LaunchCapture::State {
   std::mutex mutex;
   std::map<std::string, ModuleKernel> kernels;  // mangled name -> what its module says
   std::vector<KernelRecord> records;            // since begin(), in delivery order
+  std::vector<CopyRecord> copy_records;         // since begin(), in delivery order
   std::atomic<int> refused_buffers{0};          // buffers we could not allocate: CUPTI dropped records
 
   static void CUPTIAPI on_callback(void* userdata, CUpti_CallbackDomain domain, CUpti_CallbackId id,
@@ -126,8 +155,20 @@ struct LaunchCapture::State {
   void take_records(uint8_t* buffer, size_t valid_bytes) noexcept {
     try {
       std::vector<KernelRecord> found;
+      std::vector<CopyRecord> copies;
       CUpti_Activity* record = nullptr;
       while (cuptiActivityGetNextRecord(buffer, valid_bytes, &record) == CUPTI_SUCCESS) {
+        if (record->kind == CUPTI_ACTIVITY_KIND_MEMCPY) {
+          const auto* copy = reinterpret_cast<const CUpti_ActivityMemcpy6*>(record);
+          copies.push_back({copy->correlationId, copy->start, copy_kind_name(copy->copyKind),
+                            static_cast<long long>(copy->bytes)});
+          continue;
+        }
+        if (record->kind == CUPTI_ACTIVITY_KIND_MEMSET) {
+          const auto* set = reinterpret_cast<const CUpti_ActivityMemset4*>(record);
+          copies.push_back({set->correlationId, set->start, "memset", static_cast<long long>(set->bytes)});
+          continue;
+        }
         if (record->kind != CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL) continue;
         const auto* kernel = reinterpret_cast<const CUpti_ActivityKernel10*>(record);
         // kernel->name points into CUPTI's memory, valid only during this callback: copied.
@@ -138,6 +179,7 @@ struct LaunchCapture::State {
       }
       const std::lock_guard<std::mutex> lock(mutex);
       records.insert(records.end(), found.begin(), found.end());
+      copy_records.insert(copy_records.end(), copies.begin(), copies.end());
     } catch (...) {
       ++refused_buffers;  // lost, like a buffer CUPTI could not have: end() says so
     }
@@ -212,12 +254,18 @@ void LaunchCapture::begin() {
   {
     const std::lock_guard<std::mutex> lock(state.mutex);
     state.records.clear();
+    state.copy_records.clear();
   }
   state.refused_buffers = 0;
-  // Enabled only for the window, so that only its launches are recorded (CONCURRENT_KERNEL, unlike KERNEL,
-  // does not serialize the kernels).
-  const CUptiResult enabled = cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
-  state.begin_error = enabled == CUPTI_SUCCESS ? "" : cupti_error("cuptiActivityEnable", enabled);
+  // Enabled only for the window, so that only its launches, copies and sets are recorded (CONCURRENT_KERNEL,
+  // unlike KERNEL, does not serialize the kernels).
+  state.begin_error.clear();
+  for (const CUpti_ActivityKind kind : kCapturedKinds) {
+    const CUptiResult enabled = cuptiActivityEnable(kind);
+    if (enabled != CUPTI_SUCCESS && state.begin_error.empty()) {
+      state.begin_error = cupti_error("cuptiActivityEnable", enabled);
+    }
+  }
   state.recording = true;
 }
 
@@ -235,6 +283,7 @@ formats::Fingerprint LaunchCapture::end() {
   }
   state.recording = false;
   if (!state.begin_error.empty()) {
+    for (const CUpti_ActivityKind kind : kCapturedKinds) cuptiActivityDisable(kind);  // those that were enabled
     fingerprint.capture_status = state.begin_error;
     return fingerprint;
   }
@@ -244,11 +293,17 @@ formats::Fingerprint LaunchCapture::end() {
   // when one before it failed, so that the kind ends up disabled; the first failure is reported.
   const cudaError_t synchronized = cudaDeviceSynchronize();
   const CUptiResult flushed = cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
-  const CUptiResult disabled = cuptiActivityDisable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
+  CUptiResult disabled = CUPTI_SUCCESS;
+  for (const CUpti_ActivityKind kind : kCapturedKinds) {
+    const CUptiResult result = cuptiActivityDisable(kind);
+    if (disabled == CUPTI_SUCCESS) disabled = result;
+  }
   std::vector<State::KernelRecord> records;
+  std::vector<State::CopyRecord> copy_records;
   {
     const std::lock_guard<std::mutex> lock(state.mutex);
     records.swap(state.records);
+    copy_records.swap(state.copy_records);
   }
   if (synchronized != cudaSuccess) {
     fingerprint.capture_status = std::string("CUDA error in cudaDeviceSynchronize: ") +
@@ -276,6 +331,22 @@ formats::Fingerprint LaunchCapture::end() {
     for (const State::KernelRecord& record : records) launches.push_back(state.launch_of(record));
   }
   fingerprint.kernels = formats::merge_consecutive(launches);
+
+  // Each copy's place among the kernels: the launches whose call came before its own (the same order).
+  std::sort(copy_records.begin(), copy_records.end(), [](const State::CopyRecord& a, const State::CopyRecord& b) {
+    return std::tie(a.correlation_id, a.start) < std::tie(b.correlation_id, b.start);
+  });
+  std::vector<formats::CopyOrSet> copies;
+  copies.reserve(copy_records.size());
+  for (const State::CopyRecord& copy : copy_records) {
+    const auto before = std::lower_bound(
+        records.begin(), records.end(), copy, [](const State::KernelRecord& k, const State::CopyRecord& c) {
+          return std::tie(k.correlation_id, k.start) < std::tie(c.correlation_id, c.start);
+        });
+    copies.push_back({copy.kind, copy.bytes, static_cast<int>(before - records.begin()), 1});
+  }
+  fingerprint.copies = formats::merge_consecutive(copies);
+  fingerprint.covers_copies = true;
   fingerprint.capture_status = formats::kCapturedByCupti;
   return fingerprint;
 }

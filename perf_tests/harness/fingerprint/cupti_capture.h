@@ -1,6 +1,7 @@
 #pragma once
 // The CUPTI capture that fills a Fingerprint: every kernel launched between begin() and end(), with the
-// machine code it ran. Two CUPTI sources, each for what it gets right (checked on an H100, CUDA 13, CUPTI
+// machine code it ran, and every copy and set of memory issued in between (CUPTI_ACTIVITY_KIND_MEMCPY and
+// _MEMSET records: kind, bytes, and the number of kernel launches before it by correlation ID). Two CUPTI sources, each for what it gets right (checked on an H100, CUDA 13, CUPTI
 // API 130001, build/fingerprint/probe):
 //   - the module-load callback (CUPTI_CBID_RESOURCE_MODULE_LOADED) hands over each module's cubin, byte for
 //     byte the one nvcc wrote; cubin_kernels() reads from it the SASS hash, the registers and the stack frame;
@@ -38,12 +39,12 @@ class LaunchCapture {
   // Library -> version ("cublas" -> "13.0.0"), copied into every fingerprint end() returns.
   void set_libraries(std::map<std::string, std::string> libraries);
 
-  // From now on, record kernel launches on every device and stream. begin() and end() are called from one
+  // From now on, record kernel launches, copies and sets on every device and stream. begin() and end() are called from one
   // thread; a second begin() before end() starts the window again.
   void begin();
   // Waits for the current device (cudaDeviceSynchronize: kernels still running on another device may be
   // missed), stops recording and returns what launched since begin(), in launch order, consecutive identical
-  // launches merged. A CUDA or CUPTI failure is not thrown: it gives a fingerprint without kernels whose
+  // launches merged, and the copies and sets issued since begin() (Fingerprint::copies, covers_copies true). A CUDA or CUPTI failure is not thrown: it gives a fingerprint without kernels whose
   // capture_status names the failing call and its error.
   formats::Fingerprint end();
 

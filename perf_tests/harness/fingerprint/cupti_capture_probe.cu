@@ -1,7 +1,9 @@
 // LaunchCapture checked on a GPU, by hand (not a CTest test: it needs a GPU and CUPTI to itself).
 // Two kernels of its own are captured, the first launched twice with a cudaMemset between the two launches;
-// the fingerprint must hold exactly two entries (a memset is no kernel, so the two launches merge), each
-// with a SASS hash and the static shared memory, stack frame and registers that cudaFuncGetAttributes gives.
+// the fingerprint must hold exactly two kernel entries (a memset is no kernel, so the two launches merge),
+// each with a SASS hash and the static shared memory, stack frame and registers that cudaFuncGetAttributes
+// gives, and exactly one copy entry: the memset, of its size, after the first launch (after_launches 1).
+// The cudaMemset before begin() must not be in it.
 //   cmake --build <build> --target cupti_capture_probe
 //   <build>/perf_tests/harness/fingerprint/cupti_capture_probe
 // Exit codes: 0 as expected, 1 not (each difference printed), 2 could not run (no GPU, no CUPTI, CUDA error).
@@ -126,6 +128,15 @@ int main() {
     check_kernel(checks, fingerprint.kernels[0], "shared_array_kernel", 2, kBlocks, kDynamicSharedBytes,
                  shared_attributes);
     check_kernel(checks, fingerprint.kernels[1], "local_array_kernel", 1, 1, 0, local_attributes);
+  }
+  checks.expect(fingerprint.covers_copies, "covers_copies is false: copies and sets were not captured");
+  checks.expect_equal(static_cast<long long>(fingerprint.copies.size()), 1, "copy entries (the one memset)");
+  if (fingerprint.copies.size() == 1) {
+    const gpuperf::formats::CopyOrSet& set = fingerprint.copies[0];
+    checks.expect(set.kind == "memset", "copies[0].kind " + set.kind + ", expected memset");
+    checks.expect_equal(set.bytes, static_cast<long long>(kDataBytes), "copies[0].bytes");
+    checks.expect_equal(set.after_launches, 1, "copies[0].after_launches (between the two launches)");
+    checks.expect_equal(set.count, 1, "copies[0].count");
   }
   std::printf("cupti_capture_probe: %s\n", checks.passed() ? "PASS" : "FAIL");
   return checks.passed() ? kPass : kFail;

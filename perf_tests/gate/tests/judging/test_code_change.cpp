@@ -269,6 +269,71 @@ TEST(CompareCode, WarnsOfSpillsAndHalvedGridsOnly) {
   EXPECT_EQ(warnings(keep, [](formats::KernelLaunch& k) { k.launches = 5; }), Lines{});
 }
 
+// Copies and sets: compared in order where both sides captured them, and only then all the GPU work.
+formats::Fingerprint with_copies(std::vector<formats::CopyOrSet> copies) {
+  formats::Fingerprint f = three_kernels();
+  f.copies = std::move(copies);
+  f.covers_copies = true;
+  return f;
+}
+
+TEST(CompareCode, CopiesAndSetsAddedRemovedResizedAndRepeatedAreTheirLines) {
+  const formats::CopyOrSet set{"memset", 4194304, 1, 1};
+  const formats::CopyOrSet copy{"memcpy DtoD", 1048576, 2, 1};
+  const CodeChange same = compare_code(with_copies({set, copy}), with_copies({set, copy}));
+  EXPECT_EQ(same.comparison, CodeComparison::kSame);
+  EXPECT_TRUE(same.covers_all_gpu_work);
+
+  const CodeChange added = compare_code(with_copies({copy}), with_copies({set, copy}));
+  EXPECT_EQ(added.comparison, CodeComparison::kChanged);
+  EXPECT_EQ(added.changes, Lines{"memset of 4194304 bytes added"});
+  EXPECT_EQ(added.warnings, Lines{"memset of 4194304 bytes added"}) << "work the timed region did not do";
+  EXPECT_FALSE(added.covers_all_gpu_work);
+  EXPECT_EQ(compare_code(with_copies({set, copy}), with_copies({copy})).changes, Lines{"memset of 4194304 bytes removed"});
+
+  formats::CopyOrSet bigger = copy;
+  bigger.bytes = 2097152;
+  EXPECT_EQ(compare_code(with_copies({set, copy}), with_copies({set, bigger})).changes,
+            Lines{"memcpy DtoD of 1048576 -> 2097152 bytes"});
+  formats::CopyOrSet twice = set;
+  twice.count = 2;
+  EXPECT_EQ(compare_code(with_copies({set, copy}), with_copies({twice, copy})).changes,
+            Lines{"memset of 4194304 bytes: once -> 2 times"});
+  formats::CopyOrSet moved = set;
+  moved.after_launches = 0;
+  EXPECT_EQ(compare_code(with_copies({set, copy}), with_copies({moved, copy})).changes,
+            Lines{"memset of 4194304 bytes: after kernel launch 1 -> 0"});
+
+  formats::Fingerprint kernel_added = with_copies({set, copy});
+  kernel_added.kernels.push_back(reduce_launch());
+  const CodeChange both = compare_code(with_copies({set, copy}), with_copies({copy}));
+  EXPECT_EQ(both.changes.size(), 1u);
+  const CodeChange kernels_first = compare_code(with_copies({set, copy}), [&] {
+    formats::Fingerprint f = kernel_added;
+    f.copies = {copy};
+    return f;
+  }());
+  ASSERT_EQ(kernels_first.changes.size(), 2u);
+  EXPECT_EQ(kernels_first.changes[1], "memset of 4194304 bytes removed") << "which kernels ran comes first";
+}
+
+// A schema-1 side saw kernels alone: the same kernels are kSame, but not all the GPU work is known.
+TEST(CompareCode, AllTheGpuWorkIsCoveredOnlyWhereBothSidesCapturedCopies) {
+  const formats::Fingerprint kernels_only = three_kernels();
+  ASSERT_FALSE(kernels_only.covers_copies);
+  const formats::Fingerprint with_a_set = with_copies({formats::CopyOrSet{"memset", 64, 0, 1}});
+  for (const auto& [before, now] : {std::pair{kernels_only, with_a_set}, std::pair{with_a_set, kernels_only},
+                                    std::pair{kernels_only, kernels_only}}) {
+    const CodeChange change = compare_code(before, now);
+    EXPECT_EQ(change.comparison, CodeComparison::kSame) << "copies unknown on one side are not a change";
+    EXPECT_FALSE(change.covers_all_gpu_work);
+  }
+  EXPECT_TRUE(compare_code(with_a_set, with_a_set).covers_all_gpu_work);
+  formats::Fingerprint not_captured = with_a_set;
+  not_captured.capture_status = "CUPTI unavailable";
+  EXPECT_FALSE(compare_code(with_a_set, not_captured).covers_all_gpu_work);
+}
+
 TEST(ShortKernelName, DropsReturnTypeAndParameters) {
   formats::KernelLaunch k = tiled_launch();
   EXPECT_EQ(short_kernel_name(k), "tiled<256>");
