@@ -16,6 +16,7 @@
 #include "harness/fingerprint/cupti_capture.h"
 
 namespace fp = gpuperf::fingerprint;
+namespace fmt = gpuperf::formats;
 
 constexpr int kPass = 0;
 constexpr int kFail = 1;
@@ -68,7 +69,7 @@ class Checks {
   int failures_ = 0;
 };
 
-void check_kernel(Checks& checks, const fp::KernelLaunch& launch, const char* name, int launches, int grid,
+void check_kernel(Checks& checks, const fmt::KernelLaunch& launch, const char* name, int launches, int grid,
                   int dynamic_shared_bytes, const cudaFuncAttributes& attributes) {
   const std::string at = std::string(name) + ": ";
   checks.expect(launch.mangled_name.find(name) != std::string::npos, at + "mangled name " + launch.mangled_name);
@@ -112,8 +113,8 @@ int main() {
   shared_array_kernel<<<kBlocks, kThreads, kDynamicSharedBytes>>>(data);
   local_array_kernel<<<1, kThreads>>>(data, 3);
   const cudaError_t launched = cudaGetLastError();
-  const fp::Fingerprint fingerprint = capture.end();
-  std::printf("%s\n", fp::to_text(fingerprint).c_str());
+  const fmt::Fingerprint fingerprint = capture.end();
+  std::printf("%s\n", fmt::to_text(fingerprint).c_str());
   if (!cuda_ok(memset, "cudaMemset") || !cuda_ok(launched, "kernel launch") || !cuda_ok(cudaFree(data), "cudaFree")) {
     return kCannotRun;
   }
@@ -121,7 +122,7 @@ int main() {
   Checks checks;
   // Without a stack frame the second kernel would not test where local memory is read from.
   checks.expect(local_attributes.localSizeBytes > 0, "local_array_kernel has no stack frame: fix the probe");
-  checks.expect(fingerprint.capture_status == fp::kCapturedByCupti, "capture_status " + fingerprint.capture_status);
+  checks.expect(fingerprint.capture_status == fmt::kCapturedByCupti, "capture_status " + fingerprint.capture_status);
   checks.expect(fingerprint.libraries.count("cupti_capture_probe") == 1, "libraries not carried over");
   checks.expect_equal(static_cast<long long>(fingerprint.kernels.size()), 2, "kernel entries");
   if (fingerprint.kernels.size() == 2) {
