@@ -54,6 +54,11 @@ struct BaselineRecorded {
   // How the runs were measured (formats/measuring_method.h): recorded.measuring_method, or
   // kMeasuringMethodUnrecorded in files that do not say; 0 for a team's suite only.
   int measuring_method = 0;
+  // The GPUs recorded together, one list per recording session (one host's --all-gpus recording, or one
+  // GPU's): GPUs of one session share their host's level, so their spread says nothing of how far another
+  // host sits (statistics/tolerance.h). Each UUID of the entries' machine_medians in exactly one list;
+  // written only where machine_medians are, and merge_recordings concatenates the inputs' lists.
+  std::vector<std::vector<std::string>> machine_groups;
 };
 
 struct BaselineEntry {
@@ -106,7 +111,9 @@ struct Baseline {
 // kMaxBenchmarkNameLength, or (schema 2) a median outside [min, max] of its process medians: it is their
 // geometric mean, and one that is not was edited by hand, so the reports would print one number while
 // the verdict was taken against another; machine_medians with one entry, a key that is no GPU UUID, a level
-// that is no time in range, or a median outside [min, max] of the levels. A schema_version 1 file
+// that is no time in range, or a median outside [min, max] of the levels; recorded.machine_groups with an
+// empty list, a key that is no GPU UUID or a UUID in two lists, or a GPU of an entry's machine_medians in
+// none (the file then holds machine_medians without groups: each GPU counts as its own session). A schema_version 1 file
 // is read: its pooled samples are split into recorded.runs processes of samples_per_run (one process when
 // the counts do not divide, as after throttled samples were dropped).
 // Every object of the file (the top level, gpu, recorded, defaults, each family override and each

@@ -75,6 +75,17 @@ Baseline merge_recordings(const std::vector<Recording>& recordings, const Baseli
   merged.recorded.runs = 0;
   merged.recorded.gpu_uuids.clear();
   for (const auto& [uuid, source] : recorded_by) merged.recorded.gpu_uuids.push_back(uuid);
+  // Each input's sessions, as they were: a GPU in two was refused above (it is in two recordings).
+  merged.recorded.machine_groups.clear();
+  for (const Recording& recording : recordings) {
+    const BaselineRecorded& own = recording.baseline.recorded;
+    if (own.machine_groups.empty()) {
+      merged.recorded.machine_groups.push_back(own.gpu_uuids);
+    } else {
+      merged.recorded.machine_groups.insert(merged.recorded.machine_groups.end(), own.machine_groups.begin(),
+                                            own.machine_groups.end());
+    }
+  }
   const Baseline& settings = previous != nullptr ? *previous : first.baseline;
   merged.default_tolerance_pct = settings.default_tolerance_pct;
   merged.same_gpu_tolerance_pct = settings.same_gpu_tolerance_pct;

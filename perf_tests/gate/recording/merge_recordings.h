@@ -20,8 +20,9 @@ struct Recording {
 // The recordings merged: each benchmark's machines are the union of the recordings' (a single-GPU
 // recording is one machine, its UUID from recorded.gpu_uuids, at its median; a merged one brings its
 // machine_medians), its median the geometric mean of their levels, its process medians each recording's
-// moved to that centre; recorded.gpu_uuids the union, runs their sum, samples_per_run the largest,
-// harness_version this gate's; gpu, date, commit and measuring_method the first recording's.
+// moved to that centre; recorded.gpu_uuids the union, machine_groups the recordings' sessions one after
+// another (an input without them: one session of its gpu_uuids), runs their sum, samples_per_run the
+// largest, harness_version this gate's; gpu, date, commit and measuring_method the first recording's.
 // From `previous` (may be null): defaults, families and per-benchmark tolerance_pct (as record_baseline
 // keeps them), and every entry of a family the recordings do not hold (another suite's,
 // recording/recorded_families.h), as it was; without it, the first recording's defaults and families.

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <set>
 
 #include "gate/inputs/results.h"
 #include "gate/statistics/statistics.h"
@@ -11,39 +12,122 @@ namespace gpuperf::gate {
 
 namespace {
 
-// The sum of squared deviations of the machine levels' logs from their mean.
-double machine_sum_of_squares(const std::map<std::string, double>& levels) {
-  double mean = 0.0;
-  for (const auto& [uuid, level] : levels) mean += std::log(level);
-  mean /= static_cast<double>(levels.size());
-  double sum = 0.0;
-  for (const auto& [uuid, level] : levels) sum += (std::log(level) - mean) * (std::log(level) - mean);
-  return sum;
+// The parts of a benchmark's machine spread, as variances of log levels, with their degrees of freedom.
+struct SpreadParts {
+  double within_variance = 0.0;   // pooled within sessions
+  int within_df = 0;
+  double between_variance = 0.0;  // of the sessions' means
+  int sessions = 0;
+  int machines = 0;
+};
+
+SpreadParts spread_parts_of(const std::vector<std::vector<double>>& sessions) {
+  SpreadParts parts;
+  double within_sum = 0.0;
+  std::vector<double> means;
+  for (const std::vector<double>& logs : sessions) {
+    double mean = 0.0;
+    for (double l : logs) mean += l;
+    mean /= static_cast<double>(logs.size());
+    for (double l : logs) within_sum += (l - mean) * (l - mean);
+    parts.within_df += static_cast<int>(logs.size()) - 1;
+    parts.machines += static_cast<int>(logs.size());
+    means.push_back(mean);
+  }
+  parts.sessions = static_cast<int>(sessions.size());
+  if (parts.within_df > 0) parts.within_variance = within_sum / parts.within_df;
+  if (means.size() >= 2) {
+    double centre = 0.0;
+    for (double m : means) centre += m;
+    centre /= static_cast<double>(means.size());
+    double sum = 0.0;
+    for (double m : means) sum += (m - centre) * (m - centre);
+    parts.between_variance = sum / static_cast<double>(means.size() - 1);
+  }
+  return parts;
+}
+
+// How far another host's GPU sits from the centre, as a variance: the sessions' means differ by the hosts'
+// spread plus a share of the machines'; adding the whole within-session variance counts the machines'
+// in full (a slight overestimate where a session holds one GPU).
+double cross_host_variance(const SpreadParts& parts) { return parts.between_variance + parts.within_variance; }
+
+SpreadParts spread_parts_of_entry(const Baseline& baseline, const BaselineEntry& entry) {
+  return spread_parts_of(session_log_levels(baseline.recorded.machine_groups, entry.machine_medians));
 }
 
 }  // namespace
 
 std::string family_of(const std::string& benchmark_name) { return benchmark_name.substr(0, benchmark_name.find('/')); }
 
+std::vector<std::vector<double>> session_log_levels(const std::vector<std::vector<std::string>>& machine_groups,
+                                                    const std::map<std::string, double>& machine_medians) {
+  std::vector<std::vector<double>> sessions;
+  std::set<std::string> placed;
+  for (const std::vector<std::string>& group : machine_groups) {
+    std::vector<double> logs;
+    for (const std::string& uuid : group) {
+      const auto level = machine_medians.find(uuid);
+      if (level == machine_medians.end() || !placed.insert(uuid).second) continue;
+      logs.push_back(std::log(level->second));
+    }
+    if (!logs.empty()) sessions.push_back(std::move(logs));
+  }
+  std::vector<double> ungrouped;
+  for (const auto& [uuid, level] : machine_medians) {
+    if (placed.count(uuid) == 0) ungrouped.push_back(std::log(level));
+  }
+  if (!ungrouped.empty()) sessions.push_back(std::move(ungrouped));
+  return sessions;
+}
+
 std::optional<MachineSpread> machine_spread(const Baseline& baseline, const BaselineEntry& entry) {
   if (entry.machine_medians.size() < kMinMachinesForSpread) return std::nullopt;
-  // The file's typical variance: the median of its benchmarks' (the mean would let a few wide cuBLAS
-  // benchmarks widen every tight one's tolerance).
-  std::vector<double> variances;
+  const SpreadParts own = spread_parts_of_entry(baseline, entry);
+  // The file's typical variances: the medians of its benchmarks' (the mean would let a few wide cuBLAS
+  // benchmarks widen every tight one's tolerance), of those whose sessions estimate each.
+  std::vector<double> within_variances;
+  std::vector<double> cross_variances;
   for (const auto& [name, other] : baseline.benchmarks) {
     if (other.machine_medians.size() < kMinMachinesForSpread) continue;
-    variances.push_back(machine_sum_of_squares(other.machine_medians) /
-                        static_cast<double>(other.machine_medians.size() - 1));
+    const SpreadParts parts = spread_parts_of_entry(baseline, other);
+    if (parts.within_df > 0) within_variances.push_back(parts.within_variance);
+    if (parts.sessions >= kMinHostsToTighten) cross_variances.push_back(cross_host_variance(parts));
   }
-  const double own_df = static_cast<double>(entry.machine_medians.size() - 1);
-  const double own_sum = machine_sum_of_squares(entry.machine_medians);
+  const auto shrunk_sd_pct = [](double own_variance, int own_df, const std::vector<double>& typical) {
+    if (typical.empty()) return 0.0;  // then own_df is 0 too: nothing to shrink
+    return 100.0 * std::sqrt((kMachineSpreadPriorDf * median(typical) + own_df * own_variance) /
+                             (kMachineSpreadPriorDf + own_df));
+  };
   MachineSpread spread;
-  spread.machines = static_cast<int>(entry.machine_medians.size());
-  spread.raw_sd_pct = 100.0 * std::sqrt(own_sum / own_df);
-  const double prior_variance = median(variances);  // the entry's own is among them: never empty
-  spread.sd_pct =
-      100.0 * std::sqrt((kMachineSpreadPriorDf * prior_variance + own_sum) / (kMachineSpreadPriorDf + own_df));
+  spread.machines = own.machines;
+  spread.sessions = own.sessions;
+  spread.within_sd_pct = shrunk_sd_pct(own.within_variance, own.within_df, within_variances);
+  spread.between_sd_pct = 100.0 * std::sqrt(own.between_variance);
+  spread.raw_sd_pct = 100.0 * std::sqrt(cross_host_variance(own));
+  // Never below the spread between the GPUs of one host: another host's GPU is at least that far.
+  spread.sd_pct = spread.tightens()
+                      ? std::max(spread.within_sd_pct, shrunk_sd_pct(cross_host_variance(own), own.sessions - 1, cross_variances))
+                      : spread.within_sd_pct;
   return spread;
+}
+
+Tolerance cross_machine_tolerance(const MachineSpread& spread, double floor_pct, double default_pct) {
+  char why[160];
+  if (spread.tightens()) {
+    std::snprintf(why, sizeof why, "machine spread %.2f%% over %d GPUs of %d hosts", spread.sd_pct, spread.machines,
+                  spread.sessions);
+    return {std::max(floor_pct, kMachineSpreadK * spread.sd_pct), why};
+  }
+  const double widened_pct = kMachineWideningK * spread.within_sd_pct;
+  if (widened_pct > default_pct) {
+    std::snprintf(why, sizeof why, "machine spread %.2f%% over %d GPUs of %d host%s (widens the default)",
+                  spread.within_sd_pct, spread.machines, spread.sessions, spread.sessions == 1 ? "" : "s");
+    return {widened_pct, why};
+  }
+  std::snprintf(why, sizeof why, "default %.1f%%: recordings of %d host%s (%d needed to tighten by the machines' spread)",
+                default_pct, spread.sessions, spread.sessions == 1 ? "" : "s", kMinHostsToTighten);
+  return {default_pct, why};
 }
 
 Tolerance resolve_tolerance(const Baseline& baseline, const std::string& name, const BaselineEntry& entry,
@@ -53,9 +137,7 @@ Tolerance resolve_tolerance(const Baseline& baseline, const std::string& name, c
     tolerance = {*baseline.same_gpu_tolerance_pct, kSameGpuDefaultSource};
   } else if (const std::optional<MachineSpread> spread = machine_spread(baseline, entry); spread && !same_gpu) {
     const double floor_pct = baseline.same_gpu_tolerance_pct.value_or(baseline.default_tolerance_pct);
-    char why[96];
-    std::snprintf(why, sizeof why, "machine spread %.2f%% over %d GPUs", spread->sd_pct, spread->machines);
-    tolerance = {std::max(floor_pct, kMachineSpreadK * spread->sd_pct), why};
+    tolerance = cross_machine_tolerance(*spread, floor_pct, baseline.default_tolerance_pct);
   } else if (!same_gpu && baseline.recorded.gpu_uuids.size() == 1) {
     tolerance.source = kOneGpuRecordedSource;
   }

@@ -55,6 +55,9 @@ TEST(RecordOnSeveralGpus, KeepsEachGpusLevelAndCentresItsProcessesOnTheMachinesC
 
   const Baseline single = record_baseline({runs[0], runs[1]}, nullptr, {});
   EXPECT_TRUE(single.benchmarks.at(kMergedReduce9).machine_medians.empty()) << "one GPU: no levels";
+  // One recording is one session: its GPUs share a host.
+  EXPECT_EQ(b.recorded.machine_groups, (std::vector<std::vector<std::string>>{{"GPU-a", "GPU-b"}}));
+  EXPECT_EQ(read_back.recorded.machine_groups, b.recorded.machine_groups);
 }
 
 // A recording of `uuid` with one benchmark, its process medians `processes`, and a fingerprint `code`.
@@ -110,6 +113,19 @@ TEST(MergeRecordings, EachGpuIsOneMachineAndAMergedFileKeepsEveryLevelInALaterMe
   EXPECT_EQ(all.process_medians.size(), 6u);
   EXPECT_NEAR(geometric_mean(all.process_medians), all.median, 1e-6 * all.median) << "processes centred on the new centre";
   EXPECT_NO_THROW(parse_baseline(baseline_to_text(abc), "abc.json")) << "a valid file";
+  // Each input's sessions, one after another: a one-GPU recording is a session of its own.
+  EXPECT_EQ(ab.recorded.machine_groups, (std::vector<std::vector<std::string>>{{"GPU-a"}, {"GPU-b"}}));
+  EXPECT_EQ(abc.recorded.machine_groups, (std::vector<std::vector<std::string>>{{"GPU-a"}, {"GPU-b"}, {"GPU-c"}}));
+}
+
+TEST(MergeRecordings, AHostsRecordingStaysOneSession) {
+  Recording host = one_gpu_recording("host.json", "GPU-a", {10.0, 10.1});
+  host.baseline.recorded.gpu_uuids = {"GPU-a", "GPU-b"};
+  host.baseline.recorded.machine_groups = {{"GPU-a", "GPU-b"}};
+  BaselineEntry& e = host.baseline.benchmarks.at("fam/a/n:1");
+  e.machine_medians = {{"GPU-a", 10.0}, {"GPU-b", 10.1}};
+  const Baseline merged = merge_recordings({host, one_gpu_recording("c.json", "GPU-c", {9.9, 10.0})}, nullptr);
+  EXPECT_EQ(merged.recorded.machine_groups, (std::vector<std::vector<std::string>>{{"GPU-a", "GPU-b"}, {"GPU-c"}}));
 }
 
 TEST(MergeRecordings, KeepsThePreviousHandTolerancesAndOtherSuitesEntries) {

@@ -55,16 +55,21 @@ constexpr double kTailMachineSd[] = {0.02, 0.025, 0.008, 0.008};
 constexpr double kHostSds[] = {0.005, 0.01};
 constexpr double kSlowdowns[] = {0.02, 0.03, 0.05};
 constexpr int kNeutralRuns = 60;    // x 108 benchmarks: 6,480 judgements a cell
-constexpr int kDetectionRuns = 12;  // x 108: 1,296 a cell
+constexpr int kDetectionRuns = 8;   // x 108: 864 a cell
 constexpr const char* kSlug = "simulated-gpu";
 
-enum class Recorded { kOneGpu, kOneHost, kTwoHosts };
+enum class Recorded { kOneGpu, kOneHost, kTwoHosts, kThreeHosts411, kThreeHosts222 };
+
+constexpr Recorded kAllRecorded[] = {Recorded::kOneGpu, Recorded::kOneHost, Recorded::kTwoHosts,
+                                     Recorded::kThreeHosts411, Recorded::kThreeHosts222};
 
 const char* describe(Recorded recorded) {
   switch (recorded) {
     case Recorded::kOneGpu: return "1 GPU (today: default 4%)";
     case Recorded::kOneHost: return "4 GPUs of one host";
     case Recorded::kTwoHosts: return "4 + 1 GPUs of two hosts";
+    case Recorded::kThreeHosts411: return "4 + 1 + 1 GPUs of three hosts";
+    case Recorded::kThreeHosts222: return "2 + 2 + 2 GPUs of three hosts";
   }
   return "";
 }
@@ -137,6 +142,16 @@ Baseline record(const Suite& suite, Recorded recorded, Noise& noise) {
     case Recorded::kOneHost: return record_host(suite, 'a', 4, noise);
     case Recorded::kTwoHosts:
       return merge_recordings({{"a.json", record_host(suite, 'a', 4, noise)}, {"b.json", record_host(suite, 'b', 1, noise)}},
+                              nullptr);
+    case Recorded::kThreeHosts411:
+      return merge_recordings({{"a.json", record_host(suite, 'a', 4, noise)},
+                               {"b.json", record_host(suite, 'b', 1, noise)},
+                               {"c.json", record_host(suite, 'c', 1, noise)}},
+                              nullptr);
+    case Recorded::kThreeHosts222:
+      return merge_recordings({{"a.json", record_host(suite, 'a', 2, noise)},
+                               {"b.json", record_host(suite, 'b', 2, noise)},
+                               {"c.json", record_host(suite, 'c', 2, noise)}},
                               nullptr);
   }
   return {};
@@ -231,7 +246,7 @@ struct Row {
 class MachineSpreadSimulation : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    for (Recorded recorded : {Recorded::kOneGpu, Recorded::kOneHost, Recorded::kTwoHosts}) {
+    for (Recorded recorded : kAllRecorded) {
       for (double host_sd : kHostSds) {
         Row row{recorded, host_sd, simulate_cell(recorded, host_sd, 0.0, kNeutralRuns), {}};
         for (double slowdown : kSlowdowns) row.slowed.push_back(simulate_cell(recorded, host_sd, slowdown, kDetectionRuns));
@@ -240,7 +255,8 @@ class MachineSpreadSimulation : public ::testing::Test {
     }
     std::ostringstream table;
     table << "Simulated suites of " << kSuiteBenchmarks << " benchmarks judged on a GPU of a host that recorded nothing "
-          << "(k = " << kMachineSpreadK << ", prior df " << kMachineSpreadPriorDf << "; " << kRecordingProcesses
+          << "(k = " << kMachineSpreadK << " from 3 hosts, " << kMachineWideningK << " widening; prior df "
+          << kMachineSpreadPriorDf << "; " << kRecordingProcesses
           << " recording processes a GPU; " << kProcessesPerLook << " processes a look, up to " << kLooks
           << " looks). A neutral cell holds " << kNeutralRuns << " runs (" << kNeutralRuns * kSuiteBenchmarks
           << " judgements), a slowdown cell " << kDetectionRuns << " (" << kDetectionRuns * kSuiteBenchmarks << ").\n\n";
@@ -272,28 +288,37 @@ class MachineSpreadSimulation : public ::testing::Test {
 
 std::vector<Row> MachineSpreadSimulation::rows_;
 
-// What docs/statistics.md states ("Across machines"), where hosts differ by 0.5% (sd). The host offset is
-// not in a baseline one host recorded, and it is what limits these figures (the 1% rows show its price).
-// A planted 3% slowdown in a benchmark whose machines agree within 1%, on a host that did not record the
-// baseline: SLOW in most runs, where today's flat 4% catches almost none.
-TEST_F(MachineSpreadSimulation, APlantedThreePercentIsCaughtWhereMachinesAgree) {
-  for (Recorded recorded : {Recorded::kOneHost, Recorded::kTwoHosts}) {
-    EXPECT_GE(row(recorded, 0.005).slowed[1].agreeing_rate(), 0.8) << describe(recorded);
-    EXPECT_GT(row(recorded, 0.005).slowed[1].agreeing_rate(), row(Recorded::kOneGpu, 0.005).slowed[1].rate() + 0.5)
-        << describe(recorded) << ": far more than today's flat 4% catches";
+// What docs/statistics.md states ("Across machines"): whatever the baseline's recording, a neutral change
+// fails no more benchmarks than today's flat 4% does at the same host sd. The margin is Monte Carlo: the
+// flat-4% cell counts 9 (0.5%) and 27 (1%) false alarms of 6,480, a Poisson sd of 3-5, so 0.1 points
+// (6.5 alarms) is about two of its sds at 0.5% and one at 1%, where the rule's cells sit at or below it.
+constexpr double kFalseAlarmMargin = 0.001;
+
+TEST_F(MachineSpreadSimulation, ANeutralChangeFailsNoMoreBenchmarksThanTheFlatDefault) {
+  for (double host_sd : kHostSds) {
+    const double today = row(Recorded::kOneGpu, host_sd).neutral.rate();
+    for (Recorded recorded : kAllRecorded) {
+      EXPECT_LE(row(recorded, host_sd).neutral.rate(), today + kFalseAlarmMargin)
+          << describe(recorded) << ", host sd " << host_sd;
+    }
   }
 }
 
-TEST_F(MachineSpreadSimulation, ANeutralChangeFailsFewBenchmarks) {
+// One host's GPUs say nothing of other hosts: their spread only widens the default, never tightens it.
+TEST_F(MachineSpreadSimulation, FewerThanThreeHostsNeverTighten) {
   for (Recorded recorded : {Recorded::kOneHost, Recorded::kTwoHosts}) {
-    EXPECT_LE(row(recorded, 0.005).neutral.rate(), 0.015) << describe(recorded);
-    EXPECT_LE(row(recorded, 0.005).neutral.tail_rate(), 0.04) << describe(recorded) << ": the wide benchmarks widen";
+    for (double host_sd : kHostSds) {
+      const Cell& neutral = row(recorded, host_sd).neutral;
+      EXPECT_GE(neutral.tolerance_sum / static_cast<double>(neutral.typical), 4.0) << describe(recorded);
+    }
   }
 }
 
-TEST_F(MachineSpreadSimulation, FivePercentIsCaughtAtLeastAsOftenAsToday) {
-  for (Recorded recorded : {Recorded::kOneHost, Recorded::kTwoHosts}) {
-    EXPECT_GE(row(recorded, 0.005).slowed[2].rate(), 0.8) << describe(recorded);
+// The gate still sees slowdowns, the larger the more often (the figures are printed for the docs).
+TEST_F(MachineSpreadSimulation, LargerSlowdownsAreCaughtMoreOften) {
+  for (const Row& r : rows_) {
+    EXPECT_GT(r.slowed[2].rate(), r.neutral.rate()) << describe(r.recorded) << ", host sd " << r.host_sd;
+    EXPECT_GE(r.slowed[2].rate(), r.slowed[0].rate()) << describe(r.recorded) << ", host sd " << r.host_sd;
   }
 }
 
