@@ -211,12 +211,6 @@ const std::vector<Command>& commands() {
         {"--commit", kValue, kNotAFile, "SHA", "the commit the results were measured at"},
         {"--default-tolerance-pct", kValue, kNotAFile, "X", "the default tolerance in percent (4)"},
         {"--same-gpu-tolerance-pct", kValue, kNotAFile, "X", "the tolerance on a GPU that recorded it (2)"}}},
-      {"migrate",
-       cli::run_migrate,
-       "rewrite a baseline of an older schema in the current one",
-       R"(  perf_gate migrate --baseline FILE --out FILE
-      Rewrite a baseline of an older schema_version in the current one (the numbers unchanged).
-)",
       {"merge-baselines",
        cli::run_merge_baselines,
        "merge baselines of one GPU model recorded on different GPUs or hosts",
@@ -231,6 +225,12 @@ const std::vector<Command>& commands() {
        {{"--recordings", kValues, kFileReplaced, "REC.json...", "the baselines to merge, one or more GPUs each"},
         {"--out", kValue, kFileOut, "FILE", "the baseline to write (may be --previous or a recording)"},
         {"--previous", kValue, kFileReplaced, "FILE", "the baseline this one replaces: its tolerances are kept"}}},
+      {"migrate",
+       cli::run_migrate,
+       "rewrite a baseline of an older schema in the current one",
+       R"(  perf_gate migrate --baseline FILE --out FILE
+      Rewrite a baseline of an older schema_version in the current one (the numbers unchanged).
+)",
        {{"--baseline", kValue, kFileReplaced, "FILE", "the baseline to read"},
         {"--out", kValue, kFileOut, "FILE", "the file to write (may be --baseline)"}}},
       {"ab",

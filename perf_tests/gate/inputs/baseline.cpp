@@ -16,11 +16,12 @@
 #include "formats/input_error.h"
 #include "formats/json_fields.h"
 #include "formats/json_input.h"
+#include "formats/measuring_method.h"
 #include "formats/names.h"
 #include "formats/nearest_name.h"
 #include "gate/inputs/results.h"
-#include "gate/statistics/statistics.h"
 #include "gate/inputs/runner_history.h"
+#include "gate/statistics/statistics.h"
 
 namespace gpuperf::gate {
 namespace {
@@ -45,8 +46,9 @@ constexpr std::initializer_list<const char*> kBaselineTopKeys = {"schema_version
                                                                  "defaults",       "families", "benchmarks"};
 constexpr std::initializer_list<const char*> kBaselineGpuKeys = {
     "name", "slug", "compute_capability", "sm_count", "memory_mib", "driver", "cuda_runtime", "sm_clock_mhz", "mem_clock_mhz"};
-constexpr std::initializer_list<const char*> kBaselineRecordedKeys = {"date", "commit",          "harness_version",
-                                                                      "runs", "samples_per_run", "gpu_uuids"};
+constexpr std::initializer_list<const char*> kBaselineRecordedKeys = {
+    "date", "commit", "harness_version", "runs", "samples_per_run", "gpu_uuids", "measuring_method",
+    "machine_groups"};
 constexpr std::initializer_list<const char*> kBaselineDefaultsKeys = {"tolerance_pct", "same_gpu_tolerance_pct"};
 constexpr std::initializer_list<const char*> kBaselineFamilyKeys = {"tolerance_pct"};
 constexpr std::initializer_list<const char*> kBaselineEntryKeys = {"unit",  "median",        "process_medians", "bytes",
@@ -184,7 +186,6 @@ void check_family_has_benchmarks(const ObjectReader& override_of_family, const s
                      "check the family's name");
 }
 
-BaselineEntry parse_entry(const ObjectReader& benchmarks, const std::string& name, const json& value, int schema,
 // An entry's machine_medians (BaselineEntry): absent, or two or more GPU UUIDs, each with a level in the
 // entry's unit, and the entry's median within [min, max] of them (it is their geometric mean).
 std::map<std::string, double> machine_medians_of_entry(const ObjectReader& e, const BaselineEntry& entry,
@@ -211,6 +212,48 @@ std::map<std::string, double> machine_medians_of_entry(const ObjectReader& e, co
   return machines;
 }
 
+// recorded.machine_groups as written: non-empty lists of GPU UUIDs, no UUID in two. Absent: nullopt.
+std::optional<std::vector<std::vector<std::string>>> machine_groups_as_written(const ObjectReader& recorded) {
+  const json* lists = recorded.optional_array("machine_groups");
+  if (lists == nullptr) return std::nullopt;
+  std::vector<std::vector<std::string>> groups;
+  std::map<std::string, std::size_t> group_of_uuid;
+  for (std::size_t i = 0; i < lists->size(); ++i) {
+    const std::string where = recorded.field("machine_groups") + "[" + std::to_string(i) + "]";
+    const json& list = (*lists)[i];
+    if (!list.is_array() || list.empty()) {
+      recorded.fail_at(where, "is not a non-empty list of GPU UUIDs (one list per recording session)");
+    }
+    std::vector<std::string>& group = groups.emplace_back();
+    for (std::size_t j = 0; j < list.size(); ++j) {
+      const std::string at = where + "[" + std::to_string(j) + "]";
+      group.push_back(recorded.string_at(list[j], at));
+      if (const std::string why = why_not_gpu_uuid(group.back()); !why.empty()) recorded.fail_at(at, "is " + why);
+      const auto [it, added] = group_of_uuid.emplace(group.back(), i);
+      if (!added) {
+        recorded.fail_at(at, "repeats " + group.back() + ", already in machine_groups[" + std::to_string(it->second) +
+                                 "]: a GPU is recorded in one session");
+      }
+    }
+  }
+  return groups;
+}
+
+// Every GPU of an entry's machine_medians in one of recorded.machine_groups (each is in at most one).
+void check_machine_groups_cover_levels(const ObjectReader& recorded, const Baseline& b) {
+  std::set<std::string> grouped;
+  for (const auto& group : b.recorded.machine_groups) grouped.insert(group.begin(), group.end());
+  for (const auto& [name, entry] : b.benchmarks) {
+    for (const auto& [uuid, level] : entry.machine_medians) {
+      if (grouped.count(uuid) == 0) {
+        recorded.fail("machine_groups", "holds no " + uuid + ", a GPU of benchmarks" + formats::quoted_key(name) +
+                                            ".machine_medians: every recorded GPU is in one recording session's list");
+      }
+    }
+  }
+}
+
+BaselineEntry parse_entry(const ObjectReader& benchmarks, const std::string& name, const json& value, int schema,
                           const BaselineRecorded& recorded, ImplausibleTolerances& implausible) {
   const ObjectReader e = benchmarks.member(name, value);
   require_baseline_keys(e, schema == 1 ? kBaselineSchema1EntryKeys : kBaselineEntryKeys);
@@ -239,8 +282,8 @@ std::map<std::string, double> machine_medians_of_entry(const ObjectReader& e, co
   entry.bytes = e.optional_non_negative("bytes").value_or(0.0);
   entry.flops = e.optional_non_negative("flops").value_or(0.0);
   entry.tolerance_pct = tolerance(e, "tolerance_pct", implausible);
-  if (e.find("fingerprint") != nullptr) {
   entry.machine_medians = machine_medians_of_entry(e, entry, unit);
+  if (e.find("fingerprint") != nullptr) {
     try {
       entry.fingerprint = formats::read_fingerprint(e.object("fingerprint"));
     } catch (const formats::InputError& error) {
@@ -294,6 +337,7 @@ Baseline parse_baseline(const std::string& text, const std::string& source) {
   b.gpu.sm_clock_mhz = gpu.optional_positive("sm_clock_mhz");
   b.gpu.mem_clock_mhz = gpu.optional_positive("mem_clock_mhz");
 
+  b.recorded.measuring_method = formats::kMeasuringMethodUnrecorded;
   if (const std::optional<ObjectReader> recorded = top.optional_object("recorded")) {
     require_baseline_keys(*recorded, kBaselineRecordedKeys);
     b.recorded.date = recorded->optional_string("date").value_or("");
@@ -302,6 +346,9 @@ Baseline parse_baseline(const std::string& text, const std::string& source) {
     b.recorded.runs = static_cast<int>(recorded->optional_integer("runs").value_or(0));
     b.recorded.samples_per_run = static_cast<int>(recorded->optional_integer("samples_per_run").value_or(0));
     b.recorded.gpu_uuids = recorded->strings("gpu_uuids");
+    // A file that names no method was recorded before the method was versioned (measuring_method.h).
+    b.recorded.measuring_method = static_cast<int>(
+        recorded->optional_integer("measuring_method", 1, 1000).value_or(b.recorded.measuring_method));
   }
 
   const ObjectReader defaults = top.object("defaults");
@@ -316,6 +363,19 @@ Baseline parse_baseline(const std::string& text, const std::string& source) {
   for (const auto& [name, value] : benchmarks.raw().items()) {
     require_name(formats::NameKind::kBenchmark, name, source, "benchmarks");
     b.benchmarks.emplace(name, parse_entry(benchmarks, name, value, schema, b.recorded, implausible));
+  }
+  // Without the key (a file of one GPU, or of one host recorded before sessions were kept): one session
+  // of the GPUs it names, so that their spread never tightens the tolerance on another host.
+  const std::optional<ObjectReader> recorded = top.optional_object("recorded");
+  if (const auto groups = recorded ? machine_groups_as_written(*recorded) : std::nullopt) {
+    b.recorded.machine_groups = *groups;
+    check_machine_groups_cover_levels(*recorded, b);
+  } else {
+    std::set<std::string> session(b.recorded.gpu_uuids.begin(), b.recorded.gpu_uuids.end());
+    for (const auto& [name, entry] : b.benchmarks) {
+      for (const auto& [uuid, level] : entry.machine_medians) session.insert(uuid);
+    }
+    if (!session.empty()) b.recorded.machine_groups = {{session.begin(), session.end()}};
   }
 
   if (const std::optional<ObjectReader> families = top.optional_object("families")) {
@@ -378,6 +438,14 @@ std::string baseline_to_text(const Baseline& b) {
   recorded["runs"] = b.recorded.runs;
   recorded["samples_per_run"] = b.recorded.samples_per_run;
   if (!b.recorded.gpu_uuids.empty()) recorded["gpu_uuids"] = b.recorded.gpu_uuids;
+  // Absent reads as kMeasuringMethodUnrecorded, so only a recorded version is written (0: a team suite's file).
+  if (b.recorded.measuring_method > formats::kMeasuringMethodUnrecorded) {
+    recorded["measuring_method"] = b.recorded.measuring_method;
+  }
+  // Only where machine levels are: a file of one GPU is one session without saying so.
+  const bool has_machine_levels = std::any_of(b.benchmarks.begin(), b.benchmarks.end(),
+                                              [](const auto& named) { return !named.second.machine_medians.empty(); });
+  if (has_machine_levels && !b.recorded.machine_groups.empty()) recorded["machine_groups"] = b.recorded.machine_groups;
   doc["defaults"] = ordered{{"tolerance_pct", b.default_tolerance_pct}};
   if (b.same_gpu_tolerance_pct) doc["defaults"]["same_gpu_tolerance_pct"] = *b.same_gpu_tolerance_pct;
   doc["families"] = ordered::object();
@@ -397,6 +465,12 @@ std::string baseline_to_text(const Baseline& b) {
     entry["bytes"] = e.bytes;
     entry["flops"] = e.flops;
     if (e.tolerance_pct) entry["tolerance_pct"] = *e.tolerance_pct;
+    if (!e.machine_medians.empty()) {
+      ordered levels = ordered::object();
+      for (const auto& [uuid, level] : e.machine_medians) levels[uuid] = rounded_for_writing(level);
+      entry["machine_medians"] = "@compact" + std::to_string(compact_values.size()) + "@";
+      compact_values.emplace_back("machine_medians", levels.dump());
+    }
     if (e.fingerprint) {
       entry["fingerprint"] = "@compact" + std::to_string(compact_values.size()) + "@";
       compact_values.emplace_back("fingerprint", nlohmann::json(*e.fingerprint).dump());
@@ -406,12 +480,6 @@ std::string baseline_to_text(const Baseline& b) {
   // The placeholders appear in order, and only as the value of their key (an unescaped quote is always a
   // delimiter, so no benchmark name can imitate the pattern).
   const std::string text = doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
-    if (!e.machine_medians.empty()) {
-      ordered levels = ordered::object();
-      for (const auto& [uuid, level] : e.machine_medians) levels[uuid] = rounded_for_writing(level);
-      entry["machine_medians"] = "@compact" + std::to_string(compact_values.size()) + "@";
-      compact_values.emplace_back("machine_medians", levels.dump());
-    }
   std::string out;
   out.reserve(text.size());
   std::size_t from = 0;

@@ -131,12 +131,12 @@ BenchmarkComparison compare_one(const std::string& name, const BaselineEntry& en
                  std::string(kUpdateBaselineCommand) + ")";
     return row;
   }
-  if (row.baseline_processes < kRecommendedBaselineProcesses) {
   if (side.own_level) {
     row.note = "against this GPU's own level in the baseline (" +
                format_number("%+.2f", (side.centre / entry.median - 1.0) * 100.0) + "% from the " +
                std::to_string(entry.machine_medians.size()) + " recording GPUs' centre)";
   }
+  if (row.baseline_processes < kRecommendedBaselineProcesses) {
     row.note += std::string(row.note.empty() ? "" : "; ") + "baseline from " + std::to_string(row.baseline_processes) + " process" +
                (row.baseline_processes == 1 ? "" : "es") + " (recommended " +
                std::to_string(kRecommendedBaselineProcesses) + "): a wider interval; re-record to narrow it";

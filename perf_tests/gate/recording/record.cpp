@@ -103,6 +103,9 @@ Baseline record_baseline(const std::vector<ResultsFile>& runs, const Baseline* p
   b.recorded.runs = static_cast<int>(
       std::count_if(runs.begin(), runs.end(), [](const ResultsFile& run) { return !run.benchmarks.empty(); }));
   b.recorded.gpu_uuids = gpu_uuids_of(runs);
+  // One recording is one session: its GPUs share a host (written only where machine levels are).
+  if (!b.recorded.gpu_uuids.empty()) b.recorded.machine_groups = {b.recorded.gpu_uuids};
+  b.recorded.measuring_method = common_measuring_method(runs);  // refuses runs of different methods
   b.default_tolerance_pct = kDefaultTolerancePct;
   b.same_gpu_tolerance_pct = kDefaultSameGpuTolerancePct;
   if (previous != nullptr) {
@@ -135,8 +138,8 @@ Baseline record_baseline(const std::vector<ResultsFile>& runs, const Baseline* p
   }
 
   const std::map<std::string, formats::Fingerprint> fingerprints = pool_fingerprints(runs);
-  for (const auto& [name, samples] : pooled) {
   const std::map<std::string, std::vector<ResultsFile>> machines = runs_by_machine(runs);
+  for (const auto& [name, samples] : pooled) {
     if (samples.skipped) continue;  // its previous entry, if any, is kept below
     BaselineEntry entry;
     if (const auto captured = fingerprints.find(name); captured != fingerprints.end()) entry.fingerprint = captured->second;
@@ -163,10 +166,18 @@ Baseline record_baseline(const std::vector<ResultsFile>& runs, const Baseline* p
   if (previous != nullptr) {
     // Other suites' entries, and the skipped benchmarks' previous ones, as they were.
     const RecordedFamilies recorded = recorded_families(runs);
+    bool kept_other_entries = false;
     for (const auto& [name, entry] : previous->benchmarks) {
       const auto now = pooled.find(name);
       const bool skipped_now = now != pooled.end() && now->second.skipped;
-      if (!recorded.replaces(name) || skipped_now) b.benchmarks.emplace(name, entry);
+      const bool kept = !recorded.replaces(name);
+      if (kept || skipped_now) b.benchmarks.emplace(name, entry);
+      kept_other_entries = kept_other_entries || kept;
+    }
+    // A team suite's recording (method 0: its own) into a file that keeps other suites' entries, ours
+    // among them perhaps, keeps the file's method: those entries were measured with it.
+    if (b.recorded.measuring_method == 0 && kept_other_entries) {
+      b.recorded.measuring_method = previous->recorded.measuring_method;
     }
   }
   return b;

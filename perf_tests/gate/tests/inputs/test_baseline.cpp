@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "formats/input_error.h"
+#include "formats/measuring_method.h"
 #include "gate/inputs/baseline.h"
 #include "gate/tests/support/gate_test_support.h"
 
@@ -183,6 +184,24 @@ TEST(BaselineInput, HarnessVersionIsOptionalAndReadBackInItsPlace) {
                {"b.json", "recorded.harness_version is a number", "expected a string"});
 }
 
+TEST(BaselineInput, TheMeasuringMethodIsReadWrittenBackAndUnrecordedWhenAbsent) {
+  EXPECT_EQ(load_baseline(testdata("baseline_h200.json")).recorded.measuring_method,
+            formats::kMeasuringMethodUnrecorded)
+      << "a file recorded before the method was versioned";
+  const Baseline b = parse_baseline(baseline_text("", R"("runs": 10, "measuring_method": 2)"), "b.json");
+  EXPECT_EQ(b.recorded.measuring_method, 2);
+  const std::string text = baseline_to_text(b);
+  EXPECT_NE(text.find("\"measuring_method\": 2"), std::string::npos) << text.substr(0, 400);
+  EXPECT_EQ(parse_baseline(text, "round-trip").recorded.measuring_method, 2);
+  const Baseline old = parse_baseline(baseline_text("", R"("runs": 10)"), "b.json");
+  EXPECT_EQ(baseline_to_text(old).find("measuring_method"), std::string::npos)
+      << "absent stays absent: it reads as unrecorded";
+  for (const char* bad : {"0", "\"2\"", "2.5"}) {
+    expect_words(parse_error(baseline_text("", std::string(R"("measuring_method": )") + bad)),
+                 {"b.json", "recorded.measuring_method"});
+  }
+}
+
 TEST(BaselineInput, SameGpuToleranceMustBeAPositiveNumber) {
   expect_words(parse_error(baseline_text(R"("same_gpu_tolerance_pct": 0)")),
                {"b.json", "defaults.same_gpu_tolerance_pct is zero", "expected a positive, finite number"});
@@ -311,25 +330,6 @@ TEST(BaselineInput, AMedianOutsideItsProcessMediansIsRefused) {
 
 // A misspelt optional key was read as absent: "same_gpu_tolerence_pct" moved the same-GPU tolerance from 2%
 // to the 4% default and the run passed. Every object's keys are checked, naming the nearest known one.
-TEST(BaselineInput, UnknownKeysAreRefusedNamingTheNearestKnownOne) {
-  expect_words(load_error("bad_baseline_misspelt_key.json"),
-               {"bad_baseline_misspelt_key.json", "defaults.same_gpu_tolerence_pct is not a field the gate knows here",
-                "did you mean `same_gpu_tolerance_pct`?", "baselines/README.md"});
-  const auto with = [](const std::string& top, const std::string& entry) {
-    return R"({"schema_version": 2, "gpu": {"slug": "g"}, "defaults": {"tolerance_pct": 4}, )" + top +
-           R"("benchmarks": {"a/b": {"unit": "us", "median": 1, "process_medians": [1])" + entry + "}}}";
-  };
-  EXPECT_NO_THROW(parse_baseline(with("", ""), "b.json"));
-  expect_words(parse_error(with("", R"(, "tolerence_pct": 2)")),
-               {"b.json", "benchmarks['a/b'].tolerence_pct is not a field", "did you mean `tolerance_pct`?"});
-  expect_words(parse_error(with(R"("families": {"a": {"tolerance": 2}}, )", "")),
-               {"families['a'].tolerance is not a field", "(it knows tolerance_pct)"});
-  expect_words(parse_error(with(R"("gpu_slug": "g", )", "")), {"b.json: gpu_slug is not a field"});
-  expect_words(parse_error(with(R"("recorded": {"date": "d", "run": 3}, )", "")),
-               {"recorded.run is not a field", "did you mean `runs`?"});
-  expect_words(parse_error(R"({"schema_version": 2, "gpu": {"slug": "g", "smcount": 1}, "defaults": {"tolerance_pct": 4},
-                               "benchmarks": {}})"),
-               {"gpu.smcount is not a field", "did you mean `sm_count`?"});
 // A baseline whose one benchmark has median 1.01 and `levels` as its machine_medians (a JSON value).
 std::string baseline_with_machine_levels(const std::string& levels, const std::string& median = "1.01") {
   return R"({"schema_version": 2, "gpu": {"slug": "g"}, "defaults": {"tolerance_pct": 4},
@@ -365,6 +365,54 @@ TEST(BaselineInput, MachineMediansAreValidated) {
                {"median is 1.01 us", "outside its machine_medians (1.011 to 1.03)", "edited by hand"});
 }
 
+// The same with recorded.machine_groups `groups` (a JSON value): the GPUs recorded together.
+std::string baseline_with_machine_groups(const std::string& groups) {
+  std::string text = baseline_with_machine_levels(R"({"GPU-a": 1.0, "GPU-b": 1.02})");
+  return text.insert(1, R"("recorded": {"gpu_uuids": ["GPU-a", "GPU-b"], "machine_groups": )" + groups + "}, ");
+}
+
+TEST(BaselineInput, MachineGroupsAreReadWrittenAndDerivedWhereAbsent) {
+  const Baseline b = parse_baseline(baseline_with_machine_groups(R"([["GPU-a"], ["GPU-b"]])"), "b.json");
+  EXPECT_EQ(b.recorded.machine_groups, (std::vector<std::vector<std::string>>{{"GPU-a"}, {"GPU-b"}}));
+  EXPECT_EQ(parse_baseline(baseline_to_text(b), "again.json").recorded.machine_groups, b.recorded.machine_groups);
+  // A file without the key (one host's recording before sessions were kept): one session of its GPUs.
+  const Baseline old = parse_baseline(baseline_with_machine_levels(R"({"GPU-b": 1.02, "GPU-a": 1.0})"), "old.json");
+  EXPECT_EQ(old.recorded.machine_groups, (std::vector<std::vector<std::string>>{{"GPU-a", "GPU-b"}}));
+  Baseline one = b;
+  one.benchmarks.at("a/b").machine_medians.clear();
+  EXPECT_EQ(baseline_to_text(one).find("machine_groups"), std::string::npos) << "no machine levels: no key";
+}
+
+TEST(BaselineInput, MachineGroupsAreValidated) {
+  expect_words(parse_error(baseline_with_machine_groups(R"([["GPU-a"]])")),
+               {"recorded.machine_groups", "holds no GPU-b", "machine_medians", "one recording session"});
+  expect_words(parse_error(baseline_with_machine_groups(R"([["GPU-a", "GPU-b"], ["GPU-b"]])")),
+               {"machine_groups[1][0]", "repeats GPU-b", "machine_groups[0]"});
+  expect_words(parse_error(baseline_with_machine_groups(R"([["GPU-a", "GPU-b"], []])")),
+               {"machine_groups[1]", "non-empty list"});
+  expect_words(parse_error(baseline_with_machine_groups(R"([["GPU-a", "card-b"]])")),
+               {"machine_groups[0][1]", "does not start with GPU-"});
+}
+
+TEST(BaselineInput, UnknownKeysAreRefusedNamingTheNearestKnownOne) {
+  expect_words(load_error("bad_baseline_misspelt_key.json"),
+               {"bad_baseline_misspelt_key.json", "defaults.same_gpu_tolerence_pct is not a field the gate knows here",
+                "did you mean `same_gpu_tolerance_pct`?", "baselines/README.md"});
+  const auto with = [](const std::string& top, const std::string& entry) {
+    return R"({"schema_version": 2, "gpu": {"slug": "g"}, "defaults": {"tolerance_pct": 4}, )" + top +
+           R"("benchmarks": {"a/b": {"unit": "us", "median": 1, "process_medians": [1])" + entry + "}}}";
+  };
+  EXPECT_NO_THROW(parse_baseline(with("", ""), "b.json"));
+  expect_words(parse_error(with("", R"(, "tolerence_pct": 2)")),
+               {"b.json", "benchmarks['a/b'].tolerence_pct is not a field", "did you mean `tolerance_pct`?"});
+  expect_words(parse_error(with(R"("families": {"a": {"tolerance": 2}}, )", "")),
+               {"families['a'].tolerance is not a field", "(it knows tolerance_pct)"});
+  expect_words(parse_error(with(R"("gpu_slug": "g", )", "")), {"b.json: gpu_slug is not a field"});
+  expect_words(parse_error(with(R"("recorded": {"date": "d", "run": 3}, )", "")),
+               {"recorded.run is not a field", "did you mean `runs`?"});
+  expect_words(parse_error(R"({"schema_version": 2, "gpu": {"slug": "g", "smcount": 1}, "defaults": {"tolerance_pct": 4},
+                               "benchmarks": {}})"),
+               {"gpu.smcount is not a field", "did you mean `sm_count`?"});
   // Schema 1's pooled samples are not schema 2's; a key that is no text for a console is shown escaped.
   expect_words(parse_error(with("", R"(, "samples": [1])")), {"benchmarks['a/b'].samples is not a field"});
   expect_words(parse_error(with("", ", \"\\u001b[31m\": 1")), {"\\x1b[31m is not a field"});

@@ -22,6 +22,7 @@
 #include "formats/atomic_file.h"
 #include "formats/fnv1a.h"
 #include "formats/input_error.h"
+#include "formats/measuring_method.h"
 #include "formats/runtime_folder.h"
 #include "formats/version.h"
 #include "gate/inputs/gbench_results.h"
@@ -267,6 +268,33 @@ TEST(Record, RefusesErrorsThrottledRunsMixedGpusAndAnotherGpusPrevious) {
   const Baseline previous = load_baseline(testdata("baseline_h200.json"));
   EXPECT_NE(refusal({load_results(testdata("results_other_gpu.json"))}, &previous).find("--previous"),
             std::string::npos);
+}
+
+// The method the runs were measured with is the baseline's; a team suite's recording keeps the file's.
+TEST(Record, WritesTheRunsMeasuringMethodAndRefusesRunsOfTwoMethods) {
+  std::vector<ResultsFile> runs = two_runs();
+  for (ResultsFile& run : runs) run.measuring_method = 2;
+  const Baseline b = record_baseline(runs, nullptr, {});
+  EXPECT_EQ(b.recorded.measuring_method, 2);
+  EXPECT_EQ(record_baseline(two_runs(), nullptr, {}).recorded.measuring_method, formats::kMeasuringMethodUnrecorded)
+      << "results that name no method";
+
+  runs.back().measuring_method = 1;
+  EXPECT_THROW(record_baseline(runs, nullptr, {}), formats::InputError);
+  try {
+    record_baseline(runs, nullptr, {});
+  } catch (const formats::InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("results measured with methods 2 and 1"), std::string::npos) << e.what();
+  }
+
+  formats::GpuIdentity gpu;
+  gpu.name = runs.front().gpu.name;  // the team suite ran on the same model
+  ResultsFile team = load_gbench_results(testdata("gbench/single.json"), "saxpy_suite", gpu);
+  team.benchmarks.erase("saxpy_suite/BM_fails");  // its error would refuse the recording
+  EXPECT_EQ(record_baseline({team}, nullptr, {}).recorded.measuring_method, 0) << "a team suite's own method";
+  EXPECT_EQ(baseline_to_text(record_baseline({team}, nullptr, {})).find("measuring_method"), std::string::npos);
+  const Baseline with_team = record_baseline({team}, &b, {});
+  EXPECT_EQ(with_team.recorded.measuring_method, 2) << "our families' entries are kept, and so is their method";
 }
 
 TEST(Record, MovesAreSortedByTheSizeOfTheChange) {
