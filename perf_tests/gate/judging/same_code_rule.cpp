@@ -1,7 +1,5 @@
 #include "gate/judging/same_code_rule.h"
 
-#include "gate/reports/wording.h"
-
 namespace gpuperf::gate {
 
 SameCodeRuling rule_same_code(Verdict verdict, const std::optional<CodeChange>& code, bool method_changed) {

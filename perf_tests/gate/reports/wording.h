@@ -13,12 +13,6 @@ namespace gpuperf::gate {
 // The command that refreshes a GPU's baseline: what SLOW, FAST, NEW and MISSING lines point to.
 inline constexpr const char* kUpdateBaselineCommand = "scripts/update_baseline.sh";
 
-// The note of a same-code SLOW or FAST that stays a change of the code (judging/same_code_rule.h): its
-// fingerprints cover the kernels but not the copies and sets of the timed region.
-inline constexpr const char* kKernelsOnlyNote =
-    "code unchanged in its kernels, but the baseline's fingerprint does not cover copies and sets: judged as a "
-    "change of the code; re-record the baseline to capture them";
-
 // The noise a verdict assumed and the processes behind it: "process sd 0.31%, 3 processes vs 10
 // recorded" (A/B: "pair sd 0.62%, 12 pairs"); empty when nothing was judged.
 std::string format_noise(const BenchmarkComparison& row, const std::string& mode);
