@@ -11,6 +11,7 @@
 #include <chrono>
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <deque>
 #include <fstream>
@@ -211,11 +212,7 @@ class ChildWatch {
   void check() const {
     if (const int signal = g_process_stop_signal; signal != 0) {
       end_process_group(pid_);
-      const std::string line = "perf_gate: stopped by signal " + std::to_string(signal) + "; ended '" + spec_.argv[0] +
-                               "' and its process group first\n";
-      [[maybe_unused]] const ssize_t written = ::write(STDERR_FILENO, line.data(), line.size());
-      std::signal(signal, SIG_DFL);
-      std::raise(signal);
+      die_of(signal);
     }
     if (limit_s_ > 0 && std::chrono::steady_clock::now() - start_ >= std::chrono::seconds(limit_s_)) {
       end_process_group(pid_);
@@ -232,6 +229,12 @@ class ChildWatch {
     for (;;) {
       if (const std::optional<ProcessOutcome> outcome = ended(pid_)) {
         g_process_running_group = 0;
+        // The child often ends of the SIGTERM the handler sent before this loop looks at the signal: the
+        // driver was still told to stop, and must not go on to the next benchmark.
+        if (const int signal = g_process_stop_signal; signal != 0) {
+          ::kill(-pid_, SIGKILL);  // what the child left in its group
+          die_of(signal);
+        }
         return *outcome;
       }
       check();
@@ -240,6 +243,16 @@ class ChildWatch {
   }
 
  private:
+  // The driver dies of the signal that stopped it, saying what it ended first.
+  [[noreturn]] void die_of(int signal) const {
+    const std::string line = "perf_gate: stopped by signal " + std::to_string(signal) + "; ended '" + spec_.argv[0] +
+                             "' and its process group first\n";
+    [[maybe_unused]] const ssize_t written = ::write(STDERR_FILENO, line.data(), line.size());
+    std::signal(signal, SIG_DFL);
+    std::raise(signal);
+    std::_Exit(128 + signal);  // a signal the driver was started with blocked
+  }
+
   pid_t pid_;
   const ProcessSpec& spec_;
   int limit_s_;  // [s]
