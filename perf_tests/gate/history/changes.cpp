@@ -51,7 +51,11 @@ ExportedSeries ChangesAnalysis::add(Series series) {
                                      series.points[change.bad_index].commit, change.before, change.after,
                                      change.change_pct, change.p_value});
   }
-  changes.change_point_is_new = new_change_points(series, found, previous);
+  // When a listing was first reported: the date of the latest run analysed, not the clock, so that an
+  // analysis of the same store says the same.
+  const std::string now = series.points.empty() ? "" : series.points.back().date;
+  CarriedChangePoints carried = carry_change_points(series, found, previous, now);
+  changes.change_point_is_new = std::move(carried.is_new);
 
   if (baseline_ && !series.points.empty()) {
     const auto entry = baseline_->benchmarks.find(series.benchmark);
@@ -81,12 +85,14 @@ ExportedSeries ChangesAnalysis::add(Series series) {
                                     runner ? runner->gpu_uuid : "",
                                     runner ? runner->offset_pct : 0.0,
                                     runner ? runner->runs : 0};
-      changes.drift_is_new = new_drift(*changes.drift, previous);
       changes.drift_runs = drift.runs_since;
       changes.drift_verdicts = drift.verdicts_since;
     }
   }
-  ExportedSeries exported{std::move(series), changes.change_points, changes.drift};
+  CarriedDrift drift = carry_drift(changes.drift, previous, now);
+  changes.drift_is_new = drift.is_new;
+  ExportedSeries exported{std::move(series), changes.change_points, changes.drift,
+                          Reported{std::move(carried.reported), std::move(drift.reported)}};
   report_.series.push_back(std::move(changes));
   return exported;
 }

@@ -36,9 +36,9 @@ struct SeriesChanges {
   std::string benchmark;
   std::string unit;
   std::vector<ExportedChangePoint> change_points;
-  std::vector<bool> change_point_is_new;  // per change point: not reported by the previous analysis
+  std::vector<bool> change_point_is_new;  // per change point: not reported before (changes_previous.h)
   std::optional<ExportedDrift> drift;     // kJudged only
-  bool drift_is_new = false;              // beyond its tolerance now, and was not at the previous analysis
+  bool drift_is_new = false;              // beyond its tolerance now, and not known (changes_previous.h)
   std::size_t drift_runs = 0;             // the runs judged against the baseline (the drift's span)
   std::map<std::string, std::size_t> drift_verdicts;  // their verdicts: count ("" where none was stored)
   DriftJudgement judgement = DriftJudgement::kNoBaseline;

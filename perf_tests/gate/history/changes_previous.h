@@ -1,12 +1,13 @@
 #pragma once
-// What the previous analysis of a GPU model reported (perf_gate history-changes --previous FILE, FILE the
-// --json export of the analysis before), so that a push's report lists only what is new since: every
-// change point ever found, listed again at every push, was 208 rows at 1,000 runs and would pass GitHub's
-// 1 MiB job summary at 10,000.
+// What the reports of a GPU model's history have listed so far (perf_gate history-changes --previous FILE,
+// FILE the --json export of the analysis before, whose "reported" carries it from analysis to analysis),
+// so that a push's report lists only what is new: every change point ever found, listed again at every
+// push, was 208 rows at 1,000 runs and would pass GitHub's 1 MiB job summary at 10,000; and a change
+// point or drift lost for one analysis and found at the next is not new either (the constants below).
 //
-// Only the change points and drifts are read: the export's points (most of its 500 MB at 108 benchmarks x
-// 10,000 runs) are skipped as they are parsed, never held. A file that is missing or cannot be read is no
-// error: everything is new then, and the report says why.
+// Only what was reported is read: the export's points (most of it) are skipped as they are parsed, never
+// held. A file that is missing or cannot be read is no error: everything is new then, and the report says
+// why.
 
 #include <cstddef>
 #include <map>
@@ -21,9 +22,10 @@
 
 namespace gpuperf::gate::history {
 
+// What the reports have listed of one series so far: the previous export's "reported" (series_json.h), or,
+// from an export written before it carried one, its change points and its drift beyond the tolerance.
 struct PreviousSeries {
-  std::vector<ExportedChangePoint> change_points;
-  std::optional<ExportedDrift> drift;
+  Reported reported;
 };
 
 struct PreviousChanges {
@@ -41,16 +43,40 @@ struct PreviousChanges {
 // The previous analysis in `path`, which must be an export (series_json.h) of `gpu_slug`.
 PreviousChanges read_previous_changes(const std::string& path, const std::string& gpu_slug);
 
-// Per change point of `series` (find_change_points over it): whether the previous analysis reported none
-// like it, i.e. no change point of the same direction whose commit range (its good and bad commits, found
-// among the series' points) overlaps this one's good_index..bad_index. A range that moved as runs were
-// added (a fresh step's range narrows to its two commits) is the same change. All new when `previous` is
-// null (the series was not in the previous analysis, or there was none).
-std::vector<bool> new_change_points(const Series& series, const std::vector<ChangePoint>& change_points,
-                                    const PreviousSeries* previous);
+// How long what was reported is remembered when it is not found again, and the hysteresis of a drift.
+// A change point found at one push and lost at the next (its p-value near alpha, its effect near the
+// minimum, a window or a segment that moved) and found again is the same change; so is a drift that
+// falls a little back inside its tolerance and out again. Simulated (tests/history/
+// test_changes_simulation.cpp: 400 series, 40 pushes), remembering the last analysis only listed the same
+// change or drift again in about 1 listing in 6; with these, in under 1 in 50.
+// - A reported change point is the same as one found now when their directions agree and their commit
+//   ranges lie within kSameChangeSlack points of each other; one not found again is forgotten after
+//   kForgetChangePointAfter analyses (or when neither of its commits is in the series any more).
+// - A reported drift stays known while it is beyond kDriftHysteresis x its tolerance in the same
+//   direction (against the same baseline); it is forgotten after kForgetDriftAfter analyses in a row that
+//   found it clearly back inside (below that), in the other direction, or judged no drift.
+inline constexpr std::size_t kSameChangeSlack = 3;       // [points]
+inline constexpr int kForgetChangePointAfter = 20;      // [analyses]
+inline constexpr double kDriftHysteresis = 0.75;        // [fraction of the tolerance]
+inline constexpr int kForgetDriftAfter = 3;             // [analyses]
 
-// Whether a drift beyond its tolerance is new: the previous analysis had none beyond the tolerance for the
-// series against the same baseline (by recorded date).
-bool new_drift(const ExportedDrift& drift, const PreviousSeries* previous);
+// The change points found now (find_change_points over `series`), marked new or known against what was
+// reported before, and what is reported after this analysis: every change point found now (with its
+// first_reported carried, or `now` for a new one) and those reported before and not found now, until
+// they are forgotten. `previous` null: everything is new.
+struct CarriedChangePoints {
+  std::vector<bool> is_new;  // per change point found now
+  std::vector<ReportedChangePoint> reported;
+};
+CarriedChangePoints carry_change_points(const Series& series, const std::vector<ChangePoint>& change_points,
+                                        const PreviousSeries* previous, const std::string& now);
+
+// The same for the drift judged now (none: not judged): new when beyond its tolerance and no drift of
+// its direction against the same baseline is known.
+struct CarriedDrift {
+  bool is_new = false;
+  std::optional<ReportedDrift> reported;
+};
+CarriedDrift carry_drift(const std::optional<ExportedDrift>& drift, const PreviousSeries* previous, const std::string& now);
 
 }  // namespace gpuperf::gate::history

@@ -55,6 +55,25 @@ ordered drift_json(const std::optional<ExportedDrift>& drift) {
                                                             {"runs", drift->runner_runs}}}};
 }
 
+ordered reported_json(const Reported& reported) {
+  ordered changes = ordered::array();
+  for (const ReportedChangePoint& change : reported.change_points) {
+    changes.push_back(ordered{{"good_commit", change.good_commit},
+                              {"bad_commit", change.bad_commit},
+                              {"change_pct", change.change_pct},
+                              {"first_reported", change.first_reported},
+                              {"unseen", change.unseen}});
+  }
+  ordered drift = nullptr;
+  if (reported.drift) {
+    drift = ordered{{"since", reported.drift->since},
+                    {"change_pct", reported.drift->change_pct},
+                    {"first_reported", reported.drift->first_reported},
+                    {"inside", reported.drift->inside}};
+  }
+  return ordered{{"change_points", std::move(changes)}, {"drift", std::move(drift)}};
+}
+
 // JSON has no infinity or NaN (nlohmann writes them as null, which every reader of the export then
 // refuses, the dashboard for every GPU): a number that is not finite stops the export, saying where.
 void check_finite(const std::string& gpu_slug, const ExportedSeries& entry) {
@@ -85,6 +104,12 @@ void check_finite(const std::string& gpu_slug, const ExportedSeries& entry) {
       check("drift.change_pct", entry.drift->change_pct);
       check("drift.tolerance_pct", entry.drift->tolerance_pct);
       check("drift.runner.offset_pct", entry.drift->runner_offset_pct);
+    }
+    if (entry.reported) {
+      for (std::size_t c = 0; c < entry.reported->change_points.size(); ++c) {
+        check("reported.change_points[" + std::to_string(c) + "].change_pct", entry.reported->change_points[c].change_pct);
+      }
+      if (entry.reported->drift) check("reported.drift.change_pct", entry.reported->drift->change_pct);
     }
 }
 
@@ -162,11 +187,35 @@ ExportedDrift read_exported_drift(const formats::ObjectReader& object) {
   return drift;
 }
 
+Reported read_reported(const formats::ObjectReader& object) {
+  Reported reported;
+  const nlohmann::json& changes = object.array("change_points");
+  for (std::size_t c = 0; c < changes.size(); ++c) {
+    const formats::ObjectReader change = object.element("change_points", c, changes[c]);
+    ReportedChangePoint one;
+    one.good_commit = change.string("good_commit");
+    one.bad_commit = change.string("bad_commit");
+    one.change_pct = change.number("change_pct");
+    one.first_reported = change.string("first_reported");
+    one.unseen = static_cast<int>(change.integer("unseen", 0, 1000000));
+    reported.change_points.push_back(std::move(one));
+  }
+  if (const std::optional<formats::ObjectReader> drift = object.optional_object("drift")) {
+    ReportedDrift one;
+    one.since = drift->string("since");
+    one.change_pct = drift->number("change_pct");
+    one.first_reported = drift->string("first_reported");
+    one.inside = static_cast<int>(drift->integer("inside", 0, 1000000));
+    reported.drift = std::move(one);
+  }
+  return reported;
+}
+
 SeriesExport export_of(const std::string& gpu_slug, const std::vector<Series>& series) {
   SeriesExport document;
   document.gpu_slug = gpu_slug;
   document.ledger = nullptr;
-  for (const Series& one : series) document.series.push_back(ExportedSeries{one, {}, std::nullopt});
+  for (const Series& one : series) document.series.push_back(ExportedSeries{one, {}, std::nullopt, std::nullopt});
   return document;
 }
 
@@ -189,11 +238,12 @@ void SeriesJsonWriter::add(const ExportedSeries& entry) {
   for (const SeriesPoint& point : entry.series.points) points.push_back(point_json(point));
   ordered changes = ordered::array();
   for (const ExportedChangePoint& change : entry.change_points) changes.push_back(change_point_json(change));
-  const ordered series{{"benchmark", entry.series.benchmark},
-                       {"unit", entry.series.unit},
-                       {"points", std::move(points)},
-                       {"change_points", std::move(changes)},
-                       {"drift", drift_json(entry.drift)}};
+  ordered series{{"benchmark", entry.series.benchmark},
+                 {"unit", entry.series.unit},
+                 {"points", std::move(points)},
+                 {"change_points", std::move(changes)},
+                 {"drift", drift_json(entry.drift)}};
+  if (entry.reported) series["reported"] = reported_json(*entry.reported);
   out_ << (first_ ? "\n    " : ",\n    ") << dumped(series, 4);
   first_ = false;
 }
@@ -227,6 +277,9 @@ SeriesExport read_series_json(const std::string& text, const std::string& source
     }
     if (const std::optional<formats::ObjectReader> drift = entry.optional_object("drift")) {
       exported.drift = read_exported_drift(*drift);
+    }
+    if (const std::optional<formats::ObjectReader> reported = entry.optional_object("reported")) {
+      exported.reported = read_reported(*reported);
     }
     document.series.push_back(std::move(exported));
   }

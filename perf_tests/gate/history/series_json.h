@@ -11,8 +11,16 @@
 //                "change_points": [{"index", "good_commit", "bad_commit", "before", "after", "change_pct",
 //                                   "p_value"}, ...],
 //                "drift": null | {"since", "baseline_value", "latest_value", "change_pct", "tolerance_pct",
-//                                 "beyond_tolerance", "good_commit", "bad_commit"}}, ...],
+//                                 "beyond_tolerance", "good_commit", "bad_commit"},
+//                "reported": {"change_points": [{"good_commit", "bad_commit", "change_pct", "first_reported",
+//                                                "unseen"}, ...],
+//                             "drift": null | {"since", "change_pct", "first_reported", "inside"}}}, ...],
 //    "ledger": null | <the same-code ledger file's JSON (perf_gate ledger)>}
+//
+// "reported" (history-changes only; history-export writes none, and a reader takes its absence for
+// "nothing carried") is what the reports have listed so far, carried from analysis to analysis through
+// --previous (changes_previous.h): an optional key, so schema_version 1 readers that do not know it (the
+// dashboard) read the export as before.
 
 #include <cstddef>
 #include <nlohmann/json.hpp>
@@ -56,10 +64,34 @@ struct ExportedDrift {
   int runner_runs = 0;
 };
 
+// A change point the reports have listed, as it was found the last time it was found.
+struct ReportedChangePoint {
+  std::string good_commit;
+  std::string bad_commit;
+  double change_pct = 0.0;      // its sign is the change's direction [percent]
+  std::string first_reported;   // the date of the latest run of the analysis that first listed it (ISO 8601 UTC)
+  int unseen = 0;               // the analyses since it was last found (0: found by this one)
+};
+
+// A drift beyond its tolerance the reports have listed, and how long it has been back inside.
+struct ReportedDrift {
+  std::string since;            // the baseline it is against (its recorded date)
+  double change_pct = 0.0;      // the last one judged; its sign is the drift's direction [percent]
+  std::string first_reported;   // as ReportedChangePoint's
+  int inside = 0;               // the analyses in a row that found it clearly back inside, or judged none
+};
+
+// What the reports have listed of a series so far (changes_previous.h says when an entry is forgotten).
+struct Reported {
+  std::vector<ReportedChangePoint> change_points;
+  std::optional<ReportedDrift> drift;
+};
+
 struct ExportedSeries {
   Series series;
   std::vector<ExportedChangePoint> change_points;  // history-export alone: none
   std::optional<ExportedDrift> drift;              // history-export alone: null
+  std::optional<Reported> reported;                // history-export alone: none (the key is not written)
 };
 
 struct SeriesExport {
@@ -96,6 +128,8 @@ class SeriesJsonWriter {
 // not known).
 ExportedChangePoint read_exported_change_point(const formats::ObjectReader& object, std::size_t points);
 ExportedDrift read_exported_drift(const formats::ObjectReader& object);
+// A series' "reported" object.
+Reported read_reported(const formats::ObjectReader& object);
 
 // Reads an export; `source` names it in messages. InputError for anything malformed: another
 // schema_version, a missing or mistyped field, a benchmark name or GPU slug that breaks formats/names.h, a

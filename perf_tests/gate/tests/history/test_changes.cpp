@@ -4,6 +4,8 @@
 // default-branch run adds to its job summary (history/changes_report.h, golden files).
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -312,6 +314,87 @@ TEST_F(PreviousAnalysis, AFreshStepWhoseRangeNarrowedIsNotNew) {
   ASSERT_EQ(later.report.series[0].change_points.size(), 1u);
   EXPECT_EQ(later.report.series[0].change_points[0].bad_commit, "c60");
   EXPECT_FALSE(later.report.series[0].change_point_is_new[0]);
+}
+
+// --previous remembered the last analysis only: a change point found, lost at the next push and found
+// again was listed as new again. What was reported is carried in the export, with when it was first
+// reported, until kForgetChangePointAfter analyses have not found it.
+TEST_F(PreviousAnalysis, AChangePointLostForAnAnalysisAndFoundAgainIsNotNew) {
+  std::vector<double> levels;
+  append(levels, 40, 100.0);
+  append(levels, 20, 104.0);
+  Series series = series_of(SeriesMaker(41).values(levels, 0.002));
+  for (std::size_t i = 0; i < series.points.size(); ++i) series.points[i].date = "2026-11-" + std::to_string(10 + i / 10) + "T00:00:00Z";
+  const Analysed first = analyse({series}, std::nullopt);
+  ASSERT_EQ(first.exported.series[0].change_points.size(), 1u);
+  ASSERT_TRUE(first.exported.series[0].reported);
+  ASSERT_EQ(first.exported.series[0].reported->change_points.size(), 1u);
+  EXPECT_EQ(first.exported.series[0].reported->change_points[0].first_reported, series.points.back().date);
+  // The next analysis does not find it (flat values stand in for a p-value just above alpha)...
+  Series flat = series_of(SeriesMaker(42).values(std::vector<double>(60, 100.0), 0.002));
+  for (std::size_t i = 0; i < flat.points.size(); ++i) flat.points[i].date = series.points[i].date;
+  const Analysed lost = analyse({flat}, std::nullopt, read_previous_changes(write_export(first, "first.json"), kGpu));
+  EXPECT_TRUE(lost.exported.series[0].change_points.empty());
+  ASSERT_EQ(lost.exported.series[0].reported->change_points.size(), 1u) << "still remembered";
+  EXPECT_EQ(lost.exported.series[0].reported->change_points[0].unseen, 1);
+  EXPECT_EQ(series_json(read_series_json(series_json(lost.exported), "lost.json")), series_json(lost.exported));
+  // ... the one after finds it again: not new, first reported at the first analysis.
+  series.points.push_back(series.points.back());
+  series.points.back().commit = "c60";
+  series.points.back().date = "2026-11-20T00:00:00Z";
+  const Analysed again = analyse({series}, std::nullopt, read_previous_changes(write_export(lost, "lost.json"), kGpu));
+  ASSERT_EQ(again.report.series[0].change_points.size(), 1u);
+  EXPECT_FALSE(again.report.series[0].change_point_is_new[0]);
+  EXPECT_EQ(again.exported.series[0].reported->change_points[0].first_reported, first.exported.series[0].reported->change_points[0].first_reported);
+  EXPECT_EQ(again.exported.series[0].reported->change_points[0].unseen, 0);
+
+  // Not found for kForgetChangePointAfter analyses: forgotten.
+  PreviousSeries remembered{*lost.exported.series[0].reported};
+  for (int a = 1; a < kForgetChangePointAfter; ++a) {
+    remembered.reported.change_points = carry_change_points(flat, {}, &remembered, "now").reported;
+  }
+  EXPECT_TRUE(remembered.reported.change_points.empty());
+}
+
+// A drift near its tolerance went in and out of it as runs moved the latest level, and was listed again
+// each time it went out. Once reported it stays known while it is beyond kDriftHysteresis x the tolerance,
+// and until kForgetDriftAfter analyses in a row found it clearly inside.
+TEST(HistoryChangesPrevious, ADriftNearItsToleranceIsListedOnce) {
+  const auto drift = [](double change_pct, const std::string& since = kRecorded) {
+    ExportedDrift d;
+    d.since = since;
+    d.change_pct = change_pct;
+    d.tolerance_pct = 3.0;
+    d.beyond_tolerance = std::fabs(change_pct) > d.tolerance_pct;
+    return std::optional<ExportedDrift>(d);
+  };
+  CarriedDrift carried = carry_drift(drift(3.2), nullptr, "t0");
+  EXPECT_TRUE(carried.is_new);
+  PreviousSeries previous;
+  previous.reported.drift = carried.reported;
+  for (const double change : {2.9, 3.1, 2.4, 3.3}) {  // in and out, never clearly inside
+    carried = carry_drift(drift(change), &previous, "t1");
+    EXPECT_FALSE(carried.is_new) << change;
+    ASSERT_TRUE(carried.reported) << change;
+    EXPECT_EQ(carried.reported->first_reported, "t0");
+    EXPECT_EQ(carried.reported->inside, 0);
+    previous.reported.drift = carried.reported;
+  }
+  // Clearly inside once, then out: still known.
+  carried = carry_drift(drift(1.0), &previous, "t2");
+  ASSERT_TRUE(carried.reported);
+  EXPECT_EQ(carried.reported->inside, 1);
+  previous.reported.drift = carried.reported;
+  EXPECT_FALSE(carry_drift(drift(3.4), &previous, "t3").is_new);
+  // The other direction, or another baseline, is another drift.
+  EXPECT_TRUE(carry_drift(drift(-3.4), &previous, "t3").is_new);
+  EXPECT_TRUE(carry_drift(drift(3.4, "2026-12-01T00:00:00Z"), &previous, "t3").is_new);
+  // Clearly inside (or not judged) kForgetDriftAfter analyses in a row: forgotten, and new when out again.
+  for (int a = 1; a < kForgetDriftAfter; ++a) {
+    previous.reported.drift = carry_drift(a % 2 == 0 ? std::nullopt : drift(0.5), &previous, "t4").reported;
+  }
+  EXPECT_FALSE(previous.reported.drift);
+  EXPECT_TRUE(carry_drift(drift(3.4), &previous, "t5").is_new);
 }
 
 // A previous file that is missing, damaged or of another GPU is no error: everything is listed, and the

@@ -6,16 +6,7 @@
 // ramp) or holds a commit of it, and prints the table docs/results.md shows (set
 // HISTORY_SIMULATION_TABLE=PATH to write it to a file too).
 //
-// A point is one run: the median of 3 process medians, as the stored mode's first look measures
-// (scripts/perf_test.sh). The noise model:
-// - each process lands at its own log offset, standard deviation 0.44% (the typical benchmark) or 1.5%
-//   (a heavier one); one process in 50 is an outlier, 5-30% slow;
-// - inside a process, the median of its samples varies by 0.15%;
-// - one run in 100 is bad as a whole (a throttled or shared GPU): 2-15% slow, a heavy tail the median
-//   of its processes cannot remove;
-// - a series spans a pool of 3 runners of the GPU model, each with its own offset for the benchmark,
-//   0.5-1.6% either way; a run lands on the runner of the previous run, and on a random runner of the
-//   pool one time in 5 (CI takes whichever is free): runners change now and then, for a few runs.
+// The noise model: tests/history/history_noise_model.h.
 // Every series is analysed twice: its values as measured, and with the runners' offsets taken out
 // (history/change_points_runners.h); the rows compare the two on the same series.
 // Cost: about 5 s of one core (200 clean series and 100 per change, 199 permutations a test, the test
@@ -32,6 +23,7 @@
 #include <vector>
 
 #include "gate/history/change_points.h"
+#include "gate/tests/history/history_noise_model.h"
 #include "gate/tests/history/test_change_points_support.h"
 #include "gate/history/change_points_runners.h"
 #include "gate/statistics/statistics.h"
@@ -40,18 +32,8 @@ namespace gpuperf::gate::history {
 namespace {
 
 constexpr std::size_t kPoints = 100;
-constexpr int kProcessesPerRun = 3;
-constexpr double kOutlierProbability = 0.02;
-constexpr double kOutlierLow = 0.05;
-constexpr double kOutlierHigh = 0.30;
-constexpr double kWithinProcessSd = 0.0015;
-constexpr double kBadRunProbability = 0.01;
-constexpr double kBadRunLow = 0.02;
-constexpr double kBadRunHigh = 0.15;
-constexpr int kRunners = 3;
-constexpr double kRunnerOffsetLow = 0.005;
-constexpr double kRunnerOffsetHigh = 0.016;
-constexpr double kRunnerChangeProbability = 0.2;
+constexpr int kProcessesPerRun = testing::kModelProcessesPerRun;
+constexpr int kRunners = testing::kModelRunners;
 
 constexpr double kProcessSds[] = {0.0044, 0.015};
 constexpr int kCleanSeries = 200;
@@ -95,28 +77,9 @@ std::vector<double> true_levels(const Scenario& scenario, std::size_t at) {
 
 // A series of one benchmark on one GPU model: point i ran on runner "GPU-<r>".
 Series simulate_series(const std::vector<double>& levels, double process_sd, Noise& noise) {
-  double runner_offsets[kRunners];
-  for (double& offset : runner_offsets) {
-    offset = (noise.uniform() < 0.5 ? -1.0 : 1.0) * noise.uniform(kRunnerOffsetLow, kRunnerOffsetHigh);
-  }
-  std::size_t runner = noise.below(kRunners);
+  testing::RunnerPool pool = testing::draw_runner_pool(noise);
   Series series;
-  for (double level : levels) {
-    if (noise.uniform() < kRunnerChangeProbability) runner = noise.below(kRunners);
-    double run = level + runner_offsets[runner];
-    if (noise.uniform() < kBadRunProbability) run += std::log1p(noise.uniform(kBadRunLow, kBadRunHigh));
-    std::vector<double> processes;
-    for (int p = 0; p < kProcessesPerRun; ++p) {
-      double offset = process_sd * noise.normal();
-      if (noise.uniform() < kOutlierProbability) offset += std::log1p(noise.uniform(kOutlierLow, kOutlierHigh));
-      processes.push_back(100.0 * std::exp(run + offset) * (1.0 + kWithinProcessSd * noise.normal()));
-    }
-    SeriesPoint point;
-    point.gpu_uuid = "GPU-" + std::to_string(runner);
-    point.process_medians = processes;
-    point.value = median(processes);
-    series.points.push_back(point);
-  }
+  for (double level : levels) series.points.push_back(testing::simulated_run(level, process_sd, pool, noise));
   return series;
 }
 
