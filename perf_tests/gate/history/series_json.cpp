@@ -2,6 +2,8 @@
 
 #include "gate/inputs/runner_history.h"
 
+#include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <limits>
 #include <sstream>
@@ -20,16 +22,60 @@ using ordered = nlohmann::ordered_json;
 
 constexpr const char* kHint = "write it with perf_gate history-export";
 
-ordered point_json(const SeriesPoint& point) {
-  return ordered{{"run_key", point.run_key},
-                 {"commit", point.commit},
-                 {"date", point.date},
-                 {"gpu_uuid", point.gpu_uuid},
-                 {"process_medians", point.process_medians},
-                 {"value", point.value},
-                 {"verdict", point.verdict},
-                 {"code_hash", point.code_hash},
-                 {"baseline_recorded", point.baseline_recorded}};
+// A point is written by hand, on one line: the points are nearly all of an export (1.08 million at 108
+// benchmarks x 10,000 runs), and building a JSON value per point, dumping it at 2-space indent and
+// re-indenting that was most of history-changes' CPU and half of the export's size
+// (tests/history/test_change_points_scale.cpp). The text is the same JSON as nlohmann would write.
+void append_json_string(std::string& out, const std::string& text) {
+  const bool plain = std::all_of(text.begin(), text.end(), [](char c) {
+    const auto u = static_cast<unsigned char>(c);
+    return u >= 0x20 && u < 0x80 && c != '"' && c != '\\';
+  });
+  if (plain) {
+    out += '"';
+    out += text;
+    out += '"';
+  } else {
+    out += ordered(text).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  }
+}
+
+// The shortest text that reads back as `value` (as nlohmann writes a double; finite: check_finite).
+void append_json_number(std::string& out, double value) {
+  char text[32];
+  const std::to_chars_result written = std::to_chars(text, text + sizeof text, value);
+  out.append(text, written.ptr);
+}
+
+void append_point_json(std::string& out, const SeriesPoint& point, PointFields fields) {
+  if (fields == PointFields::kAll) {
+    out += "{\"run_key\": ";
+    append_json_string(out, point.run_key);
+    out += ", \"commit\": ";
+  } else {
+    out += "{\"commit\": ";
+  }
+  append_json_string(out, point.commit);
+  out += ", \"date\": ";
+  append_json_string(out, point.date);
+  if (fields == PointFields::kAll) {
+    out += ", \"gpu_uuid\": ";
+    append_json_string(out, point.gpu_uuid);
+  }
+  out += ", \"process_medians\": [";
+  for (std::size_t m = 0; m < point.process_medians.size(); ++m) {
+    if (m > 0) out += ", ";
+    append_json_number(out, point.process_medians[m]);
+  }
+  out += "], \"value\": ";
+  append_json_number(out, point.value);
+  out += ", \"verdict\": ";
+  append_json_string(out, point.verdict);
+  out += ", \"code_hash\": ";
+  append_json_string(out, point.code_hash);
+  out += ", \"baseline_recorded\": ";
+  append_json_string(out, point.baseline_recorded);
+  out += '}';
 }
 
 ordered change_point_json(const ExportedChangePoint& change) {
@@ -133,10 +179,10 @@ void check_name(const formats::ObjectReader& object, const char* key, formats::N
 
 SeriesPoint read_point(const formats::ObjectReader& object) {
   SeriesPoint point;
-  point.run_key = object.non_empty_string("run_key");
+  if (object.find("run_key") != nullptr) point.run_key = object.non_empty_string("run_key");
   point.commit = object.string("commit");
   point.date = object.string("date");
-  point.gpu_uuid = object.string("gpu_uuid");
+  if (object.find("gpu_uuid") != nullptr) point.gpu_uuid = object.string("gpu_uuid");
   point.process_medians = object.positive_numbers("process_medians");
   if (point.process_medians.empty()) object.fail("process_medians", "is empty, expected one median per process");
   point.value = object.positive("value");
@@ -221,30 +267,44 @@ SeriesExport export_of(const std::string& gpu_slug, const std::vector<Series>& s
 
 std::string series_json(const SeriesExport& document) {
   std::ostringstream text;
-  SeriesJsonWriter writer(text, document.gpu_slug);
+  SeriesJsonWriter writer(text, document.gpu_slug, PointFields::kAll);
   for (const ExportedSeries& entry : document.series) writer.add(entry);
   writer.finish(document.ledger);
   return text.str();
 }
 
-SeriesJsonWriter::SeriesJsonWriter(std::ostream& out, const std::string& gpu_slug) : out_(out), gpu_slug_(gpu_slug) {
+SeriesJsonWriter::SeriesJsonWriter(std::ostream& out, const std::string& gpu_slug, PointFields fields)
+    : out_(out), gpu_slug_(gpu_slug), fields_(fields) {
   out_ << "{\n  \"schema_version\": " << kSeriesExportSchemaVersion << ",\n  \"tool\": \"perf_gate\",\n  \"gpu_slug\": "
        << dumped(ordered(gpu_slug), 2) << ",\n  \"series\": [";
 }
 
 void SeriesJsonWriter::add(const ExportedSeries& entry) {
   check_finite(gpu_slug_, entry);
-  ordered points = ordered::array();
-  for (const SeriesPoint& point : entry.series.points) points.push_back(point_json(point));
   ordered changes = ordered::array();
   for (const ExportedChangePoint& change : entry.change_points) changes.push_back(change_point_json(change));
-  ordered series{{"benchmark", entry.series.benchmark},
-                 {"unit", entry.series.unit},
-                 {"points", std::move(points)},
-                 {"change_points", std::move(changes)},
-                 {"drift", drift_json(entry.drift)}};
-  if (entry.reported) series["reported"] = reported_json(*entry.reported);
-  out_ << (first_ ? "\n    " : ",\n    ") << dumped(series, 4);
+  std::string text;
+  text.reserve(256 + 256 * entry.series.points.size());
+  text += first_ ? "\n    {\n      \"benchmark\": " : ",\n    {\n      \"benchmark\": ";
+  text += dumped(ordered(entry.series.benchmark), 6);
+  text += ",\n      \"unit\": ";
+  text += dumped(ordered(entry.series.unit), 6);
+  text += ",\n      \"points\": [";
+  for (std::size_t p = 0; p < entry.series.points.size(); ++p) {
+    text += p == 0 ? "\n        " : ",\n        ";
+    append_point_json(text, entry.series.points[p], fields_);
+  }
+  text += entry.series.points.empty() ? "]" : "\n      ]";
+  text += ",\n      \"change_points\": ";
+  text += dumped(changes, 6);
+  text += ",\n      \"drift\": ";
+  text += dumped(drift_json(entry.drift), 6);
+  if (entry.reported) {
+    text += ",\n      \"reported\": ";
+    text += dumped(reported_json(*entry.reported), 6);
+  }
+  text += "\n    }";
+  out_ << text;
   first_ = false;
 }
 

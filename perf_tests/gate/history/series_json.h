@@ -7,7 +7,7 @@
 //   {"schema_version": 1, "tool": "perf_gate", "gpu_slug": "nvidia-h100-80gb-hbm3",
 //    "series": [{"benchmark": "...", "unit": "us",
 //                "points": [{"run_key", "commit", "date", "gpu_uuid", "process_medians", "value", "verdict",
-//                            "code_hash", "baseline_recorded"}, ...],
+//                            "code_hash", "baseline_recorded"}, ...],  (history-changes: no run_key, gpu_uuid)
 //                "change_points": [{"index", "good_commit", "bad_commit", "before", "after", "change_pct",
 //                                   "p_value"}, ...],
 //                "drift": null | {"since", "baseline_value", "latest_value", "change_pct", "tolerance_pct",
@@ -103,16 +103,25 @@ struct SeriesExport {
 // The export of `series` (every series of one GPU model), without change points or drift.
 SeriesExport export_of(const std::string& gpu_slug, const std::vector<Series>& series);
 
-// The JSON text (2-space indent, keys in the order above, a newline at the end). InputError, naming the
-// series and field, for a number that is not finite (JSON has none; it would be written as null).
+// The JSON text (2-space indent, a point on one line, keys in the order above, a newline at the end), every
+// field of every point (PointFields::kAll). InputError, naming the series and field, for a number that is
+// not finite (JSON has none; it would be written as null).
 std::string series_json(const SeriesExport& document);
 
+// Which fields of a point are written: all (history-export: the store's runs, read back whole), or those
+// the dashboard draws and bisecting reads (history-changes: a point without its "run_key" and "gpu_uuid",
+// which stay in the store; the dashboard dropped them anyway). The points are most of an export, and with
+// CI's run keys ("<owner>/<repo>/<run id>/<GPU UUID>") and GPU UUIDs those two are about 130 of a point's
+// 330 bytes (an estimate from their lengths; the test's short ones made 16% of its export).
+enum class PointFields { kAll, kDrawn };
+
 // The same text written as it is produced, one series at a time, so that a history too large to hold in
-// memory (108 benchmarks x 10,000 runs: about 500 MB of text) never is: the constructor writes the head,
-// add() a series, finish() the ledger and the end. series_json is this writer over a whole document.
+// memory (108 benchmarks x 10,000 runs: about 275 MB of text) never is: the constructor writes the head,
+// add() a series, finish() the ledger and the end. series_json is this writer over a whole document
+// with PointFields::kAll; history-changes writes kDrawn.
 class SeriesJsonWriter {
  public:
-  SeriesJsonWriter(std::ostream& out, const std::string& gpu_slug);
+  SeriesJsonWriter(std::ostream& out, const std::string& gpu_slug, PointFields fields = PointFields::kDrawn);
   // InputError, writing nothing of it, for a series holding a number that is not finite (JSON has none).
   void add(const ExportedSeries& series);
   void finish(const nlohmann::json& ledger);
@@ -120,6 +129,7 @@ class SeriesJsonWriter {
  private:
   std::ostream& out_;
   std::string gpu_slug_;  // for messages
+  PointFields fields_;
   bool first_ = true;
 };
 
@@ -131,7 +141,8 @@ ExportedDrift read_exported_drift(const formats::ObjectReader& object);
 // A series' "reported" object.
 Reported read_reported(const formats::ObjectReader& object);
 
-// Reads an export; `source` names it in messages. InputError for anything malformed: another
+// Reads an export; `source` names it in messages. A point without "run_key" or "gpu_uuid" (PointFields::kDrawn)
+// reads as "" there. InputError for anything malformed: another
 // schema_version, a missing or mistyped field, a benchmark name or GPU slug that breaks formats/names.h, a
 // point whose value is not the median of its process medians, a change point's index out of its series.
 SeriesExport read_series_json(const std::string& text, const std::string& source);

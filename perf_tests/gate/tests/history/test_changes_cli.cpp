@@ -137,6 +137,22 @@ TEST_F(HistoryChangesCli, TheDriftLineTellsTheVerdictsAndAnEntryOfAnotherUnitIsN
   EXPECT_FALSE(exported.series[1].drift) << "no drift judged across units";
 }
 
+// Issue 41: the export of 108 benchmarks x 10,000 runs was 570 MB, each point indented over 15 lines with
+// its run key and GPU UUID, which the dashboard drops. A point is one line of what the dashboard draws.
+TEST_F(HistoryChangesCli, TheExportHoldsAPointOnOneLineWithoutItsRunKeyAndGpu) {
+  const CliRun run = changes({"--json", path("changes.json")});
+  ASSERT_EQ(run.code, formats::kExitPass) << run.err;
+  const std::string text = read(path("changes.json"));
+  EXPECT_FALSE(contains(text, "run_key")) << text.substr(0, 2000);
+  EXPECT_FALSE(contains(text, "gpu_uuid")) << text.substr(0, 2000);
+  EXPECT_TRUE(contains(text, "\n        {\"commit\": \"")) << text.substr(0, 2000);
+  const history::SeriesExport exported = history::read_series_json(text, "changes.json");
+  ASSERT_EQ(exported.series.size(), 2u);
+  ASSERT_FALSE(exported.series[0].series.points.empty());
+  EXPECT_EQ(exported.series[0].series.points[0].run_key, "");
+  EXPECT_FALSE(exported.series[0].series.points[0].commit.empty());
+}
+
 // Defect 18: the baseline file was re-recorded after the runs; its value is not theirs and its date not
 // the one they were judged against. No drift is judged, and the report says so.
 TEST_F(HistoryChangesCli, ABaselineOtherThanTheOneTheRunsWereJudgedAgainstJudgesNoDrift) {
