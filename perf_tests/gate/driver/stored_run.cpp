@@ -108,6 +108,7 @@ class StoredRun {
   std::optional<ResultsFile> fingerprints_;  // the checking process's, where it captured some
   std::vector<std::string> runs_;            // every timing process's results, in order
   int run_count_ = 0;
+  int looks_taken_ = 0;  // judgements so far
   MeasuredResults measured_;
   bool report_written_ = false;  // by a judgement of this run: the console may name the report
 };
@@ -298,6 +299,7 @@ Look StoredRun::judge() {
     CompareOptions options;
     options.selection = selection_;
     options.looks = looks_budget(options_.max_remeasure);
+    options.last_look = ++looks_taken_ >= options.looks;
     options.strict = options_.strict;
     options.fail_on_platform = options_.fail_on_platform;
     options.skip_unchanged = skip_unchanged_;

@@ -52,6 +52,9 @@ struct BenchmarkComparison {
   // runner_history.h), whose level sits this far from the baseline; the ratio and interval are then against
   // that level. nullopt: judged against the baseline itself.
   std::optional<RunnerLevel> runner;
+  // Stored mode, where the results' runner is in the runner history but its history did not judge this
+  // benchmark: how many runs it holds (history_runs, fewer than kMinRunnerHistoryRuns) or how it drifts.
+  std::optional<RunnerLevel> runner_too_young_or_drifting;
 
   bool judged() const { return ratio > 0.0; }  // a ratio and interval were computed
 };

@@ -7,6 +7,7 @@
 
 #include "formats/input_error.h"
 #include "gate/judging/code_check.h"
+#include "gate/judging/runner_judging.h"
 #include "gate/judging/same_code_rule.h"
 #include "gate/reports/numbers.h"
 #include "gate/reports/wording.h"
@@ -43,14 +44,6 @@ bool recorded_on(const Baseline& baseline, const std::string& uuid) {
   return !uuid.empty() && std::find(recorded.begin(), recorded.end(), uuid) != recorded.end();
 }
 
-// "runner offset -3.52% +- 0.08% from 12 runs of unchanged code" (+- one standard error): the row's note
-// when it was judged against the runner's history.
-std::string runner_note(const RunnerLevel& level) {
-  return "runner offset " + format_number("%+.2f", level.offset_pct) + "% +- " +
-         format_number("%.2f", level.offset_se_pct) + "% from " +
-         std::to_string(level.runs) + " runs of unchanged code";
-}
-
 // The baseline side of one benchmark as the results' GPU is judged against it: where that GPU is one of the
 // entry's machine_medians, its own level (the process medians, centred on the machines' centre, moved to
 // that level), so that a machine 2% above the others is not judged against their centre at the same-GPU
@@ -69,15 +62,57 @@ BaselineSideOfGpu baseline_side_for(const BaselineEntry& entry, const std::strin
   return side;
 }
 
-// `runner_runs`: this runner's history of the benchmark's baseline code, or null. `uuid`: the results' one
-// GPU, "" when they name none or several.
+// "; runner GPU-x: 9 of the 10 runs of the baseline's code its own level needs, for 108 benchmarks (judged
+// against the baseline); drifting in 3 (judged as another machine)": the header's word on a runner in the
+// history whose history judged none or not all of its benchmarks. "" when there is none.
+std::string runner_not_judging(const Comparison& comparison, const std::string& uuid) {
+  int young = 0;
+  int most_runs = 0;
+  int drifting = 0;
+  for (const BenchmarkComparison& row : comparison.benchmarks) {
+    if (!row.runner_too_young_or_drifting) continue;
+    if (row.runner_too_young_or_drifting->trend == RunnerTrend::kDrifting) {
+      ++drifting;
+    } else {
+      ++young;
+      most_runs = std::max(most_runs, row.runner_too_young_or_drifting->history_runs);
+    }
+  }
+  std::string text;
+  if (young > 0) {
+    text += std::to_string(most_runs) + (young > 1 && most_runs > 0 ? " or fewer" : "") + " of the " +
+            std::to_string(kMinRunnerHistoryRuns) + " runs of the baseline's code its own level needs, for " +
+            std::to_string(young) + " benchmark" + (young == 1 ? "" : "s") + " (judged against the baseline)";
+  }
+  if (drifting > 0) {
+    text += std::string(text.empty() ? "" : "; ") + "drifting in " + std::to_string(drifting) + " benchmark" +
+            (drifting == 1 ? "" : "s") + " (judged against the baseline, as another machine)";
+  }
+  return text.empty() ? "" : "; runner " + uuid + ": " + text;
+}
+
+// What every benchmark of one comparison is judged with.
+struct StoredJudging {
+  const Baseline& baseline;
+  const std::vector<ResultsFile>& results;
+  std::string uuid;  // the results' one GPU, "" when they name none or several
+  bool same_gpu = false;
+  ErrorBudget budget;
+  bool last_look = true;
+  // This runner's histories of the baselines' code (by benchmark), null when the history file holds none of
+  // the runner's (or none was given: then `runner_known` is false and no row speaks of one).
+  const std::map<std::string, RunnerBenchmarkHistory>* runner = nullptr;
+  bool runner_known = false;
+};
+
 BenchmarkComparison compare_one(const std::string& name, const BaselineEntry& entry, const BenchmarkSamples& current,
-                                const std::vector<ResultsFile>& results, const Baseline& baseline, bool same_gpu,
-                                const std::string& uuid, const ErrorBudget& budget,
-                                const RunnerBenchmarkHistory* runner_runs) {
+                                const StoredJudging& how) {
+  const Baseline& baseline = how.baseline;
+  const ErrorBudget& budget = how.budget;
+  bool same_gpu = how.same_gpu;
   BenchmarkComparison row = row_from_current(name, current);
   if (row.unit.empty()) row.unit = entry.unit;  // a benchmark that only errored reports no unit
-  const BaselineSideOfGpu side = baseline_side_for(entry, uuid);
+  const BaselineSideOfGpu side = baseline_side_for(entry, how.uuid);
   // A GPU of recorded.gpu_uuids whose level this entry lacks (the benchmark was recorded on the other
   // machines only) is another machine for it: the cross-machine tolerance, against their centre.
   if (!side.own_level && entry.machine_medians.size() >= kMinMachinesForSpread) same_gpu = false;
@@ -94,7 +129,7 @@ BenchmarkComparison compare_one(const std::string& name, const BaselineEntry& en
     row.reason = current.error_message;
     return row;
   }
-  const std::vector<double> now = process_medians(results, name, kMinSamples);
+  const std::vector<double> now = process_medians(how.results, name, kMinSamples);
   row.current_processes = static_cast<int>(now.size());
   if (const std::string why = why_not_judgeable(current, row.current_processes); !why.empty()) {
     row.verdict = Verdict::kNotJudged;
@@ -109,18 +144,17 @@ BenchmarkComparison compare_one(const std::string& name, const BaselineEntry& en
   }
   row.current_median = geometric_mean(now);
   const double sd_floor = resolution_sd(entry.unit, entry.median);
-  if (runner_runs != nullptr && runner_runs->unit == entry.unit &&
-      static_cast<int>(runner_runs->runs.size()) >= kMinRunnerHistoryRuns) {
-    const ProcessEvidence evidence =
-        compare_with_runner_history(runner_runs->runs, now, budget.interval_confidence(), sd_floor);
-    if (evidence.judged) {
-      const Tolerance own = resolve_tolerance(baseline, name, entry, true);
-      row.tolerance_pct = own.pct;
-      row.tolerance_source = own.source;
-      row.runner = runner_level(runner_runs->runs, entry.process_medians, sd_floor);
-      row.note = runner_note(*row.runner);
-      apply_evidence(evidence, row.current_processes, DecisionRule{own.pct, budget.test_alpha()}, row);
-      return row;
+  std::string runner_unused;  // why the runner's history did not judge, where the runner is in it
+  if (how.runner_known) {
+    const auto runs = how.runner->find(name);
+    if (runs == how.runner->end()) {
+      runner_unused = no_runner_history_note(row);
+    } else {
+      const RunnerHistoryJudging judging{runs->second, now, entry.process_medians,
+                                         resolve_tolerance(baseline, name, entry, true), budget, how.last_look,
+                                         sd_floor};
+      runner_unused = judge_against_runner_history(judging, row);
+      if (runner_unused.empty()) return row;
     }
   }
   const ProcessEvidence evidence =
@@ -141,6 +175,7 @@ BenchmarkComparison compare_one(const std::string& name, const BaselineEntry& en
                (row.baseline_processes == 1 ? "" : "es") + " (recommended " +
                std::to_string(kRecommendedBaselineProcesses) + "): a wider interval; re-record to narrow it";
   }
+  if (!runner_unused.empty()) row.note += std::string(row.note.empty() ? "" : "; ") + runner_unused;
   apply_evidence(evidence, row.current_processes, DecisionRule{tolerance.pct, budget.test_alpha()}, row);
   return row;
 }
@@ -198,7 +233,7 @@ void apply_evidence(const ProcessEvidence& evidence, int processes, const Decisi
   row.p_faster = evidence.p_faster;
   row.process_sd_pct = evidence.sd_pct;
   row.df = evidence.df;
-  row.verdict = decide(Evidence{row.ci_low, row.ci_high, row.p_slower, row.p_faster, processes}, rule);
+  row.verdict = decide(Evidence{row.ci_low, row.ci_high, row.p_slower, row.p_faster, processes, row.ratio}, rule);
   if (processes < rule.min_processes && (row.ci_low > 1.0 + rule.tolerance_pct / 100.0 ||
                                          row.ci_high < 1.0 - rule.tolerance_pct / 100.0)) {
     row.note += std::string(row.note.empty() ? "" : "; ") + "beyond the tolerance in " + std::to_string(processes) +
@@ -224,6 +259,7 @@ Comparison compare_with_baseline(const Baseline& baseline, const std::vector<Res
   const std::string uuid = common_gpu_uuid(results);
   const bool same_gpu = recorded_on(baseline, uuid);
   const std::map<std::string, RunnerBenchmarkHistory>* runner = nullptr;
+  bool runner_in_file = false;  // a history of this GPU model and baseline was given: every row speaks of it
   std::string runner_unused;
   if (options.runner_history != nullptr) {
     const RunnerHistory& history = *options.runner_history;
@@ -236,8 +272,9 @@ Comparison compare_with_baseline(const Baseline& baseline, const std::vector<Res
     if (history.baseline_recorded != baseline.recorded.date) {
       runner_unused = "; runner history not used: it holds the code of the baseline recorded " +
                       history.baseline_recorded + " (write it again: perf_gate history-offsets)";
-    } else if (!uuid.empty() && found != history.runners.end()) {
-      runner = &found->second;
+    } else if (!uuid.empty()) {
+      runner_in_file = true;
+      if (found != history.runners.end()) runner = &found->second;
     }
   }
 
@@ -252,18 +289,15 @@ Comparison compare_with_baseline(const Baseline& baseline, const std::vector<Res
   comparison.fail_on_platform = options.fail_on_platform;
   comparison.method_change = method_change_of(baseline, results);
   comparison.platform = platform_changes(platform_of(baseline), platform_of(results));
+  const std::map<std::string, RunnerBenchmarkHistory> no_runs;
+  StoredJudging judging{baseline, results, uuid, same_gpu, comparison.budget, options.last_look,
+                        runner != nullptr ? runner : &no_runs, runner_in_file};
 
   for (const auto& [name, current] : pooled) {
     if (!options.selection.matches(name)) continue;
     const auto entry = baseline.benchmarks.find(name);
     if (entry != baseline.benchmarks.end()) {
-      const RunnerBenchmarkHistory* runner_runs = nullptr;
-      if (runner != nullptr) {
-        const auto runs = runner->find(name);
-        if (runs != runner->end()) runner_runs = &runs->second;
-      }
-      comparison.benchmarks.push_back(
-          compare_one(name, entry->second, current, results, baseline, same_gpu, uuid, comparison.budget, runner_runs));
+      comparison.benchmarks.push_back(compare_one(name, entry->second, current, judging));
       continue;
     }
     BenchmarkComparison row = row_from_current(name, current);
@@ -303,6 +337,7 @@ Comparison compare_with_baseline(const Baseline& baseline, const std::vector<Res
                           " against this runner's (" + uuid + ") own history of the baseline's code, at the same-GPU "
                           "tolerance";
   }
+  comparison.against += runner_not_judging(comparison, uuid);
   if (same_gpu && same_gpu_tolerance_applied(comparison)) {
     comparison.against +=
         " on this GPU (" + uuid + "), same-GPU default tolerance " + format_pct(*baseline.same_gpu_tolerance_pct);

@@ -24,6 +24,9 @@ struct CompareOptions {
   Selection selection;
   double run_alpha = kDefaultRunAlpha;
   int looks = 1;  // the most times the caller judges a benchmark (1 + re-measurements)
+  // Whether this is the caller's last look: a benchmark judged against its runner's history is then decided
+  // by its estimate where its interval still straddles the tolerance (judging/runner_judging.h).
+  bool last_look = true;
   bool strict = false;
   // PLATFORM (the same code beyond its tolerance: judging/same_code_rule.h) fails the run (exit 1) instead
   // of passing: for teams that gate driver or runner changes.

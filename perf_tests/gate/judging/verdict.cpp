@@ -34,6 +34,11 @@ Verdict decide(const Evidence& evidence, const DecisionRule& rule) {
   if (evidence.ci_low > 1.0 + tol && evidence.p_slower < rule.alpha && enough_processes) return Verdict::kSlow;
   if (evidence.ci_high < 1.0 - tol && evidence.p_faster < rule.alpha && enough_processes) return Verdict::kFast;
   if (evidence.ci_low >= 1.0 - tol && evidence.ci_high <= 1.0 + tol) return Verdict::kSame;
+  if (rule.by_estimate) {
+    if (evidence.ratio > 1.0 + tol && evidence.p_slower < rule.alpha && enough_processes) return Verdict::kSlow;
+    if (evidence.ratio < 1.0 - tol && evidence.p_faster < rule.alpha && enough_processes) return Verdict::kFast;
+    if (evidence.ratio >= 1.0 - tol && evidence.ratio <= 1.0 + tol) return Verdict::kSame;
+  }
   return Verdict::kAmbiguous;
 }
 

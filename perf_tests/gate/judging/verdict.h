@@ -37,17 +37,23 @@ struct Evidence {
   double p_slower = 1.0;  // one-sided p of "now is slower" (H0: ratio <= 1)
   double p_faster = 1.0;
   int processes = 0;  // current processes (A/B: pairs) behind the evidence
+  double ratio = 0.0;  // the estimate of the ratio (read only by DecisionRule::by_estimate)
 };
 
 struct DecisionRule {
   double tolerance_pct = 0.0;  // [percent]
   double alpha = 0.0;          // one benchmark's share of the run's false-alarm budget (ErrorBudget)
   int min_processes = kMinProcessesToCall;
+  // The last look against a runner's own history (judging/runner_judging.h, which says where it applies):
+  // an interval that still straddles an edge is decided by the estimate instead of ending AMBIGUOUS.
+  bool by_estimate = false;
 };
 
 // SLOW: p_slower < alpha (the run's family-wise false-alarm rate holds for unchanged code), the interval
 // wholly above 1 + tol (the slowdown matters), and at least min_processes processes. FAST: the mirror
-// image. SAME: interval inside [1 - tol, 1 + tol]. AMBIGUOUS: anything else (re-measure).
+// image. SAME: interval inside [1 - tol, 1 + tol]. AMBIGUOUS: anything else (re-measure); with by_estimate,
+// SLOW (FAST) where the estimate is beyond the tolerance and p_slower (p_faster) < alpha with enough
+// processes, else SAME where the estimate is within it.
 Verdict decide(const Evidence& evidence, const DecisionRule& rule);
 
 }  // namespace gpuperf::gate

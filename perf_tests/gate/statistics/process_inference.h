@@ -41,6 +41,10 @@ struct ProcessEvidence {
   double sd_pct = 0.0;      // process-to-process standard deviation assumed [percent, on the log scale]
   double df = 0.0;          // degrees of freedom of that estimate
   int outliers = 0;         // process medians (A/B: pair ratios) left out as outliers
+  // Against a runner's history: the share of the estimate's variance that is the run's own level, which no
+  // re-measurement shrinks (statistics/runner_history.h); 0 elsewhere.
+  double run_level_share = 0.0;
+  int history_runs = 0;     // against a runner's history: the runs its level was taken from
 };
 
 // Stored mode: two independent groups of process medians (all positive), one spread pooled from both

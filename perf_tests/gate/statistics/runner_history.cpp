@@ -12,11 +12,70 @@ namespace {
 using log_scale::Moments;
 
 // The history's runs on the log scale, its outlier processes left out: the last kMaxRunnerHistoryRuns runs,
-// each with the processes it kept (runs left with none are dropped).
+// each with the processes it kept (runs left with none are dropped), then only the runs its trend leaves
+// to judge with (RunnerTrend).
 struct History {
   std::vector<Moments> runs;  // each run's processes
   int outliers = 0;
+  int history_runs = 0;       // runs before the trend chose
+  RunnerTrend trend = RunnerTrend::kSteady;
+  double drift = 0.0;         // the fitted change of the level over the history_runs [log scale]
+  double recent_drift = 0.0;  // kDrifting: the same over the last kMinRunnerHistoryRuns [log scale]
 };
+
+// The least-squares trend of the run means, oldest first: the fitted change from the first to the last,
+// and whether it counts (significant at `alpha` and at least kMinDriftPct).
+struct Trend {
+  double change = 0.0;  // [log scale]
+  bool counts = false;
+};
+
+Trend trend_of(const std::vector<Moments>& runs, double alpha) {
+  const double n = static_cast<double>(runs.size());
+  Trend trend;
+  if (runs.size() < 3) return trend;
+  const double mean_index = (n - 1.0) / 2.0;
+  double mean_level = 0.0;
+  for (const Moments& run : runs) mean_level += run.mean / n;
+  double sxx = 0.0;
+  double sxy = 0.0;
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    const double dx = static_cast<double>(i) - mean_index;
+    sxx += dx * dx;
+    sxy += dx * (runs[i].mean - mean_level);
+  }
+  const double slope = sxy / sxx;
+  double residual_squares = 0.0;
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    const double residual = runs[i].mean - mean_level - slope * (static_cast<double>(i) - mean_index);
+    residual_squares += residual * residual;
+  }
+  trend.change = slope * (n - 1.0);
+  const double slope_se = std::sqrt(residual_squares / (n - 2.0) / sxx);
+  const bool significant =
+      slope_se == 0.0 ? slope != 0.0 : 2.0 * student_t_upper_tail(std::fabs(slope) / slope_se, n - 2.0) < alpha;
+  trend.counts = significant && 100.0 * std::fabs(std::expm1(trend.change)) >= kMinDriftPct;
+  return trend;
+}
+
+// Keeps the runs the trend leaves to judge with: all (steady), the last kMinRunnerHistoryRuns (a trend over
+// the history, none over those), or none (drifting).
+void apply_trend(History& history) {
+  history.history_runs = static_cast<int>(history.runs.size());
+  if (history.history_runs < kMinRunnerHistoryRuns) return;
+  const Trend whole = trend_of(history.runs, kDriftAlpha);
+  if (!whole.counts) return;
+  history.drift = whole.change;
+  history.runs.erase(history.runs.begin(), history.runs.end() - kMinRunnerHistoryRuns);
+  const Trend recent = trend_of(history.runs, kRecentDriftAlpha);
+  if (!recent.counts) {
+    history.trend = RunnerTrend::kRecentLevel;
+    return;
+  }
+  history.trend = RunnerTrend::kDrifting;
+  history.recent_drift = recent.change;
+  history.runs.clear();
+}
 
 History history_of(const std::vector<std::vector<double>>& history_runs, double sd_floor) {
   const std::size_t window = static_cast<std::size_t>(kMaxRunnerHistoryRuns);
@@ -45,6 +104,7 @@ History history_of(const std::vector<std::vector<double>>& history_runs, double 
     }
     if (!kept.empty()) history.runs.push_back(log_scale::moments_of(kept));
   }
+  apply_trend(history);
   return history;
 }
 
@@ -125,13 +185,20 @@ ProcessEvidence compare_with_runner_history(const std::vector<std::vector<double
   ProcessEvidence evidence =
       log_scale::evidence_of(current.mean - level.mean, process_sd, std::sqrt(variance), df, confidence);
   evidence.outliers = outliers;
+  evidence.run_level_share = run_part / variance;
+  evidence.history_runs = level.runs;
   return evidence;
 }
 
 RunnerLevel runner_level(const std::vector<std::vector<double>>& history_runs,
                          const std::vector<double>& baseline_process_medians, double sd_floor) {
   const History history = history_of(history_runs, sd_floor);
-  if (static_cast<int>(history.runs.size()) < kMinRunnerHistoryRuns || baseline_process_medians.empty()) return {};
+  RunnerLevel result;
+  result.history_runs = history.history_runs;
+  result.trend = history.trend;
+  result.drift_pct = 100.0 * std::expm1(history.drift);
+  result.recent_drift_pct = 100.0 * std::expm1(history.recent_drift);
+  if (static_cast<int>(history.runs.size()) < kMinRunnerHistoryRuns || baseline_process_medians.empty()) return result;
   Level level = level_of(history, -1.0);
   const double process_variance =
       level.within_df > 0 ? std::max(level.within_squares / level.within_df, sd_floor * sd_floor) : sd_floor * sd_floor;
@@ -140,7 +207,6 @@ RunnerLevel runner_level(const std::vector<std::vector<double>>& history_runs,
   const double baseline_variance = baseline.count > 1 ? baseline.sum_of_squares / (baseline.count - 1) : 0.0;
   const double variance = level.run_variance / level.runs + process_variance * level.mean_inverse_count / level.runs +
                           baseline_variance / baseline.count;
-  RunnerLevel result;
   result.runs = level.runs;
   result.offset_pct = 100.0 * std::expm1(level.mean - baseline.mean);
   result.offset_se_pct = 100.0 * std::sqrt(variance);

@@ -61,6 +61,24 @@ TEST(DecisionRule, OneProcessCanBeSameButNeverSlowOrFast) {
   EXPECT_EQ(decide({1.05, 1.08, 1e-9, 1.0, 0}, rule), Verdict::kAmbiguous);
 }
 
+// The last look against a runner's history: an interval that still straddles an edge is decided by its
+// estimate, where the change is significant; the interval's own verdicts stay as they are.
+TEST(DecisionRule, ByEstimateDecidesWhatTheIntervalLeavesOpen) {
+  DecisionRule rule{2.0, 0.001, kMinProcessesToCall};
+  const Evidence straddling_slow{1.016, 1.034, 1e-9, 1.0, 12, 1.025};
+  const Evidence straddling_same{1.006, 1.024, 1e-4, 1.0, 12, 1.015};
+  const Evidence straddling_fast{0.966, 0.984, 1.0, 1e-9, 12, 0.975};
+  EXPECT_EQ(decide(straddling_slow, rule), Verdict::kAmbiguous) << "without it, as before";
+  rule.by_estimate = true;
+  EXPECT_EQ(decide(straddling_slow, rule), Verdict::kSlow);
+  EXPECT_EQ(decide(straddling_same, rule), Verdict::kSame);
+  EXPECT_EQ(decide(straddling_fast, rule), Verdict::kFast);
+  EXPECT_EQ(decide({1.016, 1.034, 0.01, 1.0, 12, 1.025}, rule), Verdict::kAmbiguous) << "beyond, not significant";
+  EXPECT_EQ(decide({1.016, 1.034, 1e-9, 1.0, 1, 1.025}, rule), Verdict::kAmbiguous) << "one process";
+  EXPECT_EQ(decide({1.05, 1.08, 1e-9, 1.0, 3, 1.065}, rule), Verdict::kSlow) << "the interval's own SLOW";
+  EXPECT_EQ(decide({0.99, 1.01, 0.5, 0.5, 3, 1.0}, rule), Verdict::kSame) << "the interval's own SAME";
+}
+
 TEST(Verdicts, TenPercentSlowerInThreeProcessesIsSlow) {
   const Comparison c = judge(1.10, 0.003, 3.0);
   EXPECT_EQ(only_verdict(c), Verdict::kSlow);

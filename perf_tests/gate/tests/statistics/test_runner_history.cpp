@@ -92,6 +92,49 @@ constexpr const char* kOther = "reduction/reduce1_interleaved_divergent/n:104857
 constexpr const char* kRunner = "GPU-runner-0001";
 constexpr const char* kRecorded = "2026-11-27T00:00:00Z";
 
+// `count` runs whose level moves by `drift_per_run` (relative) a run, oldest first.
+std::vector<std::vector<double>> drifting_runs(double drift_per_run, int count, std::uint64_t seed) {
+  std::vector<std::vector<double>> runs = history_runs(100.0, 0.002, 0.004, count, seed);
+  for (int i = 0; i < count; ++i) {
+    for (double& median : runs[i]) median *= 1.0 + drift_per_run * i;
+  }
+  return runs;
+}
+
+TEST(RunnerTrend, ASteadyRunnerIsJudgedOnItsWholeHistory) {
+  for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+    const RunnerLevel level = runner_level(history_runs(100.0, 0.002, 0.004, 30, seed), {100.0, 100.1}, kFloor);
+    EXPECT_EQ(level.trend, RunnerTrend::kSteady) << "seed " << seed << ": drift " << level.drift_pct;
+    EXPECT_EQ(level.runs, 30);
+  }
+}
+
+// +1.5% to +4.4% over 30 runs, as a runner in the issue's simulation drifted: it still moves over its last
+// 10 runs, so its history judges nothing, and the level says by how much it moved.
+TEST(RunnerTrend, ARunnerThatStillDriftsIsNotJudgedAgainstItsHistory) {
+  const auto runs = drifting_runs(0.001, 30, 3);
+  const RunnerLevel level = runner_level(runs, {100.0, 100.1}, kFloor);
+  EXPECT_EQ(level.trend, RunnerTrend::kDrifting);
+  EXPECT_EQ(level.runs, 0);
+  EXPECT_EQ(level.history_runs, 30);
+  EXPECT_NEAR(level.drift_pct, 2.9, 0.4);
+  EXPECT_NEAR(level.recent_drift_pct, 0.9, 0.4);
+  EXPECT_FALSE(compare_with_runner_history(runs, {104.5, 104.6, 104.4}, kConfidence, kFloor).judged);
+}
+
+// A level that moved by 3% twenty runs ago and has kept still since: judged against its last 10 runs.
+TEST(RunnerTrend, ARunnerThatMovedAndSettledIsJudgedOnItsRecentRuns) {
+  std::vector<std::vector<double>> runs = history_runs(100.0, 0.002, 0.004, 20, 5);
+  for (auto& run : history_runs(103.0, 0.002, 0.004, 10, 6)) runs.push_back(run);
+  const RunnerLevel level = runner_level(runs, {100.0, 100.1}, kFloor);
+  EXPECT_EQ(level.trend, RunnerTrend::kRecentLevel);
+  EXPECT_EQ(level.runs, kMinRunnerHistoryRuns);
+  EXPECT_NEAR(level.offset_pct, 3.0, 0.3) << "the level of the recent runs";
+  const ProcessEvidence e = compare_with_runner_history(runs, {103.0, 103.1, 102.9}, kConfidence, kFloor);
+  ASSERT_TRUE(e.judged);
+  EXPECT_NEAR(e.ratio, 1.0, 0.005);
+}
+
 Baseline two_benchmark_baseline() {
   Baseline baseline = baseline_for(kH200, 4.0);
   baseline.same_gpu_tolerance_pct = 2.0;
@@ -179,6 +222,72 @@ TEST(StoredWithRunnerHistory, AHistoryOfAnotherGpuModelIsAnError) {
   } catch (const formats::InputError& e) {
     EXPECT_NE(std::string(e.what()).find("the runner history is for 'nvidia-h100-80gb-hbm3'"), std::string::npos);
   }
+}
+
+TEST(StoredWithRunnerHistory, ARunnerTooYoungIsNamedInTheRowAndTheHeader) {
+  const RunnerHistory young = runner_history_of(kRunner, 96.5, kMinRunnerHistoryRuns - 1);
+  CompareOptions options;
+  options.runner_history = &young;
+  const Comparison c = compare_with_baseline(two_benchmark_baseline(), slower_run(), options);
+  EXPECT_NE(row_of(c, kName).note.find("runner history: 9 of 10 runs of the baseline's code; judged against the "
+                                       "baseline"),
+            std::string::npos)
+      << row_of(c, kName).note;
+  EXPECT_NE(row_of(c, kOther).note.find("runner history: 0 of 10 runs"), std::string::npos) << row_of(c, kOther).note;
+  EXPECT_NE(c.against.find("; runner GPU-runner-0001: 9 or fewer of the 10 runs of the baseline's code its own level "
+                           "needs, for 2 benchmarks (judged against the baseline)"),
+            std::string::npos)
+      << c.against;
+  // A runner the file does not hold at all: the same words.
+  const RunnerHistory others = runner_history_of("GPU-another", 96.5, 12);
+  options.runner_history = &others;
+  const Comparison none = compare_with_baseline(two_benchmark_baseline(), slower_run(), options);
+  EXPECT_NE(none.against.find("runner GPU-runner-0001: 0 of the 10 runs"), std::string::npos) << none.against;
+  // Without a runner history, no row speaks of one.
+  const Comparison without = compare_with_baseline(two_benchmark_baseline(), slower_run(), CompareOptions{});
+  EXPECT_EQ(row_of(without, kName).note.find("runner"), std::string::npos) << row_of(without, kName).note;
+}
+
+TEST(StoredWithRunnerHistory, ADriftingRunnerIsJudgedAsAnotherMachineSayingWhy) {
+  RunnerHistory history = runner_history_of(kRunner, 96.5, 12);
+  history.runners[kRunner][kName].runs = drifting_runs(0.001, 30, 7);
+  CompareOptions options;
+  options.runner_history = &history;
+  const Comparison c = compare_with_baseline(two_benchmark_baseline(), slower_run(), options);
+  const BenchmarkComparison& row = row_of(c, kName);
+  EXPECT_FALSE(row.runner.has_value());
+  EXPECT_EQ(row.tolerance_pct, 4.0);
+  EXPECT_NE(row.note.find("runner drifting: its level moved +2."), std::string::npos) << row.note;
+  EXPECT_NE(row.note.find("% over its last 30 runs of unchanged code and +"), std::string::npos) << row.note;
+  EXPECT_NE(row.note.find("judged against the baseline, as another machine"), std::string::npos) << row.note;
+  EXPECT_NE(c.against.find("drifting in 1 benchmark (judged against the baseline, as another machine)"),
+            std::string::npos)
+      << c.against;
+}
+
+// The run lands 2.5% above the runner's level (12 processes, as after four looks), in runs that spread 0.25%
+// about it: the interval straddles 2% however many processes are added. The last look decides by the estimate and says so; before it, the row is AMBIGUOUS.
+TEST(StoredWithRunnerHistory, TheLastLookDecidesByTheEstimateWhatTheIntervalLeavesOpen) {
+  RunnerHistory history = runner_history_of(kRunner, 96.5, 30);
+  history.runners[kRunner][kName].runs = history_runs(96.5, 0.0025, 0.003, 30, 21);
+  std::vector<ResultsFile> files = processes(kName, 96.5 * 1.025, 0.003, 12, 22);
+  for (ResultsFile& file : files) file.gpu.uuid = kRunner;
+  CompareOptions options;
+  options.runner_history = &history;
+  options.looks = 4;
+  options.last_look = false;
+  const BenchmarkComparison early = row_of(compare_with_baseline(two_benchmark_baseline(), files, options), kName);
+  ASSERT_TRUE(early.runner.has_value());
+  EXPECT_LT(early.ci_low, 1.02);
+  EXPECT_GT(early.ci_high, 1.02);
+  EXPECT_EQ(early.verdict, Verdict::kAmbiguous);
+  options.last_look = true;
+  const BenchmarkComparison last = row_of(compare_with_baseline(two_benchmark_baseline(), files, options), kName);
+  EXPECT_EQ(last.verdict, Verdict::kSlow);
+  EXPECT_NE(last.note.find("; decided at the last look by its estimate (+2."), std::string::npos) << last.note;
+  EXPECT_NE(last.note.find("no re-measurement narrows the interval below this runner's run-to-run spread"),
+            std::string::npos)
+      << last.note;
 }
 
 }  // namespace

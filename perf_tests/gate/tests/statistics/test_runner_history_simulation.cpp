@@ -13,6 +13,9 @@
 //   every benchmark of a run would fail fewer runs for the same rate per benchmark;
 // - the history: n runs of the baseline's code on the runner, 3 processes each.
 // Every simulated run draws a new baseline, runner and history, so that runs are independent trials.
+// The cells of the targets (docs/statistics.md): runners whose offset is the same for every benchmark
+// (-2%, 0, +3%), runs spread 0.2% and processes 0.44%, 30 history runs; and a runner whose level drifts
+// +0.1% a run (+1.5% to +4.4% over its history, and on).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -49,7 +52,13 @@ constexpr double kRunnerMove = 0.03;          // the moved runner's change after
 constexpr double kRunSds[] = {0.0, 0.0025, 0.005};
 constexpr double kProcessSds[] = {0.001, 0.0044, 0.01, 0.02};
 constexpr int kHistoryRuns[] = {10, 20, 30};
-constexpr double kSlowdowns[] = {0.02, 0.03, 0.05};
+constexpr double kSlowdowns[] = {0.02, 0.025, 0.03, 0.05};
+constexpr double kTargetOffsets[] = {-0.02, 0.0, 0.03};  // the runners of the targets [relative]
+constexpr double kTargetRunSd = 0.002;
+constexpr double kTargetProcessSd = 0.0044;
+constexpr int kTargetHistoryRuns = 30;
+constexpr double kDriftStart = 0.015;   // the drifting runner's offset at its first history run [relative]
+constexpr double kDriftPerRun = 0.001;  // [relative]
 constexpr int kJoiningRuns = 5;  // a runner that joined lately: its history is too short to judge with
 // 200 clean runs say whether a run fails at most once in 100; x 108 benchmarks: 21,600 judgements a cell.
 constexpr int kCleanRuns = 200;
@@ -68,12 +77,15 @@ struct Scenario {
   double run_sd = 0.0;      // a run's own level, shared by its processes [relative]
   double process_sd = 0.0;  // [relative]
   double moved = 0.0;       // how far the runner's level moved after its history (a board changed) [relative]
+  double offset = 0.0;      // the runner's level against the recording GPU, every benchmark's [relative]
+  double drift_per_run = 0.0;  // how far the runner's level moves from one run to the next [relative]
 
   bool with_history() const { return history_runs > 0; }
   // A runner that joined lately: fewer runs than a check needs, so it is judged against the baseline.
   bool joining() const { return with_history() && history_runs < kMinRunnerHistoryRuns; }
   // The cells whose promises the tests assert: a history the runner still matches.
-  bool promised() const { return with_history() && !joining() && moved == 0.0; }
+  bool promised() const { return with_history() && !joining() && moved == 0.0 && drift_per_run == 0.0; }
+  bool target() const { return promised() && offset_sd == 0.0; }
 };
 
 // The grid of runs with history, then the wider offsets, today's gate on the same runner, the moved runner,
@@ -93,6 +105,10 @@ std::vector<Scenario> scenarios() {
   all.push_back({0, kWideRunnerOffsetSd, 0.0025, 0.0044, 0.0});
   for (int n : kHistoryRuns) all.push_back({n, kRunnerOffsetSd, 0.0025, 0.0044, kRunnerMove});
   all.push_back({kJoiningRuns, kRunnerOffsetSd, 0.0025, 0.0044, 0.0});
+  for (double offset : kTargetOffsets) {
+    all.push_back({kTargetHistoryRuns, 0.0, kTargetRunSd, kTargetProcessSd, 0.0, offset});
+  }
+  all.push_back({kTargetHistoryRuns, 0.0, kTargetRunSd, kTargetProcessSd, 0.0, kDriftStart, kDriftPerRun});
   return all;
 }
 
@@ -145,7 +161,7 @@ RunnerHistory simulate_history(const std::vector<std::string>& names, const std:
     RunnerBenchmarkHistory& runs = benchmarks[names[i]];
     runs.unit = formats::kUnitMicroseconds;
     for (int r = 0; r < scenario.history_runs; ++r) {
-      const double run_level = runner_offset[i] + scenario.run_sd * noise.normal();
+      const double run_level = runner_offset[i] + scenario.drift_per_run * r + scenario.run_sd * noise.normal();
       std::vector<double> medians;
       for (int p = 0; p < kHistoryProcessesPerRun; ++p) {
         medians.push_back(median(process_samples(run_level, scenario.process_sd, noise)));
@@ -187,13 +203,14 @@ RunOutcome simulate_run(const Scenario& scenario, double slowdown, Noise& noise)
   const std::vector<std::string> names = suite_names();
   const Baseline baseline = simulate_baseline(names, scenario.process_sd, noise);
   std::vector<double> runner_offset(names.size());
-  for (double& offset : runner_offset) offset = scenario.offset_sd * noise.normal();
+  for (double& offset : runner_offset) offset = std::log1p(scenario.offset) + scenario.offset_sd * noise.normal();
   const RunnerHistory history = simulate_history(names, runner_offset, scenario, noise);
   // This run's level of each benchmark, which its re-measurements share.
   const std::vector<double> code_change(names.size(), std::log1p(slowdown));
   std::vector<double> level_now(names.size());
   for (std::size_t i = 0; i < names.size(); ++i) {
-    level_now[i] = code_change[i] + runner_offset[i] + std::log1p(scenario.moved) + scenario.run_sd * noise.normal();
+    level_now[i] = code_change[i] + runner_offset[i] + std::log1p(scenario.moved) +
+                   scenario.drift_per_run * scenario.history_runs + scenario.run_sd * noise.normal();
   }
   CompareOptions options;
   options.looks = kLooks;
@@ -206,6 +223,7 @@ RunOutcome simulate_run(const Scenario& scenario, double slowdown, Noise& noise)
     for (int p = 0; p < kProcessesPerLook; ++p) {
       files.push_back(simulate_process(names, level_now, measured, scenario.process_sd, noise));
     }
+    options.last_look = look == kLooks;
     comparison = compare_with_baseline(baseline, files, options);
     if (look == 1) count_coverage(comparison, code_change, level_now, outcome);
     measured = ambiguous_names(comparison);
@@ -266,6 +284,11 @@ std::string format_number(double value) {
 
 std::string judged_against(const Scenario& scenario) {
   if (!scenario.with_history()) return "baseline (no history, tol. 4%)";
+  if (scenario.drift_per_run != 0.0) {
+    return "own history, runner drifting +" + pct(scenario.drift_per_run, 1) + " a run (from +" +
+           pct(scenario.offset, 1) + "): baseline, tol. 4%";
+  }
+  if (scenario.offset_sd == 0.0) return "own history (tol. 2%), runner offset " + pct(scenario.offset, 0) + " everywhere";
   if (scenario.moved != 0.0) return "own history, runner moved +" + pct(scenario.moved, 0) + " since";
   if (scenario.joining()) return "own history too short (joined lately): baseline, tol. 4%";
   return "own history (tol. 2%)";
@@ -300,7 +323,7 @@ class RunnerHistorySimulation : public ::testing::Test {
     table << "| judged against | runner offset sd | run sd | process sd | history runs | judged against the history | "
              "false alarms per benchmark | clean runs failed | benchmarks re-measured a clean run | interval coverage, first look "
              "(built at) |";
-    for (double s : kSlowdowns) table << " +" << pct(s, 0) << " caught |";
+    for (double s : kSlowdowns) table << " +" << pct(s, std::fmod(s * 100.0, 1.0) == 0.0 ? 0 : 1) << " caught |";
     table << "\n|---|---|---|---|---|---|---|---|---|---|";
     for (std::size_t i = 0; i < std::size(kSlowdowns); ++i) table << "---|";
     table << "\n";
@@ -360,7 +383,11 @@ TEST_F(RunnerHistorySimulation, BenchmarksAreJudgedAgainstTheHistoryWhenOneIsGiv
   for (std::size_t s = 0; s < scenarios_.size(); ++s) {
     const Cell& cell = clean_[s];
     EXPECT_EQ(cell.judged, cell.judgements) << describe(scenarios_[s]);
-    if (scenarios_[s].with_history() && !scenarios_[s].joining()) {
+    if (scenarios_[s].drift_per_run != 0.0) {
+      // Judged against its last 10 runs where they show no drift (statistics/runner_history.h), which
+      // happens; but mostly as another machine.
+      EXPECT_LE(cell.against_history_share(), 0.5) << describe(scenarios_[s]);
+    } else if (scenarios_[s].with_history() && !scenarios_[s].joining()) {
       EXPECT_GE(cell.against_history_share(), 0.97) << describe(scenarios_[s]);
     } else {
       EXPECT_EQ(cell.against_history, 0) << describe(scenarios_[s]);
@@ -376,11 +403,27 @@ TEST_F(RunnerHistorySimulation, FalseAlarmsStayBelowOnePerThousandBenchmarks) {
   }
 }
 
+// The fewest failed runs of `runs` that a true rate of one in a hundred reaches in at most 1% of cells
+// (binomial upper tail): 7 of 200. Asserting the observed rate itself (at most 2 of 200) failed a cell of 3
+// whenever a change elsewhere moved which benchmarks were re-measured, and so every later draw.
+int failed_runs_a_rate_of_one_in_a_hundred_rarely_reaches(int runs) {
+  const double p = 0.01;
+  double tail = 1.0;  // P(X >= k)
+  for (int k = 0; k <= runs; ++k) {
+    if (tail <= 0.01) return k;
+    tail -= std::exp(std::lgamma(runs + 1.0) - std::lgamma(k + 1.0) - std::lgamma(runs - k + 1.0) + k * std::log(p) +
+                     (runs - k) * std::log1p(-p));
+  }
+  return runs + 1;
+}
+
 TEST_F(RunnerHistorySimulation, ACleanRunOfTheWholeSuiteFailsAtMostOnceInAHundred) {
+  EXPECT_EQ(failed_runs_a_rate_of_one_in_a_hundred_rarely_reaches(kCleanRuns), 7);
   for (std::size_t s = 0; s < scenarios_.size(); ++s) {
     const Cell& cell = clean_[s];
     if (scenarios_[s].promised() && cell.runs >= 100) {
-      EXPECT_LE(cell.runs_with_slow, cell.runs / 100) << describe(scenarios_[s]);
+      EXPECT_LT(cell.runs_with_slow, failed_runs_a_rate_of_one_in_a_hundred_rarely_reaches(cell.runs))
+          << describe(scenarios_[s]);
     }
   }
 }
@@ -404,6 +447,21 @@ TEST_F(RunnerHistorySimulation, DetectionTargets) {
   // freedom (against a baseline of its own GPU the gate reaches 94%, test_simulation.cpp). 20 runs reach 98%.
   EXPECT_GE(caught(0.0, 0.0044, 10, 0.03), 0.90);
   EXPECT_GE(caught(0.0, 0.0044, 20, 0.03), 0.95);
+}
+
+// The targets: on runners whose offset is -2%, 0 or +3% for every benchmark, with runs spread 0.2% and
+// processes 0.44%, a 3% slowdown SLOW in 95% of judgements and 2.5% in 80% (the last look decides by the
+// estimate what the interval leaves open: before it, 17-31% and 81-94%); false alarms as for every cell.
+TEST_F(RunnerHistorySimulation, TheTargetsAreMetOnRunnersOfEveryOffset) {
+  int cells = 0;
+  for (std::size_t s = 0; s < scenarios_.size(); ++s) {
+    if (!scenarios_[s].target()) continue;
+    ++cells;
+    EXPECT_GE(detection_cell(s, slowdown_index(0.03)).rate(), 0.95) << describe(scenarios_[s]);
+    EXPECT_GE(detection_cell(s, slowdown_index(0.025)).rate(), 0.80) << describe(scenarios_[s]);
+    EXPECT_LE(clean_[s].rate(), 0.001) << describe(scenarios_[s]);
+  }
+  EXPECT_EQ(cells, static_cast<int>(std::size(kTargetOffsets)));
 }
 
 }  // namespace
