@@ -68,8 +68,9 @@ judge() {
   ((rc == 0 || rc == EXIT_REGRESSION)) || die "$EXIT_INVALID" "the perf test failed (exit $rc): $dir.log"
 }
 verdict_of() {  # verdict_of <verdict.json>: the benchmark's verdict, change and note
-  jq -r --arg b "$benchmark" '.benchmarks[] | select(.name == $b) |
-    "\(.verdict) \(.change_pct | tostring | .[0:6])% [\(.ci_low_pct | tostring | .[0:6]), \(.ci_high_pct | tostring | .[0:6])] tolerance \(.tolerance_pct)% \(.note)"' "$1"
+  jq -r --arg b "$benchmark" 'def pct: (. * 100 | round) / 100 | tostring;
+    .benchmarks[] | select(.name == $b) |
+    "\(.verdict) \(.change_pct | pct)% [\(.ci_low_pct | pct), \(.ci_high_pct | pct)] tolerance \(.tolerance_pct | pct)% \(.note)"' "$1"
 }
 slow_count() { jq '[.benchmarks[] | select(.verdict == "SLOW")] | length' "$1"; }
 
