@@ -99,9 +99,10 @@ struct StoredJudging {
   bool same_gpu = false;
   ErrorBudget budget;
   bool last_look = true;
-  // This runner's histories of the baselines' code (by benchmark), null when the history file holds none of
-  // the runner's (or none was given: then `runner_known` is false and no row speaks of one).
-  const std::map<std::string, RunnerBenchmarkHistory>* runner = nullptr;
+  // This runner's histories of the baseline's code, by benchmark: empty where the history file holds none
+  // of the runner's. `runner_known`: a history of this GPU model and baseline was given and the results name
+  // one GPU; without one, no row speaks of a runner history.
+  const std::map<std::string, RunnerBenchmarkHistory>& runner;
   bool runner_known = false;
 };
 
@@ -146,8 +147,8 @@ BenchmarkComparison compare_one(const std::string& name, const BaselineEntry& en
   const double sd_floor = resolution_sd(entry.unit, entry.median);
   std::string runner_unused;  // why the runner's history did not judge, where the runner is in it
   if (how.runner_known) {
-    const auto runs = how.runner->find(name);
-    if (runs == how.runner->end()) {
+    const auto runs = how.runner.find(name);
+    if (runs == how.runner.end()) {
       runner_unused = no_runner_history_note(row);
     } else {
       const RunnerHistoryJudging judging{runs->second, now, entry.process_medians,
@@ -291,7 +292,7 @@ Comparison compare_with_baseline(const Baseline& baseline, const std::vector<Res
   comparison.platform = platform_changes(platform_of(baseline), platform_of(results));
   const std::map<std::string, RunnerBenchmarkHistory> no_runs;
   StoredJudging judging{baseline, results, uuid, same_gpu, comparison.budget, options.last_look,
-                        runner != nullptr ? runner : &no_runs, runner_in_file};
+                        runner != nullptr ? *runner : no_runs, runner_in_file};
 
   for (const auto& [name, current] : pooled) {
     if (!options.selection.matches(name)) continue;
