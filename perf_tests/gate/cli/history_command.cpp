@@ -87,45 +87,6 @@ history::SeriesExport stored_history(const Arguments& args, const std::string& s
   return document;
 }
 
-// "-3.9% to +1.2% (median -0.4%)" of values sorted in place; "" for none.
-std::string percent_range(std::vector<double>& values) {
-  if (values.empty()) return "";
-  std::sort(values.begin(), values.end());
-  return format_number("%+.1f", values.front()) + "% to " + format_number("%+.1f", values.back()) + "% (median " +
-         format_number("%+.1f", values[values.size() / 2]) + "%)";
-}
-
-// "GPU-...: 104 of 108 benchmarks with 10 runs or more, offsets -3.9% to +1.2% (median -0.4%)", then the
-// benchmarks whose level trends (statistics/runner_history.h): judged against their recent runs, or
-// DRIFTING and judged as another machine.
-std::string runner_summary(const std::string& uuid, const std::map<std::string, RunnerBenchmarkHistory>& benchmarks,
-                           const Baseline& baseline) {
-  std::vector<double> offsets;
-  std::vector<double> recent_level_drifts;
-  std::vector<double> drifts;
-  for (const auto& [name, entry] : benchmarks) {
-    const RunnerLevel level = runner_level(entry.runs, baseline.benchmarks.at(name).process_medians, 0.0);
-    if (level.runs > 0) offsets.push_back(level.offset_pct);
-    if (level.trend == RunnerTrend::kRecentLevel) recent_level_drifts.push_back(level.drift_pct);
-    if (level.trend == RunnerTrend::kDrifting) drifts.push_back(level.drift_pct);
-  }
-  std::string line = uuid + ": " + std::to_string(offsets.size() + drifts.size()) + " of " +
-                     std::to_string(baseline.benchmarks.size()) + " benchmarks with " +
-                     std::to_string(kMinRunnerHistoryRuns) + " runs or more";
-  if (!offsets.empty()) line += ", offsets " + percent_range(offsets);
-  if (!recent_level_drifts.empty()) {
-    line += "; " + std::to_string(recent_level_drifts.size()) + " moved over their runs (" +
-            percent_range(recent_level_drifts) + ") and are judged against their last " +
-            std::to_string(kMinRunnerHistoryRuns) + " runs";
-  }
-  if (!drifts.empty()) {
-    line += "; DRIFTING in " + std::to_string(drifts.size()) + " benchmark" + (drifts.size() == 1 ? "" : "s") +
-            " (their level moved " + percent_range(drifts) + " over their runs, and still moves over the last " +
-            std::to_string(kMinRunnerHistoryRuns) + "): judged as another machine, against the baseline, until "
-            "it settles";
-  }
-  return line;
-}
 
 }  // namespace
 
@@ -187,7 +148,7 @@ int run_history_offsets(const Arguments& args, std::ostream& out, std::ostream& 
   out << "runner histories of the baseline recorded " << baseline.recorded.date << " (" << baseline.gpu.slug
       << ") written to " << out_path << ": " << history.runners.size() << " runner"
       << (history.runners.size() == 1 ? "" : "s") << "\n";
-  for (const auto& [uuid, benchmarks] : history.runners) out << "  " << runner_summary(uuid, benchmarks, baseline) << "\n";
+  for (const auto& [uuid, benchmarks] : history.runners) out << "  " << history::runner_summary(uuid, benchmarks, baseline) << "\n";
   return formats::kExitPass;
 }
 

@@ -10,6 +10,9 @@
 // Runs with no GPU UUID, or with no timed process (UNCHANGED, skipped), are left out. Each runner keeps its
 // last kMaxRunnerHistoryRuns runs.
 
+#include <map>
+#include <string>
+
 #include "gate/history/series.h"
 #include "gate/inputs/baseline.h"
 #include "gate/inputs/runner_history.h"
@@ -28,5 +31,13 @@ class RunnerHistoryBuilder {
   const Baseline& baseline_;
   RunnerHistory history_;
 };
+
+// What perf_gate history-offsets says of one runner: "GPU-...: 104 of 108 benchmarks with 10 runs or more,
+// offsets -3.9% to +1.2% (median -0.4%)", then the benchmarks whose level trends (statistics/
+// runner_history.h): "; 3 moved over their runs (...) and are judged against their last 10 runs", "; DRIFTING
+// in 2 benchmarks (...): judged as another machine, against the baseline, until it settles". `benchmarks`:
+// the runner's, each a benchmark of `baseline`.
+std::string runner_summary(const std::string& uuid, const std::map<std::string, RunnerBenchmarkHistory>& benchmarks,
+                           const Baseline& baseline);
 
 }  // namespace gpuperf::gate::history

@@ -3,6 +3,11 @@
 // writes and --runner-history reads (round trip; what a corrupt or hostile file is refused for).
 #include <gtest/gtest.h>
 
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
 #include "formats/input_error.h"
 #include "formats/sample_units.h"
 #include "gate/history/runner_offsets.h"
@@ -101,6 +106,43 @@ RunnerHistory small_history() {
   history.baseline_recorded = "2026-11-27T21:04:11Z";
   history.runners["GPU-1da3b7bd-bdf0"][kName] = {formats::kUnitMicroseconds, {{60.71, 60.78, 60.74}, {60.8, 60.7}}};
   return history;
+}
+
+// `count` runs of 3 processes around `level`, moving by `per_run` (relative) a run, each run at its own
+// level (sd 0.2%).
+std::vector<std::vector<double>> runs_at(double level, double per_run, int count, std::uint64_t seed) {
+  const std::vector<double> levels = testing::noisy_samples(level, 0.002, count, seed);
+  std::vector<std::vector<double>> runs;
+  for (int i = 0; i < count; ++i) {
+    runs.push_back(testing::noisy_samples(levels[i] * (1.0 + per_run * i), 0.003, 3, seed * 100 + i + 1));
+  }
+  return runs;
+}
+
+// What history-offsets prints of a runner: its offsets, and the benchmarks whose level trends.
+TEST(RunnerSummary, NamesTheOffsetsAndTheBenchmarksThatDrift) {
+  Baseline baseline = baseline_with_code("sass");
+  const std::string drifting = "reduction/reduce8/n:1024";
+  const std::string moved = "reduction/reduce9/n:1024";
+  for (const std::string& name : {drifting, moved}) baseline.benchmarks[name] = baseline.benchmarks.at(kName);
+  std::map<std::string, RunnerBenchmarkHistory> runner;
+  runner[kName] = {formats::kUnitMicroseconds, runs_at(97.0, 0.0, 30, 1)};
+  EXPECT_EQ(runner_summary("GPU-a", runner, baseline),
+            "GPU-a: 1 of 3 benchmarks with 10 runs or more, offsets -3.0% to -3.0% (median -3.0%)");
+  runner[drifting] = {formats::kUnitMicroseconds, runs_at(101.5, 0.001, 30, 2)};
+  std::vector<std::vector<double>> steps = runs_at(100.0, 0.0, 20, 3);
+  for (auto& run : runs_at(103.0, 0.0, 10, 4)) steps.push_back(run);
+  runner[moved] = {formats::kUnitMicroseconds, steps};
+  const std::string summary = runner_summary("GPU-a", runner, baseline);
+  EXPECT_NE(summary.find("GPU-a: 3 of 3 benchmarks with 10 runs or more, offsets -3.0% to +"), std::string::npos)
+      << summary;
+  EXPECT_NE(summary.find("; 1 moved over their runs (+"), std::string::npos) << summary;
+  EXPECT_NE(summary.find("and are judged against their last 10 runs"), std::string::npos) << summary;
+  EXPECT_NE(summary.find("; DRIFTING in 1 benchmark (their level moved +2."), std::string::npos) << summary;
+  EXPECT_NE(summary.find("over their runs, and still moves over the last 10): judged as another machine, against "
+                         "the baseline, until it settles"),
+            std::string::npos)
+      << summary;
 }
 
 TEST(RunnerHistoryFile, ReadsBackWhatItWrites) {
