@@ -4,12 +4,14 @@
 #include <vector>
 
 #include "formats/input_error.h"
+#include "formats/number_text.h"
 #include "gate/history/store_input.h"
-#include "gate/reports/numbers.h"
 #include "gate/statistics/runner_history.h"
 
 namespace gpuperf::gate::history {
 namespace {
+
+using formats::format_number;
 
 // "-3.9% to +1.2% (median -0.4%)" of values sorted in place; "" for none.
 std::string offsets_percent_range(std::vector<double>& values) {

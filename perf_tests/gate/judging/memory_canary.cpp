@@ -4,14 +4,16 @@
 #include <cmath>
 #include <set>
 
+#include "formats/number_text.h"
 #include "gate/judging/stored_mode.h"
 #include "gate/judging/verdict.h"
-#include "gate/reports/numbers.h"
 #include "gate/statistics/process_inference.h"
 #include "gate/statistics/statistics.h"
 
 namespace gpuperf::gate {
 namespace {
+
+using formats::format_number;
 
 std::string signed_pct(double pct) { return format_number("%+.1f", pct); }
 

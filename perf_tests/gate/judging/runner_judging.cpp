@@ -1,11 +1,13 @@
 #include "gate/judging/runner_judging.h"
 
+#include "formats/number_text.h"
 #include "gate/judging/stored_mode.h"
-#include "gate/reports/numbers.h"
 #include "gate/statistics/runner_history.h"
 
 namespace gpuperf::gate {
 namespace {
+
+using formats::format_number;
 
 // "runner offset -3.52% +- 0.08% from 12 runs of unchanged code" (+- one standard error); for a runner whose
 // level moved, "from its last 10 runs of unchanged code (its level moved +2.9% over 30 runs)".

@@ -9,11 +9,13 @@
 #include "formats/json_fields.h"
 #include "formats/json_input.h"
 #include "formats/names.h"
-#include "gate/reports/numbers.h"
+#include "formats/number_text.h"
 
 namespace gpuperf::gate {
 
 namespace {
+
+using formats::format_number;
 
 // The benchmarks with false alarms the line names.
 constexpr std::size_t kLedgerLineBenchmarks = 3;

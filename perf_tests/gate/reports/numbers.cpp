@@ -33,12 +33,6 @@ std::string format_p(double p) { return format_number("%.1g", p); }
 
 std::string format_pct(double pct) { return format_number("%.1f", pct) + "%"; }
 
-std::string format_number(const char* format, double value) {
-  char buffer[64];
-  std::snprintf(buffer, sizeof buffer, format, value);
-  return buffer;
-}
-
 double achieved_gb_per_s(const BenchmarkComparison& row) {
   const double seconds = seconds_now(row);
   return seconds > 0.0 && row.bytes > 0.0 ? row.bytes / seconds / kBytesPerGigabyte : 0.0;

@@ -5,9 +5,12 @@
 
 #include <string>
 
+#include "formats/number_text.h"
 #include "gate/judging/comparison.h"
 
 namespace gpuperf::gate {
+
+using formats::format_number;
 
 // "41.20 us", "1234 cycles".
 std::string format_value(double value, const std::string& unit);
@@ -17,8 +20,6 @@ std::string format_change(const BenchmarkComparison& row);
 std::string format_p(double p);
 // "3.0%".
 std::string format_pct(double pct);
-// One number through a printf format: format_number("%+.1f", 3.14) is "+3.1".
-std::string format_number(const char* format, double value);
 // Achieved throughput of the current median: only for time benchmarks with bytes (flops) per run; 0 when
 // not applicable. [GB/s], [TFLOP/s]
 double achieved_gb_per_s(const BenchmarkComparison& row);
