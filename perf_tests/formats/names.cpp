@@ -43,10 +43,7 @@ std::string bad_char_text(std::string_view text, std::size_t at) {
 // Why `text` is not a name of this kind, in a few words; "" when it is one.
 std::string why_not(NameKind kind, std::string_view text) {
   if (text.empty()) return "is empty";
-  const std::size_t max_length = kind == NameKind::kBenchmark ? kMaxBenchmarkNameLength
-                                 : kind == NameKind::kFamily  ? kMaxFamilyNameLength
-                                 : kind == NameKind::kGpu || kind == NameKind::kGpuSlug ? kMaxGpuNameLength
-                                                              : kMaxBenchmarkNameLength;
+  const std::size_t max_length = name_max_length(kind);
   if (text.size() > max_length) {
     return "is " + std::to_string(text.size()) + " characters long (at most " + std::to_string(max_length) + ")";
   }
@@ -95,7 +92,39 @@ std::string why_not(NameKind kind, std::string_view text) {
   return "";
 }
 
+// name_pattern() with its bounds, or without them (`bounded` false): the character sets of is_family_char,
+// is_part_char, is_gpu_char, is_slug_char and is_slug_end as bracket expressions ('-' last: a literal).
+std::string names_regex_of(NameKind kind, bool bounded) {
+  // "{0,n}" where a regex can say the length, "*" where it cannot.
+  const auto up_to = [bounded](std::size_t n) { return bounded ? "{0," + std::to_string(n) + "}" : std::string("*"); };
+  const std::string family = "[A-Za-z][A-Za-z0-9_]" + up_to(kMaxFamilyNameLength - 1);
+  const std::string part = "[A-Za-z0-9_.,:-]+";
+  switch (kind) {
+    case NameKind::kBenchmark: return family + "(/" + part + ")+";
+    case NameKind::kFamily: return family;
+    case NameKind::kNamePart: return part;
+    case NameKind::kGpu: return "[A-Za-z0-9]([A-Za-z0-9 _.-]" + up_to(kMaxGpuNameLength - 2) + "[A-Za-z0-9])?";
+    case NameKind::kGpuSlug: return "[a-z0-9]([a-z0-9_.-]" + up_to(kMaxGpuNameLength - 2) + "[a-z0-9])?";
+  }
+  return "";
+}
+
 }  // namespace
+
+std::size_t name_max_length(NameKind kind) {
+  switch (kind) {
+    case NameKind::kBenchmark:
+    case NameKind::kNamePart: return kMaxBenchmarkNameLength;
+    case NameKind::kFamily: return kMaxFamilyNameLength;
+    case NameKind::kGpu:
+    case NameKind::kGpuSlug: return kMaxGpuNameLength;
+  }
+  return kMaxBenchmarkNameLength;
+}
+
+std::string name_pattern(NameKind kind) { return names_regex_of(kind, true); }
+
+std::string name_pattern_without_bounds(NameKind kind) { return names_regex_of(kind, false); }
 
 std::string name_rule(NameKind kind) {
   switch (kind) {

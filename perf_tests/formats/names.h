@@ -39,6 +39,25 @@ std::string name_error(NameKind kind, std::string_view text);
 // The rule for one kind of name, in words (as in the header comment): what name_error() ends with.
 std::string name_rule(NameKind kind);
 
+// The longest name of this kind: kMaxBenchmarkNameLength for a benchmark name and a part, kMaxFamilyNameLength,
+// kMaxGpuNameLength for a GPU name and a slug. [characters]
+std::size_t name_max_length(NameKind kind);
+
+// The rule for one kind of name as a POSIX extended regular expression, for the scripts and CMake that check
+// names without perf_gate (perf_gate name-rules writes them into scripts/lib/name_rules.sh and
+// cmake/GpuperfNameRules.cmake). Unanchored, with no '|' outside parentheses: bash anchors it ^...$
+// ([[ $x =~ ^$rule$ ]], where $ is the end of the string), jq \A...\z (its $ matches before a final
+// newline too). ASCII ranges only, which mean the same in the C and the UTF-8 locales. Its bounds ({0,47})
+// hold the lengths of a family (in a benchmark name too), a GPU name and a slug; a benchmark name's and a
+// part's a regular expression cannot hold: check name_max_length() beside it. A name is valid exactly when it
+// matches and is at most name_max_length() long (tests/test_names.cpp checks that on a corpus).
+std::string name_pattern(NameKind kind);
+
+// name_pattern() without bounds, for regular expressions that have none (CMake's MATCHES): the length is then
+// name_max_length()'s alone to check. For a benchmark name it is looser than the rule (its family's length
+// is not checked): check the family apart.
+std::string name_pattern_without_bounds(NameKind kind);
+
 // The slug of a GPU name: lower case, every run of other characters than letters and digits one '-', none
 // at either end: "NVIDIA H100 80GB HBM3" -> "nvidia-h100-80gb-hbm3". The harness names the GPU it runs on
 // by it, and the gate a GPU another tool's output names (gate/inputs/nvbench_results.h).

@@ -6,7 +6,9 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <regex>
 #include <string>
+#include <vector>
 
 #include "formats/names.h"
 
@@ -130,6 +132,73 @@ TEST(Names, FamiliesAndGpuNames) {
   EXPECT_FALSE(valid(NameKind::kGpu, std::string(97, 'H')));
   EXPECT_NE(name_error(NameKind::kGpu, "NVIDIA `H200`").find("GPU name 'NVIDIA `H200`' has '`' at 7; a GPU name is"),
             std::string::npos);
+}
+
+// Names at every edge of the rule: lengths at and over each limit, every character class, control
+// characters, a trailing newline, non-ASCII, "." and "..", empty parts; each is tried as every kind.
+std::vector<std::string> name_corpus() {
+  std::vector<std::string> corpus = {
+      "", ".", "..", "/", "fam", "fam/", "fam//x", "/x", "fam/x/", "fam/x//y", "1fam/x", "_fam/x", "fam-ily/x",
+      "reduction/reduce9_shfl_down_last_warp/n:33554432", "gemm/v01/m:1000,n:1001,k:999", "f/x", "F9_/a.b/c",
+      "fam/..", "fam/.", "fam/-", "fam/a:b,c.d-e_f", "fam/a`b", "fam/a|b", "fam/a b", "fam/a<b", "fam/a&b",
+      "fam/@octocat", "fam/[x](y)", "fam/a'b", "fam/a\"b", "fam/a\\b", "fam/x\n", "fam/x\r", "fam/a\tb",
+      "fam/a\x01b", "fam/a\x7f", "fam/\xc3\xa9", "fam\n/x", "smem_latency", "smem-latency", "a", "A", "_", "9",
+      "fam\n", "\xc3\xa9", "NVIDIA H100 80GB HBM3", "NVIDIA A100-SXM4-40GB MIG 1g.5gb", "Tesla T4", "H",
+      "NVIDIA H200 ", " NVIDIA H200", "NVIDIA H200\n", "NVIDIA  H200", "NVIDIA H200.", "-H200", "NVIDIA_H200",
+      "NVIDIA <b>H200</b>", "NVIDIA `H200`", "NVIDIA H200|x", "NVIDIA\tH200", "nvidia-h100-80gb-hbm3",
+      "nvidia-a100-sxm4-40gb-mig-1g.5gb", "nvidia-h200-", "-nvidia", "nvidia..h200", "Nvidia-h200", "nvidia h200",
+      "nvidia/h200", "nvidia-h200\n", "a.b", "a_b", "a-b", "ab", "a,b", "a:b", "a\0b"s, "fam/a\0b"s};
+  for (const std::size_t length : {kMaxFamilyNameLength - 1, kMaxFamilyNameLength, kMaxFamilyNameLength + 1}) {
+    corpus.push_back(std::string(length, 'f'));
+    corpus.push_back(std::string(length, 'f') + "/x");
+  }
+  for (const std::size_t length : {kMaxBenchmarkNameLength, kMaxBenchmarkNameLength + 1}) {
+    corpus.push_back("fam/" + std::string(length - 4, 'x'));
+    corpus.push_back(std::string(length, 'x'));
+  }
+  for (const std::size_t length : {kMaxGpuNameLength - 1, kMaxGpuNameLength, kMaxGpuNameLength + 1}) {
+    corpus.push_back("NVIDIA " + std::string(length - 7, 'H'));
+    corpus.push_back("nvidia-" + std::string(length - 7, 'h'));
+    corpus.push_back(std::string(length, 'h'));
+  }
+  return corpus;
+}
+
+const NameKind kEveryNameKind[] = {NameKind::kBenchmark, NameKind::kFamily, NameKind::kNamePart, NameKind::kGpu,
+                                   NameKind::kGpuSlug};
+
+// What the scripts do with name_pattern(): the whole text matches, and it is at most name_max_length() long.
+bool matches_pattern(NameKind kind, const std::string& pattern, const std::string& text) {
+  return std::regex_match(text, std::regex(pattern, std::regex::extended)) && text.size() <= name_max_length(kind);
+}
+
+TEST(Names, ThePatternsSayTheRule) {
+  for (const NameKind kind : kEveryNameKind) {
+    int valid_names = 0;
+    int invalid_names = 0;
+    for (const std::string& text : name_corpus()) {
+      const bool is_valid = valid(kind, text);
+      (is_valid ? valid_names : invalid_names) += 1;
+      EXPECT_EQ(matches_pattern(kind, name_pattern(kind), text), is_valid)
+          << name_pattern(kind) << " on '" << text << "': " << name_error(kind, text);
+      // Without bounds, the length check alone holds the length; a benchmark name's family is checked apart.
+      const bool family_checked =
+          kind != NameKind::kBenchmark || valid(NameKind::kFamily, text.substr(0, text.find('/')));
+      EXPECT_EQ(matches_pattern(kind, name_pattern_without_bounds(kind), text) && family_checked, is_valid)
+          << name_pattern_without_bounds(kind) << " on '" << text << "': " << name_error(kind, text);
+    }
+    // The corpus tries both sides of every kind's rule.
+    EXPECT_GE(valid_names, 5) << static_cast<int>(kind);
+    EXPECT_GE(invalid_names, 20) << static_cast<int>(kind);
+  }
+}
+
+TEST(Names, ThePatternsHaveNoAlternationOutsideParentheses) {
+  // A script anchors a pattern as ^...$ without parentheses of its own: a top-level '|' would anchor one side.
+  for (const NameKind kind : kEveryNameKind) {
+    EXPECT_EQ(name_pattern(kind).find('|'), std::string::npos);
+    EXPECT_EQ(name_pattern_without_bounds(kind).find('{'), std::string::npos);
+  }
 }
 
 }  // namespace
