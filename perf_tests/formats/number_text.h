@@ -1,9 +1,12 @@
 #pragma once
-// One number written through a printf format, for any layer that puts a number into words: the reports
-// (gate/reports/numbers.h), and the notes the judging and the history analysis attach to what they decide.
+// Numbers written into words, for any layer that puts one into a line a person reads: the reports
+// (gate/reports/numbers.h), the fleet table, the Nsight Compute diff, and the notes the history analysis
+// attaches to what it finds.
 
 #include <cstdio>
 #include <string>
+
+#include "formats/sample_units.h"
 
 namespace gpuperf::formats {
 
@@ -13,5 +16,13 @@ inline std::string format_number(const char* format, double value) {
   std::snprintf(buffer, sizeof buffer, format, value);
   return buffer;
 }
+
+// A benchmark's value with its unit: "41.20 us", "1234 cycles" (whole cycles).
+inline std::string format_value(double value, const std::string& unit) {
+  return format_number(unit == kUnitCycles ? "%.0f" : "%.2f", value) + " " + unit;
+}
+
+// A percentage to one decimal: "3.0%".
+inline std::string format_pct(double pct) { return format_number("%.1f", pct) + "%"; }
 
 }  // namespace gpuperf::formats

@@ -5,6 +5,10 @@
 #   perf_tests/harness/fingerprint/  harness/fingerprint/ formats/
 #   perf_tests/harness/              harness/ common/ formats/
 #   perf_tests/gate/                 gate/ formats/           never the harness: it runs without a GPU
+#     and inside the gate, lowest first (GATE_LAYERS below): the core that reads and decides
+#     (statistics <- inputs <- judging), the wings over it (ledger, history, recording, ncu, fleet,
+#     analysis, phases: the core and their own folder, never each other), the reports that render a
+#     comparison, the driver of a perf test, the commands, the fuzz target and the tests over everything
 #   kernels/<family>/, examples/     their own folder, common/, formats/
 # Fails naming every include that crosses upward or sideways (e.g. the harness including the gate).
 #   test_layering.sh
@@ -38,6 +42,32 @@ check "$root/kernels/common" "" common/ formats/
 check "$root/perf_tests/harness/fingerprint" "" harness/fingerprint/ formats/
 check "$root/perf_tests/harness" "$root/perf_tests/harness/fingerprint" harness/ common/ formats/
 check "$root/perf_tests/gate" "" gate/ formats/
+# The gate's folders: each may include from the folders listed after it (and formats/, and itself).
+core="statistics inputs judging"
+GATE_LAYERS=(
+  "statistics:"
+  "inputs:statistics"
+  "judging:statistics inputs"
+  "ledger:$core" "history:$core" "recording:$core" "ncu:$core" "fleet:$core" "analysis:$core" "phases:$core"
+  "reports:$core"
+  "driver:$core ledger history recording ncu fleet analysis phases reports"
+  "cli:$core ledger history recording ncu fleet analysis phases reports driver"
+)
+layered=" "
+for layer in "${GATE_LAYERS[@]}"; do
+  folder=${layer%%:*}
+  allowed=(formats/ "gate/$folder/")
+  for below in ${layer#*:}; do allowed+=("gate/$below/"); done
+  check "$root/perf_tests/gate/$folder" "" "${allowed[@]}"
+  layered+="$folder "
+done
+# A new folder of the gate gets a row above: none may go unchecked (fuzz/ and tests/ sit over everything).
+for folder in "$root"/perf_tests/gate/*/; do
+  folder=$(basename "$folder")
+  [[ $layered == *" $folder "* || $folder == fuzz || $folder == tests || $folder == testdata ]] && continue
+  echo "FAIL: perf_tests/gate/$folder/ has no row in GATE_LAYERS (scripts/tests/test_layering.sh): say what it may include"
+  failed=1
+done
 for family in "$root"/kernels/*/; do
   family=${family%/}
   [[ $family == */common ]] && continue
@@ -45,5 +75,17 @@ for family in "$root"/kernels/*/; do
 done
 check "$root/examples" "" common/ formats/
 
-((failed == 0)) && echo "layering: no include crosses upward (formats <- common <- harness; formats <- gate)"
+# The check itself fails on an include that crosses upward: a planted one must be caught.
+planted=$(mktemp -d)
+trap 'rm -rf "$planted"' EXIT
+mkdir -p "$planted/judging"
+printf '#include "gate/reports/wording.h"\n' >"$planted/judging/planted.cpp"
+caught=$(failed=0; check "$planted/judging" "" formats/ gate/judging/ gate/statistics/ gate/inputs/; echo "$failed")
+if [[ $caught != *'includes "gate/reports/wording.h"'*1 ]]; then
+  echo "FAIL: the check missed an include planted in judging/ from reports/ (got: $caught)"
+  failed=1
+fi
+
+((failed == 0)) && echo "layering: no include crosses upward (formats <- common <- harness; formats <- gate;" \
+  "in the gate: statistics <- inputs <- judging <- its wings <- reports <- driver <- cli)"
 exit "$failed"

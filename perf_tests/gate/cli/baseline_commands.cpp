@@ -9,10 +9,10 @@
 #include "gate/cli/commands.h"
 #include "gate/inputs/baseline.h"
 #include "gate/inputs/results.h"
+#include "gate/judging/tolerance.h"
 #include "gate/recording/merge_recordings.h"
 #include "gate/recording/record.h"
 #include "gate/recording/write_baseline.h"
-#include "gate/statistics/tolerance.h"
 
 namespace gpuperf::gate::cli {
 

@@ -16,9 +16,9 @@
 #include "gate/judging/code_check.h"
 #include "gate/judging/outcome.h"
 #include "gate/judging/stored_mode.h"
+#include "gate/judging/tolerance.h"
 #include "gate/reports/report_files.h"
 #include "gate/reports/reports.h"
-#include "gate/statistics/tolerance.h"
 
 namespace gpuperf::gate::cli {
 namespace {

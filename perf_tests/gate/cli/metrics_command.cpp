@@ -6,7 +6,7 @@
 #include "formats/exit_codes.h"
 #include "formats/json_input.h"
 #include "gate/cli/commands.h"
-#include "gate/inputs/verdict_report.h"
+#include "gate/judging/verdict_report.h"
 #include "gate/reports/metrics_export.h"
 
 namespace gpuperf::gate::cli {

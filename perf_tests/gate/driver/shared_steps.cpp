@@ -3,8 +3,8 @@
 #include <exception>
 
 #include "formats/exit_codes.h"
-#include "gate/cli/ledger_update.h"
 #include "gate/driver/console.h"
+#include "gate/ledger/ledger_update.h"
 
 namespace gpuperf::gate::driver {
 
@@ -17,7 +17,7 @@ void add_to_same_code_ledger(const std::string& ledger, const std::string& repor
                              std::ostream& out, std::ostream& err) {
   int code = formats::kExitInvalidInput;
   try {
-    code = cli::update_same_code_ledger(ledger, report, markdown, out, err);
+    code = update_same_code_ledger(ledger, report, markdown, out, err);
   } catch (const std::exception& e) {
     err << "perf_gate: error: " << e.what() << "\n";
   }

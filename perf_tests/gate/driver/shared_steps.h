@@ -18,7 +18,7 @@ namespace gpuperf::gate::driver {
 // crashed proves nothing about the code, so the test is an infrastructure failure.
 [[noreturn]] void stop_after_failure(const std::string& log, const std::string& message, std::ostream& err);
 
-// Adds the report's verdicts on unchanged code to the ledger (cli/ledger_update.h); where it cannot, its
+// Adds the report's verdicts on unchanged code to the ledger (ledger/ledger_update.h); where it cannot, its
 // error and "the same-code ledger L was not updated (the verdict stands)" on `err`.
 void add_to_same_code_ledger(const std::string& ledger, const std::string& report, const std::string& markdown,
                              std::ostream& out, std::ostream& err);

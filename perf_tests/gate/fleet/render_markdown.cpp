@@ -2,12 +2,15 @@
 #include <vector>
 
 #include "formats/escape.h"
+#include "formats/number_text.h"
 #include "formats/version.h"
 #include "gate/fleet/render.h"
-#include "gate/reports/numbers.h"
 
 namespace gpuperf::gate {
 namespace {
+
+using formats::format_number;
+using formats::format_value;
 
 // Names and GPU labels come from results, baselines and the case listing: written as code spans or
 // escaped Markdown text (formats/escape.h), never raw.

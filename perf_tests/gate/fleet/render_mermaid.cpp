@@ -12,11 +12,13 @@
 #include <vector>
 
 #include "formats/escape.h"
+#include "formats/number_text.h"
 #include "gate/fleet/render.h"
-#include "gate/reports/numbers.h"
 
 namespace gpuperf::gate {
 namespace {
+
+using formats::format_number;
 
 // A Mermaid string, in double quotes: names and GPU labels escaped for it (formats/escape.h), so that
 // none can end the string, the ```mermaid block or write HTML into the chart.

@@ -5,8 +5,8 @@
 #include "gate/history/change_points_runners.h"
 #include "gate/history/drift.h"
 #include "gate/history/runner_offsets.h"
+#include "gate/judging/tolerance.h"
 #include "gate/statistics/runner_history.h"
-#include "gate/statistics/tolerance.h"
 
 namespace gpuperf::gate::history {
 

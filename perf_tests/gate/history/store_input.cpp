@@ -6,9 +6,9 @@
 #include "formats/fnv1a.h"
 #include "formats/input_error.h"
 #include "formats/names.h"
-#include "gate/inputs/verdict_report.h"
 #include "gate/judging/code_change.h"
 #include "gate/judging/verdict.h"
+#include "gate/judging/verdict_report.h"
 
 namespace gpuperf::gate::history {
 namespace {
@@ -29,7 +29,7 @@ struct Reports {
   std::map<std::string, std::string> verdicts;  // by benchmark name; a later report's wins
 };
 
-// One verdict report (gate/inputs/verdict_report.h reads and checks it) added to what the others said.
+// One verdict report (gate/judging/verdict_report.h reads and checks it) added to what the others said.
 void read_report(const std::string& text, const std::string& source, Reports& reports) {
   const VerdictReport report = read_verdict_report(text, source);
   if (report.mode != "compare") {

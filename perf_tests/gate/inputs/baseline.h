@@ -56,7 +56,7 @@ struct BaselineRecorded {
   int measuring_method = 0;
   // The GPUs recorded together, one list per recording session (one host's --all-gpus recording, or one
   // GPU's): GPUs of one session share their host's level, so their spread says nothing of how far another
-  // host sits (statistics/tolerance.h). Each UUID of the entries' machine_medians in exactly one list;
+  // host sits (judging/tolerance.h). Each UUID of the entries' machine_medians in exactly one list;
   // written only where machine_medians are, and merge_recordings concatenates the inputs' lists.
   std::vector<std::vector<std::string>> machine_groups;
 };

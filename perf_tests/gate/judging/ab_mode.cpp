@@ -4,13 +4,14 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <utility>
 
 #include "formats/input_error.h"
 #include "gate/judging/code_check.h"
 #include "gate/judging/stored_mode.h"
+#include "gate/judging/tolerance.h"
 #include "gate/statistics/process_inference.h"
 #include "gate/statistics/statistics.h"
-#include "gate/statistics/tolerance.h"
 
 namespace gpuperf::gate {
 namespace {
@@ -61,17 +62,18 @@ BenchmarkComparison compare_one(const std::string& name, const BenchmarkSamples*
 
   if ((in_a != nullptr && in_a->error) || (in_b != nullptr && in_b->error)) {
     row.verdict = Verdict::kError;
-    row.reason = in_b != nullptr && in_b->error ? "B: " + in_b->error_message : "A: " + in_a->error_message;
+    row.reason = in_b != nullptr && in_b->error ? reason_of(ReasonCode::kBenchmarkError, in_b->error_message, "B")
+                                                : reason_of(ReasonCode::kBenchmarkError, in_a->error_message, "A");
     return row;
   }
   if (in_a == nullptr) {
     row.verdict = Verdict::kNew;
-    row.reason = "only in B";
+    row.reason = reason_of(ReasonCode::kOnlyInB);
     return row;
   }
   if (in_b == nullptr) {
     row.verdict = Verdict::kMissing;
-    row.reason = "only in A";
+    row.reason = reason_of(ReasonCode::kOnlyInA);
     return row;
   }
   const std::vector<double> ratios = pair_ratios(name, a, b);
@@ -80,21 +82,23 @@ BenchmarkComparison compare_one(const std::string& name, const BenchmarkSamples*
   row.current_processes = row.pairs;
   for (const auto& [side, samples] : {std::pair{"A", in_a}, std::pair{"B", in_b}}) {
     const int usable = static_cast<int>(process_medians(side == std::string("A") ? a : b, name, kMinSamples).size());
-    if (const std::string why = why_not_judgeable(*samples, usable); !why.empty()) {
+    if (RowReason why = why_not_judgeable(*samples, usable); !why.empty()) {
       row.verdict = Verdict::kNotJudged;
-      row.reason = std::string(side) + ": " + why;
+      row.reason = std::move(why);
+      row.reason.side = side;
       return row;
     }
   }
   if (in_a->unit != in_b->unit) {
     row.verdict = Verdict::kNotJudged;
-    row.reason = "unit mismatch: A is in " + in_a->unit + ", B in " + in_b->unit;
+    row.reason = unit_mismatch(in_a->unit, in_b->unit);
     return row;
   }
   if (row.pairs < kMinPairs) {
     row.verdict = Verdict::kNotJudged;
-    row.reason = std::to_string(row.pairs) + " pair(s) of runs with valid samples on both sides (need " +
-                 std::to_string(kMinPairs) + ")";
+    row.reason = reason_of(ReasonCode::kTooFewPairs);
+    row.reason.pairs = row.pairs;
+    row.reason.pairs_needed = kMinPairs;
     return row;
   }
 

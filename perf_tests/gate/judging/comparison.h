@@ -9,6 +9,7 @@
 #include "gate/inputs/platform.h"
 #include "gate/judging/code_change.h"
 #include "gate/judging/memory_canary.h"
+#include "gate/judging/row_reasons.h"
 #include "gate/judging/verdict.h"
 #include "gate/statistics/error_budget.h"
 #include "gate/statistics/runner_history.h"
@@ -18,7 +19,7 @@ namespace gpuperf::gate {
 struct BenchmarkComparison {
   std::string name;
   Verdict verdict = Verdict::kSame;
-  std::string reason;            // why NOT_JUDGED / ERROR / MISSING; empty otherwise
+  RowReason reason;              // why ERROR, NEW, MISSING, NOT_JUDGED, UNCHANGED; empty otherwise
   std::string unit;              // of the medians: "us" or "cycles"
   double baseline_median = 0.0;  // [unit]; 0 when there is no baseline side
   double current_median = 0.0;   // [unit]; 0 when there is no current side
@@ -35,7 +36,7 @@ struct BenchmarkComparison {
   int current_processes = 0;
   double process_sd_pct = 0.0;   // the spread assumed: sd of log process medians (A/B: of pair ratios) [percent]
   double df = 0.0;               // degrees of freedom of that spread
-  std::string note;              // what limits the evidence ("baseline from 3 processes: ..."); empty otherwise
+  RowNotes notes;                // what limits or qualifies the evidence (few baseline processes, a runner offset)
   int throttled = 0;                   // samples discarded on the current side
   int repetitions = 0;                 // samples seen on the current side, discarded ones included
   int pairs = 0;                       // A/B: pairs of runs compared (0: unpaired samples)

@@ -3,13 +3,14 @@
 // where that history can judge it, and what the row says where it cannot: a runner too young for it, or
 // one whose level drifts, is named, never left to the baseline silently.
 
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "gate/inputs/runner_history.h"
 #include "gate/judging/comparison.h"
+#include "gate/judging/tolerance.h"
 #include "gate/statistics/error_budget.h"
-#include "gate/statistics/tolerance.h"
 
 namespace gpuperf::gate {
 
@@ -26,13 +27,14 @@ struct RunnerHistoryJudging {
   double sd_floor = 0.0;  // [log scale]
 };
 
-// Where the history judges: fills `row` (ratio, interval, verdict, tolerance, runner, note) and returns "".
-// Where it cannot: leaves `row` as it was and returns why, for the row's note ("runner history: 9 of 10
-// runs of the baseline's code"; "runner drifting: ...").
-std::string judge_against_runner_history(const RunnerHistoryJudging& how, BenchmarkComparison& row);
+// Where the history judges: fills `row` (ratio, interval, verdict, tolerance, runner, notes) and returns
+// nothing. Where it cannot: leaves `row` as it was but for runner_too_young_or_drifting, and returns why,
+// for the row's notes (kRunnerYoung: 9 of 10 runs of the baseline's code; kRunnerDrifting;
+// kRunnerHistoryUnit).
+std::optional<RowNote> judge_against_runner_history(const RunnerHistoryJudging& how, BenchmarkComparison& row);
 
 // The note of a row whose runner has no run of the benchmark's baseline code in the history (and the row's
 // runner_too_young_or_drifting says so).
-std::string no_runner_history_note(BenchmarkComparison& row);
+RowNote no_runner_history_note(BenchmarkComparison& row);
 
 }  // namespace gpuperf::gate

@@ -28,7 +28,7 @@ void apply_same_code_rule(Comparison& comparison) {
         row.verdict = Verdict::kPlatform;
         break;
       case SameCodeRuling::kKernelsOnly:
-        row.note += std::string(row.note.empty() ? "" : "; ") + kKernelsOnlyNote;
+        row.notes.push_back(note_of(NoteCode::kKernelsOnly));
         break;
       case SameCodeRuling::kKeep:
         break;

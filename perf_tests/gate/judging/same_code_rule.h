@@ -15,13 +15,6 @@
 
 namespace gpuperf::gate {
 
-// The note of a same-code SLOW or FAST that stays a change of the code: its fingerprints cover the kernels but
-// not the copies and sets of the timed region. (Kept here, not in reports/, so that judging/ includes nothing
-// above it; the core's reasons become codes with the typed report.)
-inline constexpr const char* kKernelsOnlyNote =
-    "code unchanged in its kernels, but the baseline's fingerprint does not cover copies and sets: judged as a "
-    "change of the code; re-record the baseline to capture them";
-
 enum class SameCodeRuling {
   kKeep,          // the verdict stands (not beyond the tolerance, or the code changed or was not compared)
   kPlatform,      // the same code beyond the tolerance: PLATFORM
@@ -41,7 +34,7 @@ SameCodeRuling rule_same_code(Verdict verdict, const std::optional<CodeChange>& 
 std::optional<MethodChange> method_change_of(const Baseline& baseline, const std::vector<ResultsFile>& results);
 
 // Applies rule_same_code to every row of a stored comparison (after add_code_changes): PLATFORM rows keep
-// ratio, interval and tolerance; kKernelsOnly rows get kKernelsOnlyNote appended to their note.
+// ratio, interval and tolerance; kKernelsOnly rows get the note NoteCode::kKernelsOnly.
 void apply_same_code_rule(Comparison& comparison);
 
 }  // namespace gpuperf::gate

@@ -6,17 +6,18 @@
 #include <set>
 
 #include "formats/input_error.h"
+#include "formats/number_text.h"
 #include "gate/judging/code_check.h"
 #include "gate/judging/runner_judging.h"
 #include "gate/judging/same_code_rule.h"
-#include "gate/reports/numbers.h"
-#include "gate/reports/wording.h"
-#include "gate/statistics/statistics.h"
+#include "gate/judging/tolerance.h"
 #include "gate/statistics/runner_history.h"
-#include "gate/statistics/tolerance.h"
+#include "gate/statistics/statistics.h"
 
 namespace gpuperf::gate {
 namespace {
+
+using formats::format_pct;
 
 // No timer resolves a relative change below this (CUDA events tick in 32 ns steps; kernels under
 // ~20 us are repeated inside a sample): the spread of identical medians is taken as at least this.
@@ -127,25 +128,24 @@ BenchmarkComparison compare_one(const std::string& name, const BaselineEntry& en
 
   if (current.error) {
     row.verdict = Verdict::kError;
-    row.reason = current.error_message;
+    row.reason = reason_of(ReasonCode::kBenchmarkError, current.error_message);
     return row;
   }
   const std::vector<double> now = process_medians(how.results, name, kMinSamples);
   row.current_processes = static_cast<int>(now.size());
-  if (const std::string why = why_not_judgeable(current, row.current_processes); !why.empty()) {
+  if (RowReason why = why_not_judgeable(current, row.current_processes); !why.empty()) {
     row.verdict = Verdict::kNotJudged;
-    row.reason = why;
+    row.reason = std::move(why);
     return row;
   }
   if (current.unit != entry.unit) {
     row.verdict = Verdict::kNotJudged;
-    row.reason = "unit mismatch: the baseline is in " + entry.unit + ", the results in " + current.unit +
-                 " (the benchmark changed its metric: refresh the baseline)";
+    row.reason = unit_mismatch(entry.unit, current.unit);
     return row;
   }
   row.current_median = geometric_mean(now);
   const double sd_floor = resolution_sd(entry.unit, entry.median);
-  std::string runner_unused;  // why the runner's history did not judge, where the runner is in it
+  std::optional<RowNote> runner_unused;  // why the runner's history did not judge, where the runner is in it
   if (how.runner_known) {
     const auto runs = how.runner.find(name);
     if (runs == how.runner.end()) {
@@ -155,28 +155,29 @@ BenchmarkComparison compare_one(const std::string& name, const BaselineEntry& en
                                          resolve_tolerance(baseline, name, entry, true), budget, how.last_look,
                                          sd_floor};
       runner_unused = judge_against_runner_history(judging, row);
-      if (runner_unused.empty()) return row;
+      if (!runner_unused) return row;
     }
   }
   const ProcessEvidence evidence =
       compare_process_medians(side.process_medians, now, budget.interval_confidence(), sd_floor);
   if (!evidence.judged) {
     row.verdict = Verdict::kNotJudged;
-    row.reason = "one process on each side: the spread between processes is unknown (re-record the baseline: " +
-                 std::string(kUpdateBaselineCommand) + ")";
+    row.reason = reason_of(ReasonCode::kOneProcessEachSide);
     return row;
   }
   if (side.own_level) {
-    row.note = "against this GPU's own level in the baseline (" +
-               format_number("%+.2f", (side.centre / entry.median - 1.0) * 100.0) + "% from the " +
-               std::to_string(entry.machine_medians.size()) + " recording GPUs' centre)";
+    RowNote own = note_of(NoteCode::kOwnLevelInBaseline);
+    own.offset_pct = (side.centre / entry.median - 1.0) * 100.0;
+    own.count = static_cast<int>(entry.machine_medians.size());
+    row.notes.push_back(own);
   }
   if (row.baseline_processes < kRecommendedBaselineProcesses) {
-    row.note += std::string(row.note.empty() ? "" : "; ") + "baseline from " + std::to_string(row.baseline_processes) + " process" +
-               (row.baseline_processes == 1 ? "" : "es") + " (recommended " +
-               std::to_string(kRecommendedBaselineProcesses) + "): a wider interval; re-record to narrow it";
+    RowNote few = note_of(NoteCode::kFewBaselineProcesses);
+    few.count = row.baseline_processes;
+    few.needed = kRecommendedBaselineProcesses;
+    row.notes.push_back(few);
   }
-  if (!runner_unused.empty()) row.note += std::string(row.note.empty() ? "" : "; ") + runner_unused;
+  if (runner_unused) row.notes.push_back(*runner_unused);
   apply_evidence(evidence, row.current_processes, DecisionRule{tolerance.pct, budget.test_alpha()}, row);
   return row;
 }
@@ -201,22 +202,13 @@ void add_canary(const Baseline& baseline, const std::vector<ResultsFile>& result
 
 }  // namespace
 
-std::string why_not_judgeable(const BenchmarkSamples& samples, int usable_processes) {
-  if (samples.skipped) return kSkippedBySuiteReason + samples.skip_message;
-  if (usable_processes > 0) return "";
-  const int valid = static_cast<int>(samples.samples.size());
-  const std::string need = " (a process needs " + std::to_string(kMinSamples) + " valid samples of its own)";
-  if (samples.throttled > 0) {
-    std::string causes;
-    if (samples.power_capped > 0) causes = std::to_string(samples.power_capped) + " power capped";
-    if (samples.shared_gpu > 0) {
-      causes += (causes.empty() ? "" : ", ") + std::to_string(samples.shared_gpu) + " with another process on the GPU";
-    }
-    if (causes.empty()) causes = "clock throttle reason or another process on the GPU";
-    return std::to_string(samples.throttled) + " of " + std::to_string(samples.repetitions) + " samples throttled (" +
-           causes + "), " + std::to_string(valid) + " left" + need;
-  }
-  return "only " + std::to_string(valid) + " valid sample" + (valid == 1 ? "" : "s") + need;
+RowReason why_not_judgeable(const BenchmarkSamples& samples, int usable_processes) {
+  if (samples.skipped) return reason_of(ReasonCode::kSkippedBySuite, samples.skip_message);
+  if (usable_processes > 0) return {};
+  RowReason reason = reason_of(samples.throttled > 0 ? ReasonCode::kThrottled : ReasonCode::kTooFewSamples);
+  reason.samples = SampleShortfall{static_cast<int>(samples.samples.size()), samples.throttled, samples.repetitions,
+                                   samples.power_capped, samples.shared_gpu, kMinSamples};
+  return reason;
 }
 
 double resolution_sd(const std::string& unit, double median) {
@@ -237,8 +229,10 @@ void apply_evidence(const ProcessEvidence& evidence, int processes, const Decisi
   row.verdict = decide(Evidence{row.ci_low, row.ci_high, row.p_slower, row.p_faster, processes, row.ratio}, rule);
   if (processes < rule.min_processes && (row.ci_low > 1.0 + rule.tolerance_pct / 100.0 ||
                                          row.ci_high < 1.0 - rule.tolerance_pct / 100.0)) {
-    row.note += std::string(row.note.empty() ? "" : "; ") + "beyond the tolerance in " + std::to_string(processes) +
-                " process; " + std::to_string(rule.min_processes) + " are needed to call it (one can be an outlier)";
+    RowNote outlier = note_of(NoteCode::kOutlierProcessRule);
+    outlier.count = processes;
+    outlier.needed = rule.min_processes;
+    row.notes.push_back(outlier);
   }
 }
 
@@ -303,7 +297,8 @@ Comparison compare_with_baseline(const Baseline& baseline, const std::vector<Res
     }
     BenchmarkComparison row = row_from_current(name, current);
     row.verdict = current.error ? Verdict::kError : Verdict::kNew;
-    row.reason = current.error ? current.error_message : "not in the baseline";
+    row.reason = current.error ? reason_of(ReasonCode::kBenchmarkError, current.error_message)
+                               : reason_of(ReasonCode::kNotInBaseline);
     comparison.benchmarks.push_back(std::move(row));
   }
   const std::set<std::string> unchanged =
@@ -314,8 +309,7 @@ Comparison compare_with_baseline(const Baseline& baseline, const std::vector<Res
     row.name = name;
     const bool skipped = unchanged.count(name) != 0;
     row.verdict = skipped ? Verdict::kUnchanged : Verdict::kMissing;
-    row.reason = skipped ? "unchanged, not re-timed: the same code as the baseline's on the same platform"
-                         : "in the baseline, not in the results";
+    row.reason = reason_of(skipped ? ReasonCode::kUnchangedNotRetimed : ReasonCode::kNotInResults);
     row.unit = entry.unit;
     row.baseline_median = entry.median;
     row.baseline_processes = static_cast<int>(entry.process_medians.size());

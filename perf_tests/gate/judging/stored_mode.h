@@ -57,13 +57,10 @@ bool same_gpu_tolerance_applied(const Comparison& comparison);
 
 // The steps shared with the A/B comparator.
 
-// The start of the reason of a benchmark the suite skipped itself (SkipWithMessage, an nvbench state it
-// skipped or without GPU time): not the GPU's doing, and no re-run on an idle GPU would judge it.
-inline constexpr const char* kSkippedBySuiteReason = "skipped by the suite itself: ";
-
-// Why a benchmark's current side cannot be judged: skipped, or no process with kMinSamples valid samples
-// ("27 of 30 samples throttled ..."). Empty when it can.
-std::string why_not_judgeable(const BenchmarkSamples& samples, int usable_processes);
+// Why a benchmark's current side cannot be judged: the suite skipped it itself (SkipWithMessage, an nvbench
+// state it skipped or without GPU time: not the GPU's doing), or no process has kMinSamples valid samples
+// (throttled, or too few). Empty when it can.
+RowReason why_not_judgeable(const BenchmarkSamples& samples, int usable_processes);
 
 // The smallest process-to-process spread a benchmark can claim (log scale): a cycle count is rounded to
 // whole cycles, and no timer resolves a relative change below 1e-4.

@@ -8,15 +8,17 @@
 #include <stdexcept>
 #include <system_error>
 
+#include "formats/escape.h"
 #include "formats/input_error.h"
 #include "formats/json_input.h"
+#include "formats/number_text.h"
 
 #include "gate/inputs/results.h"
-#include "gate/reports/numbers.h"
-#include "gate/reports/wording.h"
 
 namespace gpuperf::gate {
 namespace {
+
+using formats::format_number;
 
 using nlohmann::json;
 
@@ -438,10 +440,10 @@ std::vector<MetricDiff> diff_profiles(const NcuProfile& before, const NcuProfile
 
 std::string markdown_diff_table(const std::vector<MetricDiff>& rows, std::string_view before_label,
                                 std::string_view after_label) {
-  std::string table = "| Metric | " + markdown_cell(std::string(before_label)) + " | " +
-                      markdown_cell(std::string(after_label)) + " | Change |\n|---|---:|---:|---:|\n";
+  std::string table = "| Metric | " + formats::escape_markdown_text(std::string(before_label)) + " | " +
+                      formats::escape_markdown_text(std::string(after_label)) + " | Change |\n|---|---:|---:|---:|\n";
   for (const MetricDiff& row : rows) {
-    table += "| " + markdown_cell(row.label) + " | " + format_metric(row.before, row.unit) + " | " +
+    table += "| " + formats::escape_markdown_text(row.label) + " | " + format_metric(row.before, row.unit) + " | " +
              format_metric(row.after, row.unit) + " | " + format_change(row.before, row.after) + " |\n";
   }
   return table;

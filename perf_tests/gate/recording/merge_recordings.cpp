@@ -6,9 +6,9 @@
 
 #include "formats/input_error.h"
 #include "formats/version.h"
+#include "gate/judging/tolerance.h"
 #include "gate/recording/machine_levels.h"
 #include "gate/recording/recorded_families.h"
-#include "gate/statistics/tolerance.h"
 
 namespace gpuperf::gate {
 namespace {

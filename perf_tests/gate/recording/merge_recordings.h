@@ -2,7 +2,7 @@
 // Merging baselines of one GPU model recorded on different GPUs (every GPU of a host:
 // scripts/update_baseline.sh --all-gpus; hosts: perf_gate merge-baselines) into one file that keeps each
 // machine's level (BaselineEntry::machine_medians), from whose spread the cross-machine tolerance comes
-// (statistics/tolerance.h). docs/baselines.md, "Recording on several GPUs".
+// (judging/tolerance.h). docs/baselines.md, "Recording on several GPUs".
 
 #include <string>
 #include <vector>

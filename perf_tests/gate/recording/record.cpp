@@ -8,12 +8,13 @@
 #include <set>
 
 #include "formats/input_error.h"
+#include "formats/utc_time.h"
 #include "formats/version.h"
 #include "gate/inputs/platform.h"
+#include "gate/judging/tolerance.h"
 #include "gate/judging/verdict.h"
 #include "gate/recording/machine_levels.h"
 #include "gate/statistics/statistics.h"
-#include "gate/statistics/tolerance.h"
 
 namespace gpuperf::gate {
 namespace {
@@ -93,7 +94,7 @@ Baseline record_baseline(const std::vector<ResultsFile>& runs, const Baseline* p
   const PlatformSide platform = platform_of(runs);
   if (platform.sm_clock.known()) b.gpu.sm_clock_mhz = platform.sm_clock.median_mhz;
   if (platform.mem_clock.known()) b.gpu.mem_clock_mhz = platform.mem_clock.median_mhz;
-  b.recorded.date = options.date.empty() ? utc_now_iso8601() : options.date;
+  b.recorded.date = options.date.empty() ? formats::utc_now_iso8601() : options.date;
   b.recorded.commit = !options.commit.empty()                ? options.commit
                       : !runs.front().gpu.git_commit.empty() ? runs.front().gpu.git_commit
                                                              : kUnknownCommit;
@@ -265,15 +266,6 @@ void write_moves(const std::vector<BaselineMove>& moves, std::ostream& out) {
       << largest->name
       << "\n  If this GPU did not record the previous file, machines of one model differ: check the movers on "
          "another machine before committing: runners like the old one would report them SLOW (or FAST).\n";
-}
-
-std::string utc_now_iso8601() {
-  const std::time_t now = std::time(nullptr);
-  std::tm utc{};
-  gmtime_r(&now, &utc);
-  char text[32];
-  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
-  return text;
 }
 
 }  // namespace gpuperf::gate

@@ -73,6 +73,4 @@ std::vector<BaselineMove> baseline_moves(const Baseline& previous, const Baselin
 // One line per move, then (last, where a reader of a long log looks) how many moved beyond their tolerance.
 void write_moves(const std::vector<BaselineMove>& moves, std::ostream& out);
 
-std::string utc_now_iso8601();
-
 }  // namespace gpuperf::gate

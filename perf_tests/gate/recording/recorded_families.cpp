@@ -1,6 +1,6 @@
 #include "gate/recording/recorded_families.h"
 
-#include "gate/statistics/tolerance.h"
+#include "gate/judging/tolerance.h"
 
 namespace gpuperf::gate {
 

@@ -9,7 +9,7 @@
 #include "formats/atomic_file.h"
 #include "formats/escape.h"
 #include "gate/inputs/platform.h"
-#include "gate/statistics/tolerance.h"
+#include "gate/judging/tolerance.h"
 
 namespace gpuperf::gate {
 

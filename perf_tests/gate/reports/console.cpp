@@ -9,6 +9,7 @@
 #include "gate/reports/code_lines.h"
 #include "gate/reports/numbers.h"
 #include "gate/reports/reports.h"
+#include "gate/reports/row_words.h"
 #include "gate/reports/wording.h"
 
 namespace gpuperf::gate {
@@ -54,7 +55,7 @@ void write_console_report(const Comparison& comparison, std::ostream& out) {
     if (row.verdict == Verdict::kSame || row.verdict == Verdict::kUnchanged) continue;
     std::string line = padded(verdict_name(row.verdict)) + " " + row.name;
     const std::string machine = machine_note(row).empty() ? "" : "(" + machine_note(row) + ")";
-    for (const std::string& part : {measured_part(row), evidence_part(row, comparison.mode), machine, row.note}) {
+    for (const std::string& part : {measured_part(row), evidence_part(row, comparison.mode), machine, notes_text(row.notes)}) {
       if (!part.empty()) line += "  " + part;
     }
     if (row.injected_slowdown_pct > 0.0) line += "  [fault injection " + format_pct(row.injected_slowdown_pct) + "]";

@@ -10,6 +10,7 @@
 #include "gate/reports/code_lines.h"
 #include "gate/reports/numbers.h"
 #include "gate/reports/reports.h"
+#include "gate/reports/row_words.h"
 #include "gate/reports/wording.h"
 
 namespace gpuperf::gate {
@@ -166,7 +167,7 @@ std::string json_report(const Comparison& comparison) {
     rows.push_back(ordered{
         {"name", row.name},
         {"verdict", verdict_name(row.verdict)},
-        {"reason", row.reason},
+        {"reason", reason_text(row.reason, comparison.mode)},
         {"unit", row.unit},
         {"baseline_median", row.baseline_median > 0.0 ? number(row.baseline_median) : ordered(nullptr)},
         {"current_median", row.current_median > 0.0 ? number(row.current_median) : ordered(nullptr)},
@@ -183,7 +184,7 @@ std::string json_report(const Comparison& comparison) {
         {"processes_current", row.current_processes},
         {"process_sd_pct", judged ? number(row.process_sd_pct) : ordered(nullptr)},
         {"df", judged ? number(row.df) : ordered(nullptr)},
-        {"note", row.note},
+        {"note", notes_text(row.notes)},
         {"samples_baseline", row.baseline_samples},
         {"samples_current", row.current_samples},
         {"samples_throttled", row.throttled},

@@ -9,6 +9,7 @@
 #include "gate/reports/code_lines.h"
 #include "gate/reports/numbers.h"
 #include "gate/reports/reports.h"
+#include "gate/reports/row_words.h"
 #include "gate/reports/wording.h"
 
 namespace gpuperf::gate {
@@ -21,7 +22,7 @@ std::string throughput(double value) {
 
 std::string note_and_action(const BenchmarkComparison& row, const std::string& mode) {
   std::string text;
-  for (const std::string& part : {machine_note(row), row.note, code_line(row, mode), action_hint(row, mode)}) {
+  for (const std::string& part : {machine_note(row), notes_text(row.notes), code_line(row, mode), action_hint(row, mode)}) {
     if (!part.empty()) text += (text.empty() ? "" : "; ") + part;
   }
   return text;

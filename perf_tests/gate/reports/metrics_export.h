@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "gate/inputs/verdict_report.h"
+#include "gate/judging/verdict_report.h"
 
 namespace gpuperf::gate {
 

@@ -20,18 +20,12 @@ double seconds_now(const BenchmarkComparison& row) {
 
 }  // namespace
 
-std::string format_value(double value, const std::string& unit) {
-  return format_number(unit == formats::kUnitCycles ? "%.0f" : "%.2f", value) + " " + unit;
-}
-
 std::string format_change(const BenchmarkComparison& row) {
   if (!row.judged()) return "";
   return signed_pct(row.ratio) + "% [" + signed_pct(row.ci_low) + ", " + signed_pct(row.ci_high) + "]";
 }
 
 std::string format_p(double p) { return format_number("%.1g", p); }
-
-std::string format_pct(double pct) { return format_number("%.1f", pct) + "%"; }
 
 double achieved_gb_per_s(const BenchmarkComparison& row) {
   const double seconds = seconds_now(row);

@@ -11,15 +11,13 @@
 namespace gpuperf::gate {
 
 using formats::format_number;
+using formats::format_pct;
+using formats::format_value;
 
-// "41.20 us", "1234 cycles".
-std::string format_value(double value, const std::string& unit);
 // "+4.1% [+2.3, +6.0]": the change (ratio - 1) in percent with its interval.
 std::string format_change(const BenchmarkComparison& row);
 // "2e-11", "0.03".
 std::string format_p(double p);
-// "3.0%".
-std::string format_pct(double pct);
 // Achieved throughput of the current median: only for time benchmarks with bytes (flops) per run; 0 when
 // not applicable. [GB/s], [TFLOP/s]
 double achieved_gb_per_s(const BenchmarkComparison& row);

@@ -7,6 +7,7 @@
 #include "gate/judging/outcome.h"
 #include "gate/judging/stored_mode.h"
 #include "gate/reports/numbers.h"
+#include "gate/reports/row_words.h"
 
 namespace gpuperf::gate {
 namespace {
@@ -152,7 +153,8 @@ std::string action_hint(const BenchmarkComparison& row, const std::string& mode)
   const bool ab = mode == "ab";
   switch (row.verdict) {
     case Verdict::kError:
-      return "the benchmark failed inside the perf binary (" + row.reason + "): run its correctness test";
+      return "the benchmark failed inside the perf binary (" + reason_text(row.reason, mode) +
+             "): run its correctness test";
     case Verdict::kSlow:
       return ab ? "fix the slowdown in build B, or if intended say so in the review (A/B keeps no baseline)"
                 : "fix the slowdown, or if intended " + refresh;
@@ -165,10 +167,10 @@ std::string action_hint(const BenchmarkComparison& row, const std::string& mode)
       return ab ? "not run by build B: removed or renamed on purpose?"
                 : "not in the results: if removed or renamed on purpose, " + refresh;
     case Verdict::kNotJudged:
-      if (row.reason.find(kSkippedBySuiteReason) != std::string::npos) {
-        return row.reason + " (not judged; nothing the GPU did)";
+      if (row.reason.code == ReasonCode::kSkippedBySuite) {
+        return reason_text(row.reason, mode) + " (not judged; nothing the GPU did)";
       }
-      return row.reason + ": re-run on an idle GPU";
+      return reason_text(row.reason, mode) + ": re-run on an idle GPU";
     case Verdict::kAmbiguous:
       return "not decided yet: re-measure in more processes (--remeasure-list)";
     case Verdict::kFast:

@@ -173,11 +173,14 @@ Comparison poisoned_comparison() {
   slow.ci_high = 1.3;
   slow.tolerance_pct = 2.0;
   slow.baseline_processes = slow.current_processes = 3;
-  slow.note = "cc @octocat ![i](https://evil.example/i.png)\n::warning::note";
+  RowNote evil_unit = note_of(NoteCode::kRunnerHistoryUnit);  // a note carrying text read from a file
+  evil_unit.unit_before = "cc @octocat ![i](https://evil.example/i.png)\n::warning::note";
+  evil_unit.unit_now = formats::kUnitMicroseconds;
+  slow.notes = {evil_unit};
   BenchmarkComparison error;
   error.name = "fam/x\n::error::pwned\x1b[31m/n:1";
   error.verdict = Verdict::kError;
-  error.reason = "failed \0 <script>alert(1)</script>\r\n::error::reason"s;
+  error.reason = reason_of(ReasonCode::kBenchmarkError, "failed \0 <script>alert(1)</script>\r\n::error::reason"s);
   c.benchmarks = {slow, error};
   return c;
 }

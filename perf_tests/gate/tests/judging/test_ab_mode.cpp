@@ -9,12 +9,13 @@
 #include "gate/inputs/results.h"
 #include "gate/judging/ab_mode.h"
 #include "gate/judging/outcome.h"
-#include "gate/statistics/tolerance.h"
+#include "gate/judging/tolerance.h"
 #include "gate/tests/support/gate_test_support.h"
 
 namespace gpuperf::gate {
 namespace {
 
+using testing::reason_words_of;
 using testing::kH200;
 using testing::noisy_samples;
 using testing::results_for;
@@ -144,7 +145,7 @@ TEST(AbMode, OnePairIsNotJudged) {
   const Comparison c = compare_ab(runs.a, runs.b, AbOptions{});
   EXPECT_EQ(only_row(c).pairs, 1);
   EXPECT_EQ(only_row(c).verdict, Verdict::kNotJudged);
-  EXPECT_EQ(only_row(c).reason, "1 pair(s) of runs with valid samples on both sides (need 2)");
+  EXPECT_EQ(reason_words_of(only_row(c), "ab"), "1 pair(s) of runs with valid samples on both sides (need 2)");
   EXPECT_EQ(exit_code(c), formats::kExitNotJudged);
 }
 
@@ -219,7 +220,7 @@ TEST(AbMode, ErrorNewMissingAndThrottled) {
   ASSERT_EQ(c.benchmarks.size(), 4u);
   EXPECT_EQ(c.benchmarks[0].verdict, Verdict::kMissing);
   EXPECT_EQ(c.benchmarks[1].verdict, Verdict::kNotJudged);
-  EXPECT_NE(c.benchmarks[1].reason.find("B: 28 of 30 samples throttled"), std::string::npos) << c.benchmarks[1].reason;
+  EXPECT_NE(reason_words_of(c.benchmarks[1], "ab").find("B: 28 of 30 samples throttled"), std::string::npos) << reason_words_of(c.benchmarks[1], "ab");
   EXPECT_EQ(c.benchmarks[2].verdict, Verdict::kNew);
   EXPECT_EQ(exit_code(c), formats::kExitNotJudged);
 

@@ -13,10 +13,10 @@
 
 #include "formats/exit_codes.h"
 #include "gate/cli/cli.h"
-#include "gate/inputs/verdict_report.h"
 #include "gate/judging/outcome.h"
 #include "gate/judging/same_code_rule.h"
 #include "gate/judging/stored_mode.h"
+#include "gate/judging/verdict_report.h"
 #include "gate/reports/code_lines.h"
 #include "gate/reports/numbers.h"
 #include "gate/reports/reports.h"
@@ -27,6 +27,10 @@
 namespace gpuperf::gate {
 namespace {
 
+// The words of the note NoteCode::kKernelsOnly, as every report writes them.
+const std::string kKernelsOnlyWords = notes_text({note_of(NoteCode::kKernelsOnly)});
+
+using testing::notes_of;
 using testing::console_of;
 using testing::expect_golden;
 using testing::markdown_of;
@@ -176,7 +180,7 @@ TEST(SameCodeRule, StoredModeKeepsSlowOverKernelsOnlyFingerprintsWithItsNote) {
   const Comparison c = same_code_slow(1, 1);
   const BenchmarkComparison& row = row_named(c, kSameCodeSlow);
   EXPECT_EQ(row.verdict, Verdict::kSlow);
-  EXPECT_NE(row.note.find(kKernelsOnlyNote), std::string::npos) << row.note;
+  EXPECT_NE(notes_of(row).find(kKernelsOnlyWords), std::string::npos) << notes_of(row);
   EXPECT_FALSE(c.method_change.has_value());
   EXPECT_EQ(exit_code(c), formats::kExitRegression);
 }
@@ -188,7 +192,7 @@ TEST(SameCodeRule, StoredModeJudgesSameCodeAsPlatformWhenTheMethodChanged) {
   EXPECT_EQ(row.verdict, Verdict::kPlatform);
   EXPECT_GT(row.ratio, 1.05) << "ratio, interval and tolerance are kept";
   EXPECT_GT(row.ci_low, 1.0 + row.tolerance_pct / 100.0);
-  EXPECT_EQ(row.note.find(kKernelsOnlyNote), std::string::npos) << row.note;
+  EXPECT_EQ(notes_of(row).find(kKernelsOnlyWords), std::string::npos) << notes_of(row);
   EXPECT_EQ(c.benchmarks.back().verdict, Verdict::kSame) << "rows re-sorted after the rule";
   EXPECT_EQ(exit_code(c), formats::kExitPass) << "MISSING without --strict passes, PLATFORM too";
   EXPECT_EQ(exit_code(same_code_slow(1, 2, true)), formats::kExitRegression);
@@ -222,7 +226,7 @@ TEST(SameCodeRule, CompareTakesFailOnPlatformAndItsHelpSaysSo) {
                           testdata("results_same_code_slow_3.json"), "--fail-on-platform"},
                          out, err);
   EXPECT_EQ(rc, formats::kExitRegression) << err.str();
-  EXPECT_NE(out.str().find(kKernelsOnlyNote), std::string::npos) << out.str();
+  EXPECT_NE(out.str().find(kKernelsOnlyWords), std::string::npos) << out.str();
   for (const char* command : {"compare", "run"}) {
     std::ostringstream help, help_err;
     run_cli({command, "--help"}, help, help_err);

@@ -8,13 +8,15 @@
 #include "formats/input_error.h"
 #include "gate/judging/outcome.h"
 #include "gate/judging/stored_mode.h"
+#include "gate/judging/tolerance.h"
 #include "gate/reports/wording.h"
-#include "gate/statistics/tolerance.h"
 #include "gate/tests/support/gate_test_support.h"
 
 namespace gpuperf::gate {
 namespace {
 
+using testing::notes_of;
+using testing::reason_words_of;
 using testing::baseline_entry;
 using testing::baseline_for;
 using testing::kH200;
@@ -89,7 +91,7 @@ TEST(CompareFixtures, SlowProcessesAreARegressionWithTheHandTolerance) {
   EXPECT_EQ(row.baseline_processes, 10);
   EXPECT_EQ(row.current_processes, 3);
   EXPECT_DOUBLE_EQ(row.df, 11.0);
-  EXPECT_EQ(row.note, "");
+  EXPECT_EQ(notes_of(row), "");
   EXPECT_EQ(row_of(c, kReduce1).verdict, Verdict::kSame) << "only reduce9 changed";
   EXPECT_EQ(exit_code(c), formats::kExitRegression);
   EXPECT_EQ(c.benchmarks.front().name, kReduce9);
@@ -101,7 +103,7 @@ TEST(CompareFixtures, OneSlowProcessIsAmbiguousNotARegression) {
   EXPECT_EQ(row.verdict, Verdict::kAmbiguous);
   EXPECT_GT(row.ci_low, 1.02);
   EXPECT_EQ(row.current_processes, 1);
-  EXPECT_NE(row.note.find("2 are needed to call it"), std::string::npos) << row.note;
+  EXPECT_NE(notes_of(row).find("2 are needed to call it"), std::string::npos) << notes_of(row);
   EXPECT_EQ(exit_code(c), formats::kExitPass);
   EXPECT_EQ(remeasure_list_names(c), std::vector<std::string>{kReduce9});
 }
@@ -116,7 +118,7 @@ TEST(CompareFixtures, SchemaOneBaselineIsJudgedOnItsTwoProcesses) {
   const Comparison c = compare_fixture(kSlow, {}, "baseline_h200_schema1.json");
   EXPECT_EQ(row_of(c, kReduce9).baseline_processes, 2);
   EXPECT_DOUBLE_EQ(row_of(c, kReduce9).df, 3.0) << "(2 - 1) + (3 - 1)";
-  EXPECT_NE(row_of(c, kReduce9).note.find("baseline from 2 processes"), std::string::npos);
+  EXPECT_NE(notes_of(row_of(c, kReduce9)).find("baseline from 2 processes"), std::string::npos);
   EXPECT_EQ(row_of(c, kReduce1).verdict, Verdict::kSame);
   EXPECT_EQ(row_of(c, kRemoved).baseline_processes, 1) << "5 samples are no 2 x 30: one process";
 }
@@ -135,7 +137,7 @@ TEST(CompareFixtures, ABenchmarkTheSuiteSkippedIsNotJudgedAndNotBlamedOnTheGpu) 
   const Comparison c = compare_with_baseline(load_baseline(testdata("baseline_h200.json")), results, {});
   const BenchmarkComparison& row = row_of(c, kReduce1);
   EXPECT_EQ(row.verdict, Verdict::kNotJudged);
-  EXPECT_EQ(row.reason, "skipped by the suite itself: needs two GPUs");
+  EXPECT_EQ(reason_words_of(row), "skipped by the suite itself: needs two GPUs");
   const std::string action = action_hint(row, "compare");
   EXPECT_EQ(action.find("idle GPU"), std::string::npos) << action;
   EXPECT_NE(action.find("nothing the GPU did"), std::string::npos) << action;
@@ -146,7 +148,7 @@ TEST(CompareFixtures, ThrottledSamplesAreDiscardedAndTheBenchmarkIsNotJudged) {
   const Comparison c = compare_fixture({"results_throttled.json"});
   const BenchmarkComparison& row = row_of(c, kReduce9);
   EXPECT_EQ(row.verdict, Verdict::kNotJudged);
-  EXPECT_EQ(row.reason,
+  EXPECT_EQ(reason_words_of(row),
             "27 of 30 samples throttled (25 power capped, 2 with another process on the GPU), 3 left (a process needs 5 "
             "valid samples of its own)");
   EXPECT_EQ(row.current_samples, 3);
@@ -158,7 +160,7 @@ TEST(CompareFixtures, ErrorBenchmarkIsInvalidInputNeverAPass) {
   const Comparison c = compare_fixture({"results_error.json"});
   const BenchmarkComparison& row = row_of(c, kReduce9);
   EXPECT_EQ(row.verdict, Verdict::kError);
-  EXPECT_NE(row.reason.find("mismatch at index 17"), std::string::npos);
+  EXPECT_NE(reason_words_of(row).find("mismatch at index 17"), std::string::npos);
   EXPECT_EQ(exit_code(c), formats::kExitInvalidInput);
   EXPECT_EQ(c.benchmarks.front().verdict, Verdict::kError);
 }
@@ -262,7 +264,7 @@ TEST(Compare, UnitMismatchIsNotJudged) {
   results.benchmarks["smem_latency/a/s:1"] = cycles;
   const Comparison c = compare_with_baseline(baseline, {results}, {});
   EXPECT_EQ(c.benchmarks.front().verdict, Verdict::kNotJudged);
-  EXPECT_NE(c.benchmarks.front().reason.find("unit mismatch"), std::string::npos);
+  EXPECT_NE(reason_words_of(c.benchmarks.front()).find("unit mismatch"), std::string::npos);
   EXPECT_EQ(exit_code(c), formats::kExitNotJudged);
 }
 
@@ -479,7 +481,7 @@ TEST(CompareAcrossMachines, ARecordingGpuIsJudgedAgainstItsOwnLevel) {
   EXPECT_EQ(same.verdict, Verdict::kSame);
   EXPECT_DOUBLE_EQ(same.baseline_median, own);
   EXPECT_EQ(same.tolerance_source, "default, same GPU as the baseline");
-  EXPECT_NE(same.note.find("against this GPU's own level in the baseline (+1."), std::string::npos) << same.note;
+  EXPECT_NE(notes_of(same).find("against this GPU's own level in the baseline (+1."), std::string::npos) << notes_of(same);
   const BenchmarkComparison slow = row_of(compare_with_baseline(baseline, processes_on(kThisGpu, own * 1.03), {}), kName);
   EXPECT_EQ(slow.verdict, Verdict::kSlow);
   EXPECT_NEAR(slow.ratio, 1.03, 0.005) << "against its own level, not the machines' centre (+5%)";

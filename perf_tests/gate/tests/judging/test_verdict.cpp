@@ -7,13 +7,15 @@
 #include "formats/exit_codes.h"
 #include "gate/judging/outcome.h"
 #include "gate/judging/stored_mode.h"
+#include "gate/judging/tolerance.h"
 #include "gate/judging/verdict.h"
-#include "gate/statistics/tolerance.h"
 #include "gate/tests/support/gate_test_support.h"
 
 namespace gpuperf::gate {
 namespace {
 
+using testing::notes_of;
+using testing::reason_words_of;
 using testing::baseline_entry;
 using testing::baseline_for;
 using testing::kH200;
@@ -92,7 +94,7 @@ TEST(Verdicts, TenPercentSlowerInThreeProcessesIsSlow) {
   EXPECT_DOUBLE_EQ(row.df, 11.0) << "(10 - 1) + (3 - 1)";
   EXPECT_GT(row.process_sd_pct, 0.0);
   EXPECT_LT(row.process_sd_pct, 1.0);
-  EXPECT_EQ(row.note, "");
+  EXPECT_EQ(notes_of(row), "");
   EXPECT_EQ(exit_code(c), formats::kExitRegression);
 }
 
@@ -135,7 +137,7 @@ TEST(Verdicts, OneProcessCannotBeSlowAndTheNoteSaysWhy) {
   const BenchmarkComparison& row = one.benchmarks.front();
   EXPECT_GT(row.ci_low, 1.03) << "the interval alone would call it";
   EXPECT_EQ(row.current_processes, 1);
-  EXPECT_EQ(row.note, "beyond the tolerance in 1 process; 2 are needed to call it (one can be an outlier)");
+  EXPECT_EQ(notes_of(row), "beyond the tolerance in 1 process; 2 are needed to call it (one can be an outlier)");
   EXPECT_EQ(exit_code(one), formats::kExitPass);
 
   EXPECT_EQ(only_verdict(judge(1.10, 0.003, 3.0, 2)), Verdict::kSlow) << "a second process can call it";
@@ -145,9 +147,9 @@ TEST(Verdicts, OneProcessCannotBeSlowAndTheNoteSaysWhy) {
 TEST(Verdicts, OneProcessOnEachSideIsNotJudged) {
   const Comparison c = judge(1.10, 0.003, 3.0, 1, 1);
   EXPECT_EQ(only_verdict(c), Verdict::kNotJudged);
-  EXPECT_EQ(c.benchmarks.front().reason.rfind("one process on each side: the spread between processes is unknown", 0),
+  EXPECT_EQ(reason_words_of(c.benchmarks.front()).rfind("one process on each side: the spread between processes is unknown", 0),
             0u)
-      << c.benchmarks.front().reason;
+      << reason_words_of(c.benchmarks.front());
   EXPECT_EQ(exit_code(c), formats::kExitNotJudged);
 }
 
@@ -157,8 +159,8 @@ TEST(Verdicts, ABaselineFromFewProcessesGetsANote) {
   EXPECT_EQ(row.verdict, Verdict::kSlow) << "still judged, with the interval 4 degrees of freedom allow";
   EXPECT_DOUBLE_EQ(row.df, 4.0);
   EXPECT_EQ(row.baseline_processes, 3);
-  EXPECT_EQ(row.note, "baseline from 3 processes (recommended 10): a wider interval; re-record to narrow it");
-  EXPECT_EQ(judge(1.10, 0.003, 3.0, 3, kRecommendedBaselineProcesses).benchmarks.front().note, "");
+  EXPECT_EQ(notes_of(row), "baseline from 3 processes (recommended 10): a wider interval; re-record to narrow it");
+  EXPECT_EQ(notes_of(judge(1.10, 0.003, 3.0, 3, kRecommendedBaselineProcesses).benchmarks.front()), "");
 }
 
 TEST(Verdicts, TooFewSamplesInEveryProcessIsNotJudgedNeverSlow) {
@@ -169,7 +171,7 @@ TEST(Verdicts, TooFewSamplesInEveryProcessIsNotJudgedNeverSlow) {
   baseline.benchmarks[kName] = baseline_entry(noisy_samples(100.0, 0.003, 10, 1));
   const Comparison c = compare_with_baseline(baseline, processes(kName, 150.0, 0.003, 3, 2, 1), {});
   EXPECT_EQ(only_verdict(c), Verdict::kNotJudged);
-  EXPECT_EQ(c.benchmarks.front().reason, "only 3 valid samples (a process needs 5 valid samples of its own)");
+  EXPECT_EQ(reason_words_of(c.benchmarks.front()), "only 3 valid samples (a process needs 5 valid samples of its own)");
   EXPECT_EQ(c.benchmarks.front().current_processes, 0);
   EXPECT_EQ(exit_code(c), formats::kExitNotJudged);
 

@@ -27,8 +27,8 @@
 #include "formats/version.h"
 #include "gate/inputs/gbench_results.h"
 #include "gate/inputs/nvbench_results.h"
+#include "gate/judging/tolerance.h"
 #include "gate/recording/record.h"
-#include "gate/statistics/tolerance.h"
 #include "gate/tests/support/gate_test_support.h"
 
 namespace gpuperf::gate {

@@ -9,7 +9,7 @@
 #include "formats/exit_codes.h"
 #include "formats/input_error.h"
 #include "formats/json_input.h"
-#include "gate/inputs/verdict_report.h"
+#include "gate/judging/verdict_report.h"
 #include "gate/reports/metrics_export.h"
 #include "gate/tests/support/cli_run.h"
 #include "gate/tests/support/gate_test_support.h"

@@ -1,4 +1,4 @@
-// The cross-machine tolerance (statistics/tolerance.h: machine_spread, kMachineSpreadK), checked by
+// The cross-machine tolerance (judging/tolerance.h: machine_spread, kMachineSpreadK), checked by
 // simulation: the real recording (record_baseline on every GPU of a host, merge_recordings of hosts) and
 // the real comparator (compare_with_baseline, re-measuring what it leaves AMBIGUOUS as the scripts do)
 // judge a whole suite on a GPU of a host that recorded nothing, next to today's rule (one GPU recorded,
@@ -31,10 +31,10 @@
 #include <vector>
 
 #include "gate/judging/stored_mode.h"
+#include "gate/judging/tolerance.h"
 #include "gate/recording/merge_recordings.h"
 #include "gate/recording/record.h"
 #include "gate/statistics/statistics.h"
-#include "gate/statistics/tolerance.h"
 #include "gate/tests/statistics/simulated_noise.h"
 
 namespace gpuperf::gate {

@@ -13,6 +13,7 @@
 namespace gpuperf::gate {
 namespace {
 
+using testing::notes_of;
 using testing::baseline_entry;
 using testing::baseline_for;
 using testing::kH200;
@@ -183,8 +184,8 @@ TEST(StoredWithRunnerHistory, ABenchmarkWithHistoryIsJudgedAgainstItsRunnersLeve
   ASSERT_TRUE(row.runner.has_value());
   EXPECT_EQ(row.runner->runs, 12);
   EXPECT_NEAR(row.runner->offset_pct, -3.5, 0.5);
-  EXPECT_NE(row.note.find("runner offset -3."), std::string::npos) << row.note;
-  EXPECT_NE(row.note.find("from 12 runs of unchanged code"), std::string::npos) << row.note;
+  EXPECT_NE(notes_of(row).find("runner offset -3."), std::string::npos) << notes_of(row);
+  EXPECT_NE(notes_of(row).find("from 12 runs of unchanged code"), std::string::npos) << notes_of(row);
   // The benchmark without history on this runner: against the baseline, as before.
   EXPECT_FALSE(row_of(with, kOther).runner.has_value());
   EXPECT_EQ(row_of(with, kOther).tolerance_pct, 4.0);
@@ -229,11 +230,11 @@ TEST(StoredWithRunnerHistory, ARunnerTooYoungIsNamedInTheRowAndTheHeader) {
   CompareOptions options;
   options.runner_history = &young;
   const Comparison c = compare_with_baseline(two_benchmark_baseline(), slower_run(), options);
-  EXPECT_NE(row_of(c, kName).note.find("runner history: 9 of 10 runs of the baseline's code; judged against the "
+  EXPECT_NE(notes_of(row_of(c, kName)).find("runner history: 9 of 10 runs of the baseline's code; judged against the "
                                        "baseline"),
             std::string::npos)
-      << row_of(c, kName).note;
-  EXPECT_NE(row_of(c, kOther).note.find("runner history: 0 of 10 runs"), std::string::npos) << row_of(c, kOther).note;
+      << notes_of(row_of(c, kName));
+  EXPECT_NE(notes_of(row_of(c, kOther)).find("runner history: 0 of 10 runs"), std::string::npos) << notes_of(row_of(c, kOther));
   EXPECT_NE(c.against.find("; runner GPU-runner-0001: 9 or fewer of the 10 runs of the baseline's code its own level "
                            "needs, for 2 benchmarks (judged against the baseline)"),
             std::string::npos)
@@ -245,7 +246,7 @@ TEST(StoredWithRunnerHistory, ARunnerTooYoungIsNamedInTheRowAndTheHeader) {
   EXPECT_NE(none.against.find("runner GPU-runner-0001: 0 of the 10 runs"), std::string::npos) << none.against;
   // Without a runner history, no row speaks of one.
   const Comparison without = compare_with_baseline(two_benchmark_baseline(), slower_run(), CompareOptions{});
-  EXPECT_EQ(row_of(without, kName).note.find("runner"), std::string::npos) << row_of(without, kName).note;
+  EXPECT_EQ(notes_of(row_of(without, kName)).find("runner"), std::string::npos) << notes_of(row_of(without, kName));
 }
 
 TEST(StoredWithRunnerHistory, ADriftingRunnerIsJudgedAsAnotherMachineSayingWhy) {
@@ -257,9 +258,9 @@ TEST(StoredWithRunnerHistory, ADriftingRunnerIsJudgedAsAnotherMachineSayingWhy) 
   const BenchmarkComparison& row = row_of(c, kName);
   EXPECT_FALSE(row.runner.has_value());
   EXPECT_EQ(row.tolerance_pct, 4.0);
-  EXPECT_NE(row.note.find("runner drifting: its level moved +2."), std::string::npos) << row.note;
-  EXPECT_NE(row.note.find("% over its last 30 runs of unchanged code and +"), std::string::npos) << row.note;
-  EXPECT_NE(row.note.find("judged against the baseline, as another machine"), std::string::npos) << row.note;
+  EXPECT_NE(notes_of(row).find("runner drifting: its level moved +2."), std::string::npos) << notes_of(row);
+  EXPECT_NE(notes_of(row).find("% over its last 30 runs of unchanged code and +"), std::string::npos) << notes_of(row);
+  EXPECT_NE(notes_of(row).find("judged against the baseline, as another machine"), std::string::npos) << notes_of(row);
   EXPECT_NE(c.against.find("drifting in 1 benchmark (judged against the baseline, as another machine)"),
             std::string::npos)
       << c.against;
@@ -284,10 +285,10 @@ TEST(StoredWithRunnerHistory, TheLastLookDecidesByTheEstimateWhatTheIntervalLeav
   options.last_look = true;
   const BenchmarkComparison last = row_of(compare_with_baseline(two_benchmark_baseline(), files, options), kName);
   EXPECT_EQ(last.verdict, Verdict::kSlow);
-  EXPECT_NE(last.note.find("; decided at the last look by its estimate (+2."), std::string::npos) << last.note;
-  EXPECT_NE(last.note.find("no re-measurement narrows the interval below this runner's run-to-run spread"),
+  EXPECT_NE(notes_of(last).find("; decided at the last look by its estimate (+2."), std::string::npos) << notes_of(last);
+  EXPECT_NE(notes_of(last).find("no re-measurement narrows the interval below this runner's run-to-run spread"),
             std::string::npos)
-      << last.note;
+      << notes_of(last);
 }
 
 }  // namespace

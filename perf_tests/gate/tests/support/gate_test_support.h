@@ -19,11 +19,18 @@
 #include "gate/inputs/results.h"
 #include "gate/judging/comparison.h"
 #include "gate/reports/reports.h"
+#include "gate/reports/row_words.h"
 #include "gate/statistics/statistics.h"
 
 namespace gpuperf::gate::testing {
 
 constexpr const char* kH200 = "nvidia-h200";
+
+// A row's notes and reason as the reports word them (reports/row_words.h).
+inline std::string notes_of(const BenchmarkComparison& row) { return notes_text(row.notes); }
+inline std::string reason_words_of(const BenchmarkComparison& row, const std::string& mode = "compare") {
+  return reason_text(row.reason, mode);
+}
 
 inline std::string testdata(const std::string& name) { return std::string(GATE_TESTDATA_DIR) + "/" + name; }
 

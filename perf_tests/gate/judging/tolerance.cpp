@@ -1,4 +1,4 @@
-#include "gate/statistics/tolerance.h"
+#include "gate/judging/tolerance.h"
 
 #include <algorithm>
 #include <cmath>

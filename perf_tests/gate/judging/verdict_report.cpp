@@ -1,4 +1,4 @@
-#include "gate/inputs/verdict_report.h"
+#include "gate/judging/verdict_report.h"
 
 #include <regex>
 #include <set>
@@ -10,7 +10,6 @@
 #include "formats/sample_units.h"
 #include "gate/judging/outcome.h"
 #include "gate/judging/verdict.h"
-#include "gate/reports/reports.h"
 
 namespace gpuperf::gate {
 namespace {

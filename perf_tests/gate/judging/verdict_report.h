@@ -9,6 +9,12 @@
 
 namespace gpuperf::gate {
 
+// Bump when a field of the JSON report changes meaning or disappears.
+// 2: error_control replaces alpha; rows carry processes, process_sd_pct, df and note. Added since, with no
+// bump (no field changed): canary, the rows' machine_memory_change_pct, code (the run's) and the rows'
+// code, the verdict UNCHANGED in counts, and harness_version (the gpuperf release that judged, "0.1.0").
+inline constexpr int kReportSchemaVersion = 2;
+
 struct VerdictRow {
   std::string name;       // family/variant/shape (formats/names.h)
   std::string verdict;    // SAME, SLOW, ... (judging/verdict.h)

@@ -1,0 +1,19 @@
+#pragma once
+// The words of a row's reason and notes (judging/row_reasons.h): what every report writes beside a
+// verdict its numbers do not explain, and beside evidence that something limits or qualifies.
+
+#include <string>
+
+#include "gate/judging/row_reasons.h"
+
+namespace gpuperf::gate {
+
+// "in the baseline, not in the results", "B: 27 of 30 samples throttled (...), 3 left (...)"; "" for none.
+// `mode`: "compare" or "ab" (their unit mismatches are worded for their sides).
+std::string reason_text(const RowReason& reason, const std::string& mode);
+
+// The notes joined by "; " in their order: "against this GPU's own level in the baseline (+1.20% from the 3
+// recording GPUs' centre); baseline from 3 processes (recommended 10): ..."; "" for none.
+std::string notes_text(const RowNotes& notes);
+
+}  // namespace gpuperf::gate
