@@ -51,14 +51,15 @@ Axis text_axis(std::string name, const std::vector<std::string>& values, unsigne
 }
 
 Axis size_axis(std::string name, const std::vector<std::int64_t>& perf_sizes,
-               const std::vector<std::int64_t>& correctness_sizes) {
+               const std::vector<std::int64_t>& correctness_sizes, const std::vector<std::int64_t>& perf_only_sizes) {
   Axis axis{std::move(name), {}, ""};
   const std::string where = "size axis " + quoted(axis.name);
   std::set<std::int64_t> all(perf_sizes.begin(), perf_sizes.end());
   all.insert(correctness_sizes.begin(), correctness_sizes.end());
+  all.insert(perf_only_sizes.begin(), perf_only_sizes.end());
   const bool has_odd = std::any_of(correctness_sizes.begin(), correctness_sizes.end(),
                                    [](std::int64_t n) { return n > 1 && n % 2 == 1; });
-  if (perf_sizes.empty()) {
+  if (perf_sizes.empty() && perf_only_sizes.empty()) {
     axis.error = where + " has no size to time: give the perf sizes, large enough to stream from memory (many "
                  "times the L2: 1 << 26 floats is 256 MiB)";
   } else if (*all.begin() < 0) {
@@ -67,9 +68,13 @@ Axis size_axis(std::string name, const std::vector<std::int64_t>& perf_sizes,
     axis.error = where + " checks no odd size above 1: add one to its correctness sizes (a prime such as 1000003; "
                  "left out, they are kOddSizes), where the last partial vector or block is computed";
   }
+  const auto in = [](const std::vector<std::int64_t>& sizes, std::int64_t n) {
+    return std::find(sizes.begin(), sizes.end(), n) != sizes.end();
+  };
   for (const std::int64_t n : all) {
-    const bool timed = std::find(perf_sizes.begin(), perf_sizes.end(), n) != perf_sizes.end();
-    axis.values.push_back(number_value(n, timed ? kBoth : kCorrectness));
+    const bool checked = in(perf_sizes, n) || in(correctness_sizes, n);
+    const bool timed = in(perf_sizes, n) || in(perf_only_sizes, n);
+    axis.values.push_back(number_value(n, (checked ? unsigned{kCorrectness} : 0u) | (timed ? unsigned{kPerf} : 0u)));
   }
   return axis;
 }

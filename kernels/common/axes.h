@@ -42,11 +42,13 @@ struct Axis {
 Axis int_axis(std::string name, const std::vector<std::int64_t>& values, unsigned roles = kBoth);
 // An axis of words ("f32", "row_major"): letters, digits, '_', '.', '-'.
 Axis text_axis(std::string name, const std::vector<std::string>& values, unsigned roles = kBoth);
-// The problem sizes [elements]: `perf_sizes` timed (and checked), `correctness_sizes` checked only, in
-// increasing order. The correctness sizes must hold an odd size above 1: that is where tail bugs show
-// (else the axis carries an error, which axes_product throws).
+// The problem sizes [elements]: `perf_sizes` timed (and checked), `correctness_sizes` checked only,
+// `perf_only_sizes` timed only (too large to check at every run, or a second timed scale), in increasing
+// order. The correctness sizes must hold an odd size above 1: that is where tail bugs show (else the axis
+// carries an error, which axes_product throws).
 Axis size_axis(std::string name, const std::vector<std::int64_t>& perf_sizes,
-               const std::vector<std::int64_t>& correctness_sizes = kOddSizes);
+               const std::vector<std::int64_t>& correctness_sizes = kOddSizes,
+               const std::vector<std::int64_t>& perf_only_sizes = {});
 // 2^first, 2^(first + step), ... up to 2^last: nvbench::range over exponents (block sizes 64..1024).
 std::vector<std::int64_t> powers_of_two(int first_exponent, int last_exponent, int step = 1);
 

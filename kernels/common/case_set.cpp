@@ -39,7 +39,8 @@ void CaseSet::add_cases(Registry& registry, const std::vector<Point>& points,
       c.variant = variant_names_[v];
       c.shape = point.shape();
       c.roles = point.roles();
-      c.speedup_over = speedup_over_naive(registry, variant_names_.front(), c);
+      c.compared_with = compared_with_;
+      c.speedup_over = speedup_over_naive(registry, speedup_over_given_ ? naive_variant_ : variant_names_.front(), c);
       describe(c, v, point);
       if (each_case_) each_case_(c, point);
       registry.add(std::move(c));

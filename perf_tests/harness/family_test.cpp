@@ -126,6 +126,40 @@ TEST(OneFileFamily, LambdaCasesSweepTheProductOfTheirAxes) {
   EXPECT_EQ(r.cases()[11].runs_per_sample, 1);
 }
 
+// As the families of kernels/ declare theirs: one set per variant where the variant decides its buffers,
+// the naive variant's speedups named across sets, a ceiling to compare with, a size timed only.
+void sums_as_kernels_declares_them(Registry& registry) {
+  Family family(registry, "fam");
+  const auto sum_cases = [&family]() -> LambdaCases<Sum>& {
+    return family.cases<Sum>()
+        .sizes({1 << 25}, kOddSizes, {1 << 28})
+        .inputs([](Sum&, std::uint64_t) {})
+        .poison([](Sum&) {})
+        .check([](Sum&) { return CheckResult::pass(); })
+        .compared_with("ceiling/read_only_stream/n:268435456");
+  };
+  sum_cases().variant("copy_frame", [](Sum&, cudaStream_t) {}).speedup_over("");
+  sum_cases().variant("atomic", [](Sum&, cudaStream_t) {});
+  sum_cases().variant("vec4", [](Sum&, cudaStream_t) {}).speedup_over("atomic");
+  family.add_cases();
+}
+
+TEST(OneFileFamily, SetsNameTheirCeilingTheirNaiveVariantAndSizesTimedOnly) {
+  Registry r;
+  r.add_family("fam", sums_as_kernels_declares_them);
+  ASSERT_EQ(r.cases().size(), 12u) << "3 sets of one variant x 4 sizes";
+  EXPECT_EQ(r.cases()[8].name(), "fam/vec4/n:1");
+  EXPECT_EQ(r.cases()[2].roles, unsigned{kBoth}) << "a perf size is timed and checked";
+  EXPECT_EQ(r.cases()[3].name(), "fam/copy_frame/n:268435456");
+  EXPECT_EQ(r.cases()[3].roles, unsigned{kPerf}) << "a perf-only size is timed, never checked";
+  EXPECT_EQ(r.cases()[0].roles, unsigned{kCorrectness});
+  for (const Case& c : r.cases()) EXPECT_EQ(c.compared_with, "ceiling/read_only_stream/n:268435456") << c.name();
+  EXPECT_EQ(r.cases()[3].speedup_over, "") << "speedup_over(\"\"): none";
+  EXPECT_EQ(r.cases()[7].speedup_over, "") << "a set's first variant is its own naive one by default";
+  EXPECT_EQ(r.cases()[11].speedup_over, "fam/atomic/n:268435456") << "speedup_over() names another set's variant";
+  r.validate_references();  // the ceiling's family is not built here: not checked; atomic's cases exist
+}
+
 void adds_each_type(Registry& registry) {
   Family family(registry, "fam");
   for_each_type<float, int>([&](auto tag) {
