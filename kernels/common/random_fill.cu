@@ -5,15 +5,10 @@
 #include <random>
 #include <string>
 
+#include "common/splitmix64.cuh"
+
 namespace gpuperf {
 namespace {
-
-__host__ __device__ inline std::uint64_t splitmix64(std::uint64_t x) {
-  x += 0x9E3779B97F4A7C15ull;
-  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-  return x ^ (x >> 31);
-}
 
 __global__ void fill_int_kernel(int* out, std::size_t n, int lo, std::uint32_t span, std::uint64_t seed) {
   for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < n;

@@ -3,17 +3,11 @@
 #include <algorithm>
 
 #include "common/cuda_check.cuh"
+#include "common/splitmix64.cuh"
 #include "count_equal/count_equal.cuh"
 
 namespace gpuperf::count_equal {
 namespace {
-
-__host__ __device__ inline std::uint64_t splitmix64(std::uint64_t x) {
-  x += 0x9E3779B97F4A7C15ull;
-  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-  return x ^ (x >> 31);
-}
 
 // Element i matches when the top 32 bits of its hash are below threshold = fraction * 2^32.
 __global__ void make_b_kernel(const int* a, int* b, std::int64_t n, std::uint64_t threshold, std::uint64_t seed) {
