@@ -1,98 +1,88 @@
-// The reduction family's registry: its variants, its sizes, and how one case is checked.
-#include <string>
+// The reduction family in one file (common/family.h): its sizes, its inputs, how a sum is checked, and
+// one variant per line of variants.def.
+#include <cstdint>
 #include <vector>
 
 #include "common/case_references.h"
-#include "common/case_shape.h"
 #include "common/check_side.h"
 #include "common/compare.h"
 #include "common/device_sums.cuh"
+#include "common/family.h"
 #include "common/global_memory_bytes.h"
 #include "common/poison.cuh"
 #include "common/random_fill.cuh"
-#include "common/registry.h"
-#include "common/variant_cases.h"
 #include "reduction/reduction.cuh"
 
 namespace gpuperf {
 namespace {
 
-using reduction::Launcher;
-
-struct Variant {
-  const char* name;
-  Launcher launch;
-};
-
-// The variants in variants.def's order; the first is the seed's naive variant, which the others' speedups
-// are over. Adding a variant: its file <name>.cu with its launcher, and one line in variants.def.
-const Variant kVariants[] = {
-#define GPUPERF_VARIANT(name) {#name, reduction::name},
-#include "reduction/variants.def"
-#undef GPUPERF_VARIANT
-};
-
 // One element, primes and non-multiples of the block size catch tail bugs; 2^25 is the seed's 32M;
 // 2^28 (1 GiB) is several times any L2 and long enough to time at the bandwidth ceiling.
-const Size kSizes[] = {
-    {1, kCorrectness},          {31, kCorrectness},      {1000, kCorrectness}, {7919, kCorrectness},
-    {1000003, kCorrectness},    {std::int64_t{1} << 25, kBoth},
-    {std::int64_t{1} << 28, kPerf},
-};
+const std::vector<std::int64_t> kReductionCheckedSizes = {1, 31, 1000, 7919, 1000003};
+const std::vector<std::int64_t> kReductionPerfSizes = {std::int64_t{1} << 25};      // timed and checked
+const std::vector<std::int64_t> kReductionPerfOnlySizes = {std::int64_t{1} << 28};  // timed only
 
 // Inputs in [-3, 3] keep every partial sum of up to 2^28 elements below 2^30: no int32 overflow, and
 // the poison value can never be a right answer.
-constexpr int kInputMin = -3;
-constexpr int kInputMax = 3;
+constexpr int kReductionInputMin = -3;
+constexpr int kReductionInputMax = 3;
 
-class ReductionInstance final : public Instance {
- public:
-  ReductionInstance(Launcher launch, std::int64_t n)
-      : launch_(launch), n_(n), in_(static_cast<std::size_t>(n)), out_(1), workspace_(n) {}
+// The buffers of one size. The expected sum is computed once per input (the perf runs check every
+// sample against it) and forgotten when the input is drawn again.
+struct ReductionState {
+  explicit ReductionState(const Point& point)
+      : n(point.get("n")), in(static_cast<std::size_t>(n)), out(1), workspace(n) {}
 
-  void generate(std::uint64_t seed) override {
-    fill_uniform(in_, kInputMin, kInputMax, seed);
-    expected_valid_ = false;
-  }
-  void poison() override { gpuperf::poison(out_); }
-  void run(cudaStream_t stream) override { launch_({in_.get(), n_, out_.get(), &workspace_}, stream); }
-
-  CheckResult verify() override {
-    if (!expected_valid_) {
-      // 64-bit accumulation: on the CPU, or by a library for the large sizes (common/device_sums.cuh),
-      // never by one of this family's reductions.
-      std::int64_t sum = 0;
-      if (checked_on_host(n_)) {
-        for (int v : in_.to_host()) sum += v;
-      } else {
-        sum = sum_on_device(in_.get(), n_);
-      }
-      expected_ = sum;
-      expected_valid_ = true;
-    }
-    return compare_exact({expected_}, {std::int64_t{out_.to_host()[0]}});
-  }
-
- private:
-  Launcher launch_;
-  std::int64_t n_;
-  DeviceBuffer<int> in_;
-  DeviceBuffer<int> out_;
-  reduction::Workspace workspace_;
-  std::int64_t expected_ = 0;
-  bool expected_valid_ = false;
+  std::int64_t n;  // [elements]
+  DeviceBuffer<int> in;
+  DeviceBuffer<int> out;
+  reduction::Workspace workspace;
+  std::int64_t expected = 0;
+  bool expected_valid = false;
 };
 
-}  // namespace
-
-void register_reduction(Registry& registry) {
-  add_variant_cases(registry, kVariants, kSizes, [&registry](Case& c, const Variant& variant, const Size& size) {
-    c.shape = shape({{"n", size.n}});
-    c.bytes = GlobalMemoryBytes().reads<int>(size.n);  // each input read once (the one int written: not counted)
-    c.compared_with = read_only_ceiling();
-    c.speedup_over = speedup_over_naive(registry, kVariants[0].name, c);
-    c.make = [launch = variant.launch, n = size.n] { return std::make_unique<ReductionInstance>(launch, n); };
-  });
+// 64-bit accumulation: on the CPU, or by a library for the large sizes (common/device_sums.cuh), never
+// by one of this family's reductions.
+CheckResult check_reduction(ReductionState& s) {
+  if (!s.expected_valid) {
+    std::int64_t sum = 0;
+    if (checked_on_host(s.n)) {
+      for (int v : s.in.to_host()) sum += v;
+    } else {
+      sum = sum_on_device(s.in.get(), s.n);
+    }
+    s.expected = sum;
+    s.expected_valid = true;
+  }
+  return compare_exact({s.expected}, {std::int64_t{s.out.to_host()[0]}});
 }
 
+// A launcher of reduction.cuh as the harness calls a variant.
+auto reducing(reduction::Launcher launch) {
+  return [launch](ReductionState& s, cudaStream_t stream) {
+    launch({s.in.get(), s.n, s.out.get(), &s.workspace}, stream);
+  };
+}
+
+}  // namespace
 }  // namespace gpuperf
+
+GPUPERF_FAMILY(reduction) {
+  namespace gp = gpuperf;
+  auto& cases = family.cases<gp::ReductionState>()
+                    .sizes(gp::kReductionPerfSizes, gp::kReductionCheckedSizes, gp::kReductionPerfOnlySizes)
+                    .inputs([](gp::ReductionState& s, std::uint64_t seed) {
+                      gp::fill_uniform(s.in, gp::kReductionInputMin, gp::kReductionInputMax, seed);
+                      s.expected_valid = false;
+                    })
+                    .poison([](gp::ReductionState& s) { gp::poison(s.out); })
+                    .check(gp::check_reduction)
+                    // Each input read once (the one int written: not counted).
+                    .bytes([](const gp::Point& p) { return gp::GlobalMemoryBytes().reads<int>(p.get("n")); })
+                    .compared_with(gp::read_only_ceiling());
+  // The variants in variants.def's order; the first is the seed's naive variant, which the others'
+  // speedups are over. Adding a variant: its file <name>.cu with its launcher, and one line there.
+#define GPUPERF_VARIANT(name) cases.variant(#name, gp::reducing(gp::reduction::name));
+#include "reduction/variants.def"
+#undef GPUPERF_VARIANT
+}
