@@ -1,56 +1,35 @@
-// The bank-conflicts family's registry: its variants, its sizes, and how one case is checked.
+// The bank-conflicts family in one file (common/family.h): its sizes, how a transpose (or a copy) is
+// checked bit for bit, and one set of cases per line of variants.def (whether a variant transposes
+// decides its reference and its speedup's base, so each line is a set of its own, in the file's order).
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
-#include <memory>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "bank_conflicts/bank_conflicts.cuh"
 #include "common/case_references.h"
-#include "common/case_shape.h"
+#include "common/check_side.h"
 #include "common/device_compare.cuh"
+#include "common/family.h"
 #include "common/global_memory_bytes.h"
 #include "common/poison.cuh"
 #include "common/random_fill.cuh"
-#include "common/registry.h"
-#include "common/variant_cases.h"
 
 namespace gpuperf {
 namespace {
-
-using bank_conflicts::Launcher;
-
-struct Variant {
-  const char* name;
-  Launcher launch;
-  bool transposes;  // false: copy_frame, whose output is its input
-};
 
 // The seed's naive transpose, which the other transposes' speedups are over (copy_frame is no transpose:
 // it is compared with nothing of its family).
 constexpr const char* kNaiveTranspose = "naive_global_transpose";
 
-// The variants in variants.def's order. Adding a variant: its file <name>.cu with its launcher, and one
-// line in variants.def.
-const Variant kVariants[] = {
-#define GPUPERF_VARIANT(name, transposes) {#name, bank_conflicts::name, transposes},
-#include "bank_conflicts/variants.def"
-#undef GPUPERF_VARIANT
-};
-
-struct MatrixSize {
-  int n;  // the matrix is n x n
-  unsigned roles;
-};
-
-// 1 (a single element), 33 and 1023 (one past / one short of a tile multiple), 1000 (neither) catch
-// bounds bugs in partial tiles; 4096 (64 MiB per matrix) and 8192 (256 MiB) are several times any L2.
-const MatrixSize kSizes[] = {
-    {1, kCorrectness}, {33, kCorrectness}, {1000, kCorrectness}, {1023, kCorrectness},
-    {4096, kPerf},     {8192, kBoth},
-};
+// The matrix is n x n. 1 (a single element), 33 and 1023 (one past / one short of a tile multiple), 1000
+// (neither) catch bounds bugs in partial tiles; 4096 (64 MiB per matrix, timed only) and 8192 (256 MiB)
+// are several times any L2.
+const std::vector<std::int64_t> kTransposeCheckedSizes = {1, 33, 1000, 1023};
+const std::vector<std::int64_t> kTransposePerfSizes = {8192};      // timed and checked
+const std::vector<std::int64_t> kTransposePerfOnlySizes = {4096};  // timed only
 
 constexpr std::size_t kMismatchesShown = 5;
 
@@ -97,40 +76,54 @@ struct TransposeSource {
   }
 };
 
-class TransposeInstance final : public Instance {
- public:
-  TransposeInstance(const Variant& variant, int n)
-      : variant_(variant), n_(n), in_(static_cast<std::size_t>(n) * n), out_(static_cast<std::size_t>(n) * n) {}
+// The n x n input and output of one size.
+struct TransposeState {
+  explicit TransposeState(const Point& point)
+      : n(static_cast<int>(point.get("n"))),
+        in(static_cast<std::size_t>(n) * n),
+        out(static_cast<std::size_t>(n) * n) {}
 
-  void generate(std::uint64_t seed) override { fill_uniform(in_, -1.0f, 1.0f, seed); }
-  void poison() override { gpuperf::poison(out_); }
-  void run(cudaStream_t stream) override { variant_.launch({in_.get(), out_.get(), n_}, stream); }
-  CheckResult verify() override {
-    const std::int64_t elements = std::int64_t{n_} * n_;
-    if (!checked_on_host(elements)) {
-      return compare_equal_on_device(TransposeSource{in_.get(), n_, variant_.transposes}, out_.get(), elements);
-    }
-    return compare_transpose_exact(in_.to_host(), out_.to_host(), n_, variant_.transposes);
-  }
-
- private:
-  const Variant& variant_;
-  int n_;
-  DeviceBuffer<float> in_;
-  DeviceBuffer<float> out_;
+  int n;
+  DeviceBuffer<float> in;
+  DeviceBuffer<float> out;
 };
 
-}  // namespace
-
-void register_bank_conflicts(Registry& registry) {
-  add_variant_cases(registry, kVariants, kSizes, [&registry](Case& c, const Variant& variant, const MatrixSize& size) {
-    c.shape = shape({{"n", size.n}});
-    const double elements = static_cast<double>(size.n) * size.n;
-    c.bytes = GlobalMemoryBytes().reads<float>(elements).writes<float>(elements);  // each read once, written once
-    c.compared_with = device_copy_ceiling();
-    if (variant.transposes) c.speedup_over = speedup_over_naive(registry, kNaiveTranspose, c);
-    c.make = [&variant, n = size.n] { return std::make_unique<TransposeInstance>(variant, n); };
-  });
+template <bool kTransposes>
+CheckResult check_transpose(TransposeState& s) {
+  const std::int64_t elements = std::int64_t{s.n} * s.n;
+  if (!checked_on_host(elements)) {
+    return compare_equal_on_device(TransposeSource{s.in.get(), s.n, kTransposes}, s.out.get(), elements);
+  }
+  return compare_transpose_exact(s.in.to_host(), s.out.to_host(), s.n, kTransposes);
 }
 
+// The cases of one variant: every size, each matrix read once and written once.
+template <bool kTransposes>
+void add_transpose_variant(Family& family, const char* name, bank_conflicts::Launcher launch) {
+  family.cases<TransposeState>()
+      .sizes(kTransposePerfSizes, kTransposeCheckedSizes, kTransposePerfOnlySizes)
+      .inputs([](TransposeState& s, std::uint64_t seed) { fill_uniform(s.in, -1.0f, 1.0f, seed); })
+      .poison([](TransposeState& s) { poison(s.out); })
+      .check(check_transpose<kTransposes>)
+      .bytes([](const Point& p) {
+        const double elements = static_cast<double>(p.get("n")) * static_cast<double>(p.get("n"));
+        return GlobalMemoryBytes().reads<float>(elements).writes<float>(elements);
+      })
+      .compared_with(device_copy_ceiling())
+      .speedup_over(kTransposes ? kNaiveTranspose : "")
+      .variant(name, [launch](TransposeState& s, cudaStream_t stream) {
+        launch({s.in.get(), s.out.get(), s.n}, stream);
+      });
+}
+
+}  // namespace
 }  // namespace gpuperf
+
+GPUPERF_FAMILY(bank_conflicts) {
+  // The variants in variants.def's order. Adding a variant: its file <name>.cu with its launcher, and
+  // one line there.
+#define GPUPERF_VARIANT(name, transposes) \
+  gpuperf::add_transpose_variant<transposes>(family, #name, gpuperf::bank_conflicts::name);
+#include "bank_conflicts/variants.def"
+#undef GPUPERF_VARIANT
+}

@@ -1,48 +1,31 @@
-// The ceiling family's registry: its variants, its sizes, and how one case is checked.
+// The ceiling family in one file (common/family.h): its sizes, how each operation is checked, and one
+// set of cases per line of variants.def (a variant's operation decides its buffers and its check, so each
+// line is a set of its own, in the file's order). These are what the other families are compared with:
+// no compared_with, no speedups.
+#include <cstdint>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "ceiling/ceiling.cuh"
 #include "common/case_references.h"
-#include "common/case_shape.h"
+#include "common/check_side.h"
 #include "common/compare.h"
 #include "common/device_compare.cuh"
 #include "common/device_sums.cuh"
+#include "common/family.h"
 #include "common/global_memory_bytes.h"
 #include "common/poison.cuh"
 #include "common/random_fill.cuh"
-#include "common/registry.h"
-#include "common/variant_cases.h"
 
 namespace gpuperf {
 namespace {
 
-using ceiling::Launcher;
 using ceiling::Operation;
 
-struct Variant {
-  const char* name;
-  Operation op;
-  Launcher launch;
-  std::int64_t (*partials_for)(std::int64_t n);  // kRead only: how many block sums the launcher writes
-};
-
-// The variants in variants.def's order. Adding a variant: its file <name>.cu with its launcher, and one
-// line in variants.def.
-const Variant kVariants[] = {
-#define GPUPERF_VARIANT(name, launcher, operation, partials_for) {#name, operation, ceiling::launcher, partials_for},
-#include "ceiling/variants.def"
-#undef GPUPERF_VARIANT
-};
-
 // 2^28 int32 = 1 GiB (the ceilings GPU.md quotes), the size other families' compared_with names
-// (common/case_references.h); 1 and the prime 1000003 (not a multiple of 4) check the tails.
-const Size kSizes[] = {
-    {1, kCorrectness},
-    {1000003, kCorrectness},
-    {kCeilingPerfElements, kBoth},
-};
+// (common/case_references.h); checked at 1 and the prime 1000003 (not a multiple of 4): the tails.
+const std::vector<std::int64_t> kCeilingPerfSizes = {kCeilingPerfElements};
 
 // Fewest bytes one run moves: a copy reads and writes every element, the others touch each once (the
 // read's block sums written: not counted).
@@ -97,74 +80,88 @@ struct FilledWord {
   __device__ int operator()(std::int64_t) const { return word; }
 };
 
-class CeilingInstance final : public Instance {
- public:
-  CeilingInstance(const Variant& variant, std::int64_t n)
-      : variant_(variant),
-        n_(n),
-        in_(variant.op == Operation::kFill ? 0 : static_cast<std::size_t>(n)),
-        out_(variant.op == Operation::kRead ? 0 : static_cast<std::size_t>(n)),
-        partials_(variant.op == Operation::kRead ? static_cast<std::size_t>(variant.partials_for(n)) : 0) {}
+// The buffers of one size for a variant of operation kOp; a kRead variant writes kPartialsFor(n) block
+// sums.
+template <Operation kOp, std::int64_t (*kPartialsFor)(std::int64_t)>
+struct CeilingState {
+  explicit CeilingState(const Point& point)
+      : n(point.get("n")),
+        in(kOp == Operation::kFill ? 0 : static_cast<std::size_t>(n)),
+        out(kOp == Operation::kRead ? 0 : static_cast<std::size_t>(n)),
+        partials(partials_count(n)) {}
 
-  void generate(std::uint64_t seed) override {
-    if (variant_.op == Operation::kCopy) fill_uniform(in_, kCopyMin, kCopyMax, seed);
-    if (variant_.op == Operation::kRead) fill_uniform(in_, kReadMin, kReadMax, seed);
-    fill_byte_ = fill_byte_from(seed);
-  }
-  void poison() override {
-    if (out_.size() > 0) gpuperf::poison(out_);
-    if (partials_.size() > 0) gpuperf::poison(partials_);
-  }
-  void run(cudaStream_t stream) override {
-    variant_.launch({in_.get(), out_.get(), partials_.get(), n_, fill_byte_}, stream);
-  }
-
-  CheckResult verify() override {
-    const bool on_host = checked_on_host(n_);
-    switch (variant_.op) {
-      case Operation::kCopy: {
-        if (!on_host) return compare_equal_on_device(CopiedWord{in_.get()}, out_.get(), n_);
-        const std::vector<int> in = in_.to_host();
-        return compare_words(out_.to_host(), [&in](std::size_t i) { return in[i]; });
-      }
-      case Operation::kRead: {
-        std::int64_t expected = 0;
-        if (on_host) {
-          for (int v : in_.to_host()) expected += v;
-        } else {
-          expected = sum_on_device(in_.get(), n_);  // a library's sum (common/device_sums.cuh)
-        }
-        std::int64_t actual = 0;
-        for (int partial : partials_.to_host()) actual += partial;
-        return compare_exact({expected}, {actual});
-      }
-      case Operation::kFill: {
-        const int word = static_cast<int>(0x01010101u * fill_byte_);
-        if (!on_host) return compare_equal_on_device(FilledWord{word}, out_.get(), n_);
-        return compare_words(out_.to_host(), [word](std::size_t) { return word; });
-      }
+  static std::size_t partials_count(std::int64_t n) {
+    if constexpr (kOp == Operation::kRead) {
+      static_assert(kPartialsFor != nullptr, "ceiling/variants.def: a kRead variant names its partials_for");
+      return static_cast<std::size_t>(kPartialsFor(n));
+    } else {
+      return 0;
     }
-    return CheckResult::fail("unknown operation");
   }
 
- private:
-  Variant variant_;
-  std::int64_t n_;
-  DeviceBuffer<int> in_;
-  DeviceBuffer<int> out_;
-  DeviceBuffer<int> partials_;
-  unsigned char fill_byte_ = 1;
+  std::int64_t n;  // [int32 elements]
+  DeviceBuffer<int> in;
+  DeviceBuffer<int> out;
+  DeviceBuffer<int> partials;
+  unsigned char fill_byte = 1;
 };
 
-}  // namespace
-
-void register_ceiling(Registry& registry) {
-  add_variant_cases(registry, kVariants, kSizes, [](Case& c, const Variant& variant, const Size& size) {
-    c.shape = shape({{"n", size.n}});
-    c.bytes = bytes_moved(variant.op, size.n);
-    // No compared_with or speedup_over: these are what the other families are compared with.
-    c.make = [&variant, n = size.n] { return std::make_unique<CeilingInstance>(variant, n); };
-  });
+template <Operation kOp, std::int64_t (*kPartialsFor)(std::int64_t)>
+CheckResult check_ceiling(CeilingState<kOp, kPartialsFor>& s) {
+  const bool on_host = checked_on_host(s.n);
+  if constexpr (kOp == Operation::kCopy) {
+    if (!on_host) return compare_equal_on_device(CopiedWord{s.in.get()}, s.out.get(), s.n);
+    const std::vector<int> in = s.in.to_host();
+    return compare_words(s.out.to_host(), [&in](std::size_t i) { return in[i]; });
+  } else if constexpr (kOp == Operation::kRead) {
+    std::int64_t expected = 0;
+    if (on_host) {
+      for (int v : s.in.to_host()) expected += v;
+    } else {
+      expected = sum_on_device(s.in.get(), s.n);  // a library's sum (common/device_sums.cuh)
+    }
+    std::int64_t actual = 0;
+    for (int partial : s.partials.to_host()) actual += partial;
+    return compare_exact({expected}, {actual});
+  } else {
+    const int word = static_cast<int>(0x01010101u * s.fill_byte);
+    if (!on_host) return compare_equal_on_device(FilledWord{word}, s.out.get(), s.n);
+    return compare_words(s.out.to_host(), [word](std::size_t) { return word; });
+  }
 }
 
+// The cases of one variant: every size, its operation's inputs, check and bytes.
+template <Operation kOp, std::int64_t (*kPartialsFor)(std::int64_t)>
+void add_ceiling_variant(Family& family, const char* name, ceiling::Launcher launch) {
+  using State = CeilingState<kOp, kPartialsFor>;
+  family.cases<State>()
+      .sizes(kCeilingPerfSizes)
+      .inputs([](State& s, std::uint64_t seed) {
+        if constexpr (kOp == Operation::kCopy) fill_uniform(s.in, kCopyMin, kCopyMax, seed);
+        if constexpr (kOp == Operation::kRead) fill_uniform(s.in, kReadMin, kReadMax, seed);
+        s.fill_byte = fill_byte_from(seed);
+      })
+      .poison([](State& s) {
+        if (s.out.size() > 0) poison(s.out);
+        if (s.partials.size() > 0) poison(s.partials);
+      })
+      .check(check_ceiling<kOp, kPartialsFor>)
+      .bytes([](const Point& p) { return bytes_moved(kOp, p.get("n")); })
+      .variant(name, [launch](State& s, cudaStream_t stream) {
+        launch({s.in.get(), s.out.get(), s.partials.get(), s.n, s.fill_byte}, stream);
+      });
+}
+
+}  // namespace
 }  // namespace gpuperf
+
+GPUPERF_FAMILY(ceiling) {
+  using gpuperf::ceiling::Operation;
+  namespace ceiling = gpuperf::ceiling;
+  // The variants in variants.def's order. Adding a variant: its file <name>.cu with its launcher, and
+  // one line there.
+#define GPUPERF_VARIANT(name, launcher, operation, partials_for) \
+  gpuperf::add_ceiling_variant<operation, partials_for>(family, #name, ceiling::launcher);
+#include "ceiling/variants.def"
+#undef GPUPERF_VARIANT
+}
