@@ -19,7 +19,8 @@
 // over the registry (common/registry.h): each builder makes Cases and Instances as a family written by
 // hand does, so the harness treats them alike (fresh random inputs, poisoned outputs, the reference
 // checked before timing, L2 flushed, fingerprints, names under formats/names.h). The families of kernels/
-// register by hand, from their variants.def; both forms may stand side by side.
+// use it, one set per line of their variants.def, but for matmul, occupancy and smem_latency, which
+// register by hand (each file's header says why); both forms may stand side by side.
 
 #include <memory>
 #include <string>

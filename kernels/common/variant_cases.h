@@ -1,6 +1,6 @@
 #pragma once
-// The loop every family's register_<family>() shares, written once (as CUB's benchmarks share one
-// base.cuh): for every variant, in the order of the family's table (its variants.def, the naive variant
+// The loop of the families registered by hand (matmul, occupancy, smem_latency: those common/family.h's
+// builders do not fit), written once (as CUB's benchmarks share one base.cuh): for every variant, in the order of the family's table (its variants.def, the naive variant
 // first), for every point (a problem size or a swept parameter, in order), one case. The loop names the
 // case's variant and gives it the point's roles; the family's describe() fills in what is its own:
 //

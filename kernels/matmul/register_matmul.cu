@@ -1,4 +1,6 @@
-// The matmul family's registry: its variants, its sizes, and how one case is checked.
+// The matmul family's registry: its variants, its sizes, and how one case is checked. Written by hand,
+// not with common/family.h: its shapes are a list of (m, n, k) triples with a reference each (CPU or
+// cuBLAS), not a product of axes, and its tolerance, requirements and runs per sample vary by variant.
 #include <algorithm>
 #include <cmath>
 #include <sstream>

@@ -1,4 +1,6 @@
-// The occupancy family's registry: its variants, its sizes, and how one case is checked.
+// The occupancy family's registry: its variants, its sizes, and how one case is checked. Written by hand,
+// not with common/family.h: its cases report their residency (Instance::counters()), which the builders'
+// instances do not, and its wave sweep's bytes and flops depend on the GPU's SM count.
 #include <cmath>
 #include <cstdint>
 #include <exception>

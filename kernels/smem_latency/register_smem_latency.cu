@@ -1,4 +1,7 @@
 // The smem_latency family's registry: its variants, its (i, w, c) points, and how one case is checked.
+// Written by hand, not with common/family.h: its metric is SM cycles (Instance::cycles()), which the
+// builders' instances do not report, its points are a list rather than a product of axes, and its fit case
+// sweeps inside one instance.
 //
 // Every case's metric is SM clock cycles (Metric::kCycles): Instance::cycles() is the seed's T of the
 // last run(). run() only enqueues the launch; cycles() copies the per-warp clocks back (a synchronous
