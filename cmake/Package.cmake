@@ -2,8 +2,8 @@
 # find_package(gpuperf 0.1 CONFIG) (README.md, "Use it in your repository"; docs/package.md):
 #   lib/cmake/gpuperf/    gpuperfConfig.cmake, gpuperfConfigVersion.cmake (same major version), the
 #                         targets gpuperf::..., gpuperfDependencies.cmake (where to find GoogleTest, Google
-#                         Benchmark and nlohmann-json), KernelFamily.cmake (gpuperf_add_family) and the
-#                         registry's template
+#                         Benchmark and nlohmann-json), KernelFamily.cmake (gpuperf_add_family), the name
+#                         rule it checks (GpuperfNameRules.cmake) and the registry's template
 #   lib/cmake/{GTest,benchmark}/, share/cmake/nlohmann_json/, ...   only those of the three libraries the
 #                         build downloaded and built (cmake/FindOrFetch.cmake): their own install rules
 #   lib/, include/gpuperf/, bin/perf_gate   the libraries and objects the generated programs link, the
@@ -52,7 +52,7 @@ write_basic_package_version_file(${PROJECT_BINARY_DIR}/gpuperfConfigVersion.cmak
                                  COMPATIBILITY SameMajorVersion)
 gpuperf_install_dependency_config(${GPUPERF_INSTALL_CMAKEDIR})
 install(FILES ${PROJECT_BINARY_DIR}/gpuperfConfig.cmake ${PROJECT_BINARY_DIR}/gpuperfConfigVersion.cmake
-              ${PROJECT_SOURCE_DIR}/cmake/KernelFamily.cmake
+              ${PROJECT_SOURCE_DIR}/cmake/KernelFamily.cmake ${PROJECT_SOURCE_DIR}/cmake/GpuperfNameRules.cmake
               ${PROJECT_SOURCE_DIR}/perf_tests/harness/all_families.cpp.in
         DESTINATION ${GPUPERF_INSTALL_CMAKEDIR})
 

@@ -380,6 +380,17 @@ const std::vector<Command>& commands() {
         {"--ab-max-remeasure", kValue, kNotAFile, "N", "re-measurements of the A/B mode"},
         {"--markdown", kValue, kFileOut, "OUT.md", "write the report as Markdown"},
         {"--json", kValue, kFileOut, "OUT.json", "write the report as JSON"}}},
+      {"name-rules",
+       cli::run_name_rules,
+       "the name rule as bash or CMake variables",
+       R"(  perf_gate name-rules (--shell | --cmake)
+      Print the rule of benchmark, family and GPU names (formats/names.h) as bash variables (--shell:
+      scripts/lib/name_rules.sh) or CMake variables (--cmake: cmake/GpuperfNameRules.cmake): regular
+      expressions and length limits, so that the scripts and KernelFamily.cmake never type the rule again.
+      Both files are checked in; unit.name_rules fails when either differs from this output.
+)",
+       {{"--shell", kSwitch, kNotAFile, "", "print bash: readonly GPUPERF_<KIND>_RULE and GPUPERF_MAX_<KIND>_LENGTH"},
+        {"--cmake", kSwitch, kNotAFile, "", "print CMake: set() of the same, without the benchmark name's"}}},
       {"phases",
        cli::run_phases,
        "where a run's time went, from its phase files",

@@ -38,6 +38,8 @@ int run_order_table(const Arguments& args, std::ostream& out, std::ostream& err)
 int run_calibration_report(const Arguments& args, std::ostream& out, std::ostream& err);
 // Where a run's time went (phases_command.cpp).
 int run_phases(const Arguments& args, std::ostream& out, std::ostream& err);
+// The name rule for the scripts and CMake (name_rules_command.cpp).
+int run_name_rules(const Arguments& args, std::ostream& out, std::ostream& err);
 // The history of every run on main (history_command.cpp).
 int run_history_append(const Arguments& args, std::ostream& out, std::ostream& err);
 int run_history_export(const Arguments& args, std::ostream& out, std::ostream& err);
