@@ -29,6 +29,17 @@ std::string recorded_date(const std::string& against) {
   return std::regex_match(against, match, form) ? match[1].str() : "";
 }
 
+// The row's code.comparison: "same", "changed" or "unknown"; "" where code is null or absent.
+std::string code_comparison_of(const formats::ObjectReader& row) {
+  const std::optional<formats::ObjectReader> code = row.optional_object("code");
+  if (!code) return "";
+  const std::string comparison = code->string("comparison");
+  if (comparison != "same" && comparison != "changed" && comparison != "unknown") {
+    code->fail("comparison", "is '" + formats::escape_console(comparison) + "', expected same, changed or unknown");
+  }
+  return comparison;
+}
+
 }  // namespace
 
 VerdictReport read_verdict_report(const std::string& text, const std::string& source) {
@@ -44,6 +55,11 @@ VerdictReport read_verdict_report(const std::string& text, const std::string& so
   report.gpu_slug = gpu.non_empty_string("slug");
   if (const std::string error = formats::name_error(formats::NameKind::kGpuSlug, report.gpu_slug); !error.empty()) {
     gpu.fail("slug", error);
+  }
+  report.gpu_name = gpu.optional_string("name").value_or("");
+  if (const std::string error = formats::name_error(formats::NameKind::kGpu, report.gpu_name);
+      !report.gpu_name.empty() && !error.empty()) {
+    gpu.fail("name", error);
   }
   if (const std::optional<std::string> against = top.optional_string("against")) {
     report.baseline_recorded = recorded_date(*against);
@@ -72,6 +88,7 @@ VerdictReport read_verdict_report(const std::string& text, const std::string& so
     read.ci_low_pct = row.optional_number("ci_low_pct");
     read.ci_high_pct = row.optional_number("ci_high_pct");
     read.tolerance_pct = row.optional_non_negative("tolerance_pct");
+    read.code_comparison = code_comparison_of(row);
     report.rows.push_back(std::move(read));
   }
   return report;

@@ -1,7 +1,8 @@
 #pragma once
 // A verdict report read back: the --json report of perf_gate compare or ab (reports/json.cpp,
-// schema_version kReportSchemaVersion), as the history store and the metrics export take it in. Names
-// are checked against formats/names.h where they enter, verdicts against the gate's own.
+// schema_version kReportSchemaVersion), as the history store, the metrics export and the same-code ledger
+// take it in: the one reader of the report. Names are checked against formats/names.h where they enter,
+// verdicts against the gate's own.
 
 #include <optional>
 #include <string>
@@ -25,11 +26,15 @@ struct VerdictRow {
   std::optional<double> ci_low_pct;      // the interval of change_pct [%]
   std::optional<double> ci_high_pct;
   std::optional<double> tolerance_pct;   // [%]
+  // How the benchmark's code compared with the baseline's (A's) by fingerprints: "same", "changed",
+  // "unknown" (judging/code_check.h); "" where neither side held a fingerprint.
+  std::string code_comparison;
 };
 
 struct VerdictReport {
   std::string mode;               // "compare" (against a stored baseline) or "ab"
   std::string gpu_slug;           // formats/names.h's GPU slug rule
+  std::string gpu_name;           // formats/names.h's GPU name rule; "" where the report names none
   std::string baseline_recorded;  // the stored baseline's date (compare); "" where the report names none
   std::string harness_version;    // "" where the report names none
   std::vector<VerdictRow> rows;   // in the report's order

@@ -25,10 +25,10 @@ int update_same_code_ledger(const std::string& ledger_path, const std::string& r
   // Every file this call reads and rewrites stays locked from its read to its write.
   const formats::FileLocks locks(outputs);
   // Rewritten below with its keys in their order.
-  nlohmann::ordered_json report =
-      formats::parse_ordered_json_document(formats::read_text_file(report_path, hint), report_path);
+  const std::string report_text = formats::read_text_file(report_path, hint);
+  const SameCodeVerdicts verdicts = same_code_verdicts(read_verdict_report(report_text, report_path));
+  nlohmann::ordered_json report = formats::parse_ordered_json_document(report_text, report_path);
   const nlohmann::json sorted_report = nlohmann::json::parse(report.dump());
-  const SameCodeVerdicts verdicts = same_code_verdicts(sorted_report, report_path);
   const std::string id = report_id(sorted_report);
   SameCodeLedger ledger;
   if (formats::input_file_exists(ledger_path))

@@ -127,36 +127,21 @@ std::string date_of(const std::string& time) { return time.substr(0, 10); }
 
 }  // namespace
 
-SameCodeVerdicts same_code_verdicts(const nlohmann::json& report, const std::string& source) {
-  constexpr const char* kReportHint = "give the --json file of perf_gate compare or ab";
-  if (!report.is_object() || report.value("tool", "") != "perf_gate") {
-    throw formats::InputError(source + ": not a perf_gate report (no \"tool\": \"perf_gate\"); " + kReportHint);
-  }
-  const ObjectReader top(report, source, "", kReportHint);
+SameCodeVerdicts same_code_verdicts(const VerdictReport& report) {
   SameCodeVerdicts verdicts;
-  verdicts.mode = top.string("mode");
-  if (verdicts.mode != "compare" && verdicts.mode != "ab") {
-    top.fail("mode", "is '" + formats::escape_console(verdicts.mode) + "', neither compare nor ab");
-  }
-  const ObjectReader gpu = top.object("gpu");
-  verdicts.gpu_slug = gpu.non_empty_string("slug");
-  verdicts.gpu_name = gpu.string("name");
-  const nlohmann::json& rows = top.array("benchmarks");
-  for (std::size_t i = 0; i < rows.size(); ++i) {
-    const nlohmann::json& row = rows[i];
-    const nlohmann::json code = row.is_object() ? row.value("code", nlohmann::json()) : nlohmann::json();
-    if (!code.is_object() || code.value("comparison", "") != "same") continue;
-    const ObjectReader r = top.element("benchmarks", i, row);
-    const std::string name = r.string("name");
-    const std::string verdict = r.string("verdict");
-    if (verdict == kSame) {
+  verdicts.mode = report.mode;
+  verdicts.gpu_slug = report.gpu_slug;
+  verdicts.gpu_name = report.gpu_name;
+  for (const VerdictRow& row : report.rows) {
+    if (row.code_comparison != "same") continue;
+    if (row.verdict == kSame) {
       ++verdicts.same;
-    } else if (verdict == kAmbiguous) {
+    } else if (row.verdict == kAmbiguous) {
       ++verdicts.ambiguous;
-    } else if (verdict == kSlow || verdict == kFast) {
-      ++(verdict == kSlow ? verdicts.slow : verdicts.fast);
-      verdicts.false_alarms.push_back(name);
-    } else if (verdict == kPlatformVerdict) {
+    } else if (row.verdict == kSlow || row.verdict == kFast) {
+      ++(row.verdict == kSlow ? verdicts.slow : verdicts.fast);
+      verdicts.false_alarms.push_back(row.name);
+    } else if (row.verdict == kPlatformVerdict) {
       ++verdicts.platform;
     }
   }

@@ -15,6 +15,8 @@
 #include <string>
 #include <vector>
 
+#include "gate/judging/verdict_report.h"
+
 namespace gpuperf::gate {
 
 inline constexpr int kLedgerSchemaVersion = 1;
@@ -35,9 +37,9 @@ struct SameCodeVerdicts {
   int timed() const { return same + ambiguous + slow + fast + platform; }
 };
 
-// Reads them from a report of `perf_gate compare` or `ab` (json_report). InputError naming `source` when
-// the document is not such a report.
-SameCodeVerdicts same_code_verdicts(const nlohmann::json& report, const std::string& source);
+// Them in a report of `perf_gate compare` or `ab` as the one reader reads it (judging/verdict_report.h,
+// which says what it refuses).
+SameCodeVerdicts same_code_verdicts(const VerdictReport& report);
 
 // The running count of one GPU model in one mode.
 struct SameCodeTally {

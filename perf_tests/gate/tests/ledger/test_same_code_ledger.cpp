@@ -41,9 +41,13 @@ std::string report_text(const std::string& prefix) {
 
 nlohmann::json report_of(const std::string& prefix) { return nlohmann::json::parse(report_text(prefix)); }
 
+SameCodeVerdicts verdicts_in(const nlohmann::json& report, const std::string& source) {
+  return same_code_verdicts(read_verdict_report(report.dump(), source));
+}
+
 TEST(SameCodeVerdicts, CountsOnlyTimedVerdictsOnUnchangedCode) {
   // reduce9 changed its code and is SLOW: no false alarm. The other two ran the same code.
-  const SameCodeVerdicts changed = same_code_verdicts(report_of("results_code_change_"), "code_change.json");
+  const SameCodeVerdicts changed = verdicts_in(report_of("results_code_change_"), "code_change.json");
   EXPECT_EQ(changed.gpu_slug, "nvidia-h200");
   EXPECT_EQ(changed.mode, "compare");
   EXPECT_EQ(changed.slow + changed.fast, 0);
@@ -51,7 +55,7 @@ TEST(SameCodeVerdicts, CountsOnlyTimedVerdictsOnUnchangedCode) {
   EXPECT_GE(changed.timed(), 1);
 
   // reduce9 SLOW over the same code: a false alarm of the gate (or a cause outside the code).
-  const SameCodeVerdicts same = same_code_verdicts(report_of("results_same_code_slow_"), "same_code_slow.json");
+  const SameCodeVerdicts same = verdicts_in(report_of("results_same_code_slow_"), "same_code_slow.json");
   EXPECT_EQ(same.slow, 1);
   ASSERT_EQ(same.false_alarms.size(), 1u);
   EXPECT_EQ(same.false_alarms[0], kReduce9);
@@ -66,7 +70,7 @@ TEST(SameCodeVerdicts, PlatformIsAPlatformMoveNotAFalseAlarm) {
                                                          testdata("results_same_code_slow_3.json")});
   for (ResultsFile& file : results) file.measuring_method = 2;
   const nlohmann::json report = nlohmann::json::parse(json_report(compare_with_baseline(baseline, results, {})));
-  const SameCodeVerdicts same = same_code_verdicts(report, "platform.json");
+  const SameCodeVerdicts same = verdicts_in(report, "platform.json");
   EXPECT_EQ(same.platform, 1);
   EXPECT_EQ(same.slow + same.fast, 0);
   EXPECT_TRUE(same.false_alarms.empty());
@@ -91,13 +95,16 @@ TEST(SameCodeVerdicts, PlatformIsAPlatformMoveNotAFalseAlarm) {
 }
 
 TEST(SameCodeVerdicts, RefusesWhatIsNotAGateReport) {
-  EXPECT_THROW(same_code_verdicts(nlohmann::json::parse(R"({"benchmarks": []})"), "x.json"), formats::InputError);
+  EXPECT_THROW(verdicts_in(nlohmann::json::parse(R"({"benchmarks": []})"), "x.json"), formats::InputError);
   nlohmann::json report = report_of("results_code_change_");
   report["mode"] = "record";
-  EXPECT_THROW(same_code_verdicts(report, "x.json"), formats::InputError);
+  EXPECT_THROW(verdicts_in(report, "x.json"), formats::InputError);
   report = report_of("results_code_change_");
   report["benchmarks"] = "none";
-  EXPECT_THROW(same_code_verdicts(report, "x.json"), formats::InputError);
+  EXPECT_THROW(verdicts_in(report, "x.json"), formats::InputError);
+  report = report_of("results_code_change_");
+  report["benchmarks"][0]["code"] = {{"comparison", "similar"}};
+  EXPECT_THROW(verdicts_in(report, "x.json"), formats::InputError);
 }
 
 SameCodeVerdicts verdicts(int same, int slow, std::vector<std::string> false_alarms = {}) {
