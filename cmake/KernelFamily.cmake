@@ -87,13 +87,15 @@ endfunction()
 
 # A family's or a suite's name: the rule of perf_tests/formats/names.h (a letter, then letters, digits, _;
 # at most kMaxFamilyNameLength), which perf_gate would apply only when the test runs; and not the name of
-# the families' perf tests together, perf.families and its shards perf.families_<i>of<n>.
-set(_gpuperf_max_name_length 48)  # [characters] kMaxFamilyNameLength of perf_tests/formats/names.h
+# the families' perf tests together, perf.families and its shards perf.families_<i>of<n>. The rule is
+# GpuperfNameRules.cmake's (perf_gate name-rules --cmake), included beside this file, here and in the
+# installed package, from the function itself: a call from any scope has it.
 function(_gpuperf_check_name call kind name names_what)
+  include("${CMAKE_CURRENT_FUNCTION_LIST_DIR}/GpuperfNameRules.cmake")
   string(LENGTH "${name}" length)
-  if(NOT name MATCHES "^[A-Za-z][A-Za-z0-9_]*$" OR length GREATER _gpuperf_max_name_length)
+  if(NOT name MATCHES "^(${GPUPERF_FAMILY_NAME_RULE})$" OR length GREATER GPUPERF_MAX_FAMILY_NAME_LENGTH)
     message(FATAL_ERROR "${call}: '${name}' is not a ${kind} name: it must be a letter, then letters, digits and "
-                        "_, at most ${_gpuperf_max_name_length} characters (perf_tests/formats/names.h), as it "
+                        "_, at most ${GPUPERF_MAX_FAMILY_NAME_LENGTH} characters (perf_tests/formats/names.h), as it "
                         "names ${names_what} and the benchmarks ${name}/...: rename it (e.g. 'saxpy_suite', not "
                         "'saxpy-suite' or '1saxpy')")
   endif()

@@ -43,7 +43,6 @@ set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 source "$here/lib/common.sh"
 help_on_request "$@"
-readonly BENCHMARK_NAME='^[A-Za-z][A-Za-z0-9_]{0,47}(/[A-Za-z0-9_.,:-]+)+$'
 
 good="" bad="" benchmark="" repo="" work="" tolerance="" gate="" source_dir="."
 preset="" cmake_args="" json="" first_parent_of=""
@@ -65,7 +64,7 @@ while (($#)); do
   esac
 done
 [[ -n $good && -n $bad && -n $benchmark ]] || die "$EXIT_INVALID" "--good, --bad and --benchmark are required (see the header of $0)"
-[[ $benchmark =~ $BENCHMARK_NAME ]] ||
+[[ $benchmark =~ ^($GPUPERF_BENCHMARK_NAME_RULE)$ && ${#benchmark} -le $GPUPERF_MAX_BENCHMARK_NAME_LENGTH ]] ||
   die "$EXIT_INVALID" "--benchmark '$benchmark' is not a benchmark name (family/variant/shape, e.g. reduction/reduce7_many_elements_per_thread/n:268435456)"
 [[ -z $tolerance || $tolerance =~ ^[0-9]+([.][0-9]+)?$ ]] || die "$EXIT_INVALID" "--tolerance-pct must be a number, not '$tolerance'"
 need_tool git

@@ -40,7 +40,8 @@ help_on_request "$@"
 # "--" before them, or none) from the suite's file, or dies saying what is missing.
 suite_in() {
   local file="$1/gpuperf-suites/$2.txt" key value line
-  [[ $2 =~ ^[A-Za-z0-9_]+$ ]] || die "$EXIT_INVALID" "--suite '$2' is not a suite's name (letters, digits, _)"
+  [[ $2 =~ ^($GPUPERF_FAMILY_NAME_RULE)$ ]] ||
+    die "$EXIT_INVALID" "--suite '$2' is not a suite's name (a letter, then letters, digits, _; at most $GPUPERF_MAX_FAMILY_NAME_LENGTH)"
   [[ -f $file ]] || die "$EXIT_INVALID" "no suite '$2' in $1 (expected $file, written by gpuperf_add_suite($2 ...) when CMake configures)"
   gate="" bench="" format="" suite_baselines="" suite_arguments=()
   # Split at the first '=' only: a value keeps every '=' of its own, a trailing one too (--flag=).

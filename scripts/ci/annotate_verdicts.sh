@@ -18,7 +18,8 @@ reports=("$1"/*.verdict.json)
 # rule of baselines/README.md ("Names"), a verdict only from the gate's set, numbers only as numbers, and the
 # free text (the reason) escaped, so that no field can end the annotation or start a workflow command.
 for report in "${reports[@]}"; do
-  jq -r --arg file "$(basename "$report")" '
+  jq -r --arg file "$(basename "$report")" --arg benchmark_name_rule "$GPUPERF_BENCHMARK_NAME_RULE" \
+    --argjson max_benchmark_name_length "$GPUPERF_MAX_BENCHMARK_NAME_LENGTH" --arg gpu_name_rule "$GPUPERF_GPU_NAME_RULE" '
     # Workflow commands: % CR LF are escaped in the message, and also : , in a property (the title), as
     # GitHub documents; any other control character is written \xNN, as the gate writes it.
     def hex2: [(. / 16 | floor), (. % 16)] | map("0123456789abcdef"[.:. + 1]) | add;
@@ -27,9 +28,9 @@ for report in "${reports[@]}"; do
     def prop: msg | gsub(":"; "%3A") | gsub(","; "%2C");
     def number: type == "number" and isinfinite == false and isnan == false;
     def pct: if number then "\(if . > 0 then "+" else "" end)\(. * 10 | round / 10)%" else "n/a" end;
-    def benchmark_name: type == "string" and length <= 160
-      and test("\\A[A-Za-z][A-Za-z0-9_]{0,47}(/[A-Za-z0-9_.,:-]+)+\\z");
-    def gpu_name: type == "string" and test("\\A[A-Za-z0-9]([A-Za-z0-9 _.-]{0,94}[A-Za-z0-9])?\\z");
+    def benchmark_name: type == "string" and length <= $max_benchmark_name_length
+      and test("\\A(" + $benchmark_name_rule + ")\\z");
+    def gpu_name: type == "string" and test("\\A(" + $gpu_name_rule + ")\\z");
     (if .gpu.name | gpu_name then .gpu.name else "(a GPU name outside the allowed characters)" end) as $gpu
     | .benchmarks[]
     | (if .verdict == "SLOW" or .verdict == "ERROR" or .verdict == "MISSING" then "error"

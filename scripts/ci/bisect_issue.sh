@@ -26,7 +26,8 @@ fenced() {
   fence=$(printf '%*s' $((longest < 3 ? 3 : longest + 1)) '' | tr ' ' '`')
   printf '%s\n%s\n%s\n' "$fence" "$1" "$fence"
 }
-benchmark=$(jq -r '.benchmark | if type == "string" and test("\\A[A-Za-z][A-Za-z0-9_]{0,47}(/[A-Za-z0-9_.,:-]+)+\\z") and length <= 160
+benchmark=$(jq -r --arg rule "$GPUPERF_BENCHMARK_NAME_RULE" --argjson max_length "$GPUPERF_MAX_BENCHMARK_NAME_LENGTH" '
+  .benchmark | if type == "string" and test("\\A(" + $rule + ")\\z") and length <= $max_length
   then "`\(.)`" else "(a name outside the allowed characters)" end' "$result")
 good=$(hex .good_commit)
 bad=$(hex .bad_commit)

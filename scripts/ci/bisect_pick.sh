@@ -13,11 +13,11 @@
 # Exit: 0, 2 invalid input.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/../lib/common.sh"
-# The name and commit rules unanchored: bash anchors them with ^...$ (the end of the string), jq with
-# \A...\z, since jq's $ also matches before a final newline (Oniguruma's Perl rule), and a name that
-# ends in one would split a $GITHUB_OUTPUT line.
-readonly NAME_RULE='[A-Za-z][A-Za-z0-9_]{0,47}(/[A-Za-z0-9_.,:-]+)+' COMMIT_RULE='[0-9a-f]{7,40}'
-readonly SLUG_RULE='^[a-z0-9]([a-z0-9_.-]{0,94}[a-z0-9])?$'
+# The name rules (scripts/lib/name_rules.sh) and the commit rule unanchored: bash anchors them with ^...$
+# (the end of the string), jq with \A...\z, since jq's $ also matches before a final newline (Oniguruma's
+# Perl rule), and a name that ends in one would split a $GITHUB_OUTPUT line.
+readonly COMMIT_RULE='[0-9a-f]{7,40}'
+readonly SLUG_RULE="^($GPUPERF_GPU_SLUG_RULE)\$"
 usage="usage: $0 changes CHANGES_JSON BISECTED_TITLES GPU_SLUG | given GOOD BAD BENCHMARK GPU_SLUG"
 need_tool jq
 title() { echo "Perf bisect: $3 on $4, ${1:0:12}..${2:0:12}"; }
@@ -26,7 +26,7 @@ case "${1:-}" in
     (($# == 5)) || die "$EXIT_INVALID" "$usage"
     bash "$(dirname "$0")/check_input.sh" sha good "$2"
     bash "$(dirname "$0")/check_input.sh" sha bad "$3"
-    [[ $4 =~ ^($NAME_RULE)$ && ${#4} -le 160 ]] || { echo "::error title=invalid input::benchmark must be a benchmark name, family/variant/shape"; die "$EXIT_INVALID" "benchmark '$4' is not a benchmark name"; }
+    [[ $4 =~ ^($GPUPERF_BENCHMARK_NAME_RULE)$ && ${#4} -le $GPUPERF_MAX_BENCHMARK_NAME_LENGTH ]] || { echo "::error title=invalid input::benchmark must be a benchmark name, family/variant/shape"; die "$EXIT_INVALID" "benchmark '$4' is not a benchmark name"; }
     [[ $5 =~ $SLUG_RULE ]] || die "$EXIT_INVALID" "GPU slug '$5' is not a GPU slug"
     printf 'found=true\ngood=%s\nbad=%s\nbenchmark=%s\ntitle=%s\n' "$2" "$3" "$4" "$(title "$2" "$3" "$4" "$5")" ;;
   changes)
@@ -36,9 +36,10 @@ case "${1:-}" in
     [[ $4 =~ $SLUG_RULE ]] || die "$EXIT_INVALID" "GPU slug '$4' is not a GPU slug"
     jq -e '.schema_version == 1 and (.series | type == "array")' "$2" >/dev/null 2>&1 ||
       die "$EXIT_INVALID" "$2 is not a series export of schema_version 1"
-    pick=$(jq -c --rawfile bisected "$3" --arg slug "$4" --arg name "\\A($NAME_RULE)\\z" --arg commit "\\A($COMMIT_RULE)\\z" '
+    pick=$(jq -c --rawfile bisected "$3" --arg slug "$4" --arg name "\\A($GPUPERF_BENCHMARK_NAME_RULE)\\z" \
+      --argjson max_name_length "$GPUPERF_MAX_BENCHMARK_NAME_LENGTH" --arg commit "\\A($COMMIT_RULE)\\z" '
       ($bisected | split("\n")) as $titles
-      | [.series[] | select((.benchmark | type) == "string" and (.benchmark | test($name)) and (.benchmark | length) <= 160)
+      | [.series[] | select((.benchmark | type) == "string" and (.benchmark | test($name)) and (.benchmark | length) <= $max_name_length)
          | .benchmark as $benchmark | (.points // []) as $points
          | (.change_points // [])[]
          | select((.change_pct | type) == "number" and .change_pct > 0)

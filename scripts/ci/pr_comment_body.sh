@@ -22,12 +22,13 @@ fi
 # when it keeps the rule of baselines/README.md ("Names", the gate's formats/names.h), inside a code span;
 # a verdict, mode or outcome only from the gate's own set; numbers only as numbers. Anything else is
 # replaced by a placeholder, never printed.
-jq -r -s --arg run "$2" '
+jq -r -s --arg run "$2" --arg benchmark_name_rule "$GPUPERF_BENCHMARK_NAME_RULE" \
+  --argjson max_benchmark_name_length "$GPUPERF_MAX_BENCHMARK_NAME_LENGTH" --arg gpu_name_rule "$GPUPERF_GPU_NAME_RULE" '
   def verdicts: ["SAME", "SLOW", "FAST", "AMBIGUOUS", "NEW", "MISSING", "PLATFORM", "NOT_JUDGED", "ERROR",
     "UNCHANGED"];
-  def benchmark_name: type == "string" and length <= 160
-    and test("\\A[A-Za-z][A-Za-z0-9_]{0,47}(/[A-Za-z0-9_.,:-]+)+\\z");
-  def gpu_name: type == "string" and test("\\A[A-Za-z0-9]([A-Za-z0-9 _.-]{0,94}[A-Za-z0-9])?\\z");
+  def benchmark_name: type == "string" and length <= $max_benchmark_name_length
+    and test("\\A(" + $benchmark_name_rule + ")\\z");
+  def gpu_name: type == "string" and test("\\A(" + $gpu_name_rule + ")\\z");
   def name_cell: if benchmark_name then "`\(.)`" else "(a name outside the allowed characters)" end;
   def gpu_cell: if gpu_name then . else "(a GPU name outside the allowed characters)" end;
   def verdict_cell: if type == "string" and (. as $v | verdicts | index([$v])) then . else "(unknown verdict)" end;

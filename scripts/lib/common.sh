@@ -9,6 +9,10 @@ readonly EXIT_REGRESSION=1
 readonly EXIT_INVALID=2
 readonly EXIT_NOT_JUDGED=77
 
+# The rule of benchmark, family and GPU names (GPUPERF_*_RULE, GPUPERF_MAX_*_LENGTH): formats/names.h's, as
+# perf_gate name-rules --shell writes it; no script types it again.
+source "$(dirname "${BASH_SOURCE[0]}")/name_rules.sh"
+
 die() {  # die <exit code> <message...>
   local code=$1
   shift
