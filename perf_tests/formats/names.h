@@ -48,9 +48,10 @@ std::size_t name_max_length(NameKind kind);
 // cmake/GpuperfNameRules.cmake). Unanchored, with no '|' outside parentheses: bash anchors it ^...$
 // ([[ $x =~ ^$rule$ ]], where $ is the end of the string), jq \A...\z (its $ matches before a final
 // newline too). ASCII ranges only, which mean the same in the C and the UTF-8 locales. Its bounds ({0,47})
-// hold the lengths of a family (in a benchmark name too), a GPU name and a slug; a benchmark name's and a
-// part's a regular expression cannot hold: check name_max_length() beside it. A name is valid exactly when it
-// matches and is at most name_max_length() long (tests/test_names.cpp checks that on a corpus).
+// hold the lengths of a family (in a benchmark name too), a GPU name and a slug, so that for those kinds the
+// pattern alone is the rule; a benchmark name's and a part's length a regular expression cannot hold: check
+// name_max_length() beside it. A name is valid exactly when it matches and is at most name_max_length() long
+// (tests/test_names.cpp checks both on a corpus).
 std::string name_pattern(NameKind kind);
 
 // name_pattern() without bounds, for regular expressions that have none (CMake's MATCHES): the length is then

@@ -181,6 +181,11 @@ TEST(Names, ThePatternsSayTheRule) {
       (is_valid ? valid_names : invalid_names) += 1;
       EXPECT_EQ(matches_pattern(kind, name_pattern(kind), text), is_valid)
           << name_pattern(kind) << " on '" << text << "': " << name_error(kind, text);
+      // The bounds of a family's, a GPU name's and a slug's pattern hold the length: the pattern alone is the rule.
+      if (kind == NameKind::kFamily || kind == NameKind::kGpu || kind == NameKind::kGpuSlug) {
+        EXPECT_EQ(std::regex_match(text, std::regex(name_pattern(kind), std::regex::extended)), is_valid)
+            << name_pattern(kind) << " alone on '" << text << "'";
+      }
       // Without bounds, the length check alone holds the length; a benchmark name's family is checked apart.
       const bool family_checked =
           kind != NameKind::kBenchmark || valid(NameKind::kFamily, text.substr(0, text.find('/')));
