@@ -23,43 +23,32 @@ VerdictCounts count_verdicts(const Comparison& comparison) {
   return counts;
 }
 
+Outcome outcome_of(const Comparison& comparison) {
+  const VerdictCounts counts = count_verdicts(comparison);
+  if (count_of(counts, Verdict::kError) > 0) return Outcome::kInvalid;
+  if (count_of(counts, Verdict::kSlow) > 0) return Outcome::kRegression;
+  if (comparison.fail_on_platform && count_of(counts, Verdict::kPlatform) > 0) return Outcome::kPlatformMoved;
+  if (comparison.strict && count_of(counts, Verdict::kMissing) > 0) return Outcome::kMissing;
+  if (!anything_judged(counts)) return Outcome::kNothingJudged;
+  if (count_of(counts, Verdict::kNotJudged) > 0) return Outcome::kSomeNotJudged;
+  return Outcome::kPass;
+}
+
 int exit_code(const Comparison& comparison) {
-  const VerdictCounts counts = count_verdicts(comparison);
-  if (count_of(counts, Verdict::kError) > 0) return formats::kExitInvalidInput;
-  if (count_of(counts, Verdict::kSlow) > 0) return formats::kExitRegression;
-  if (comparison.fail_on_platform && count_of(counts, Verdict::kPlatform) > 0) return formats::kExitRegression;
-  if (comparison.strict && count_of(counts, Verdict::kMissing) > 0) return formats::kExitRegression;
-  if (count_of(counts, Verdict::kNotJudged) > 0 || !anything_judged(counts)) return formats::kExitNotJudged;
+  switch (outcome_of(comparison)) {
+    case Outcome::kInvalid:
+      return formats::kExitInvalidInput;
+    case Outcome::kRegression:
+    case Outcome::kPlatformMoved:
+    case Outcome::kMissing:
+      return formats::kExitRegression;
+    case Outcome::kSomeNotJudged:
+    case Outcome::kNothingJudged:
+      return formats::kExitNotJudged;
+    case Outcome::kPass:
+      break;
+  }
   return formats::kExitPass;
-}
-
-std::string outcome_text(const Comparison& comparison) {
-  const VerdictCounts counts = count_verdicts(comparison);
-  switch (exit_code(comparison)) {
-    case formats::kExitPass:
-      return "PASS";
-    case formats::kExitRegression:
-      if (count_of(counts, Verdict::kSlow) > 0) return "FAIL: regression";
-      if (comparison.fail_on_platform && count_of(counts, Verdict::kPlatform) > 0) {
-        return "FAIL: the platform moved (--fail-on-platform)";
-      }
-      return "FAIL: benchmarks missing (--strict)";
-    case formats::kExitInvalidInput:
-      return "INVALID: a benchmark reported an error";
-    default:
-      return anything_judged(counts) ? "NOT JUDGED: some benchmarks could not be judged"
-                                     : "NOT JUDGED: no benchmark was judged";
-  }
-}
-
-std::string counts_text(const VerdictCounts& counts) {
-  std::string text;
-  for (int v = 0; v < kVerdictCount; ++v) {
-    if (counts[v] == 0) continue;
-    if (!text.empty()) text += ", ";
-    text += std::to_string(counts[v]) + " " + verdict_name(static_cast<Verdict>(v));
-  }
-  return text.empty() ? "no benchmarks" : text;
 }
 
 }  // namespace gpuperf::gate

@@ -1,5 +1,5 @@
 #pragma once
-// From verdicts to the one result CI acts on: the exit code, and the words that explain it.
+// From verdicts to the one result CI acts on: the outcome and its exit code (their words: reports/wording.h).
 
 #include <array>
 #include <string>
@@ -13,17 +13,27 @@ using VerdictCounts = std::array<int, kVerdictCount>;  // indexed by static_cast
 
 VerdictCounts count_verdicts(const Comparison& comparison);
 
-// ERROR -> kExitInvalidInput; else SLOW (or PLATFORM with fail_on_platform, or MISSING when strict) ->
-// kExitRegression; else NOT_JUDGED, or nothing judged at all -> kExitNotJudged; else kExitPass. AMBIGUOUS
-// passes: the orchestrator re-measures it, and what stays ambiguous after that is within noise of the
-// tolerance. PLATFORM passes by default: the code is the baseline's, so the change is not the code's.
+// What a comparison comes to, most severe first: the one result CI acts on (exit_code) and every report
+// words (reports/wording.h, outcome_text).
+enum class Outcome {
+  kInvalid,         // a benchmark reported an error (ERROR)
+  kRegression,      // SLOW
+  kPlatformMoved,   // PLATFORM, with fail_on_platform
+  kMissing,         // MISSING, when strict
+  kSomeNotJudged,   // NOT_JUDGED among judged benchmarks
+  kNothingJudged,   // no benchmark judged at all
+  kPass,
+};
+
+// ERROR -> kInvalid; else SLOW -> kRegression (then PLATFORM with fail_on_platform -> kPlatformMoved, MISSING
+// when strict -> kMissing); else NOT_JUDGED -> kSomeNotJudged, nothing judged at all -> kNothingJudged; else
+// kPass. AMBIGUOUS passes: the orchestrator re-measures it, and what stays ambiguous after that is within
+// noise of the tolerance. PLATFORM passes by default: the code is the baseline's, so the change is not the
+// code's.
+Outcome outcome_of(const Comparison& comparison);
+
+// kInvalid -> kExitInvalidInput; kRegression, kPlatformMoved, kMissing -> kExitRegression; kSomeNotJudged,
+// kNothingJudged -> kExitNotJudged; kPass -> kExitPass.
 int exit_code(const Comparison& comparison);
-
-// "PASS", "FAIL: regression", "FAIL: the platform moved (--fail-on-platform)", "INVALID: a benchmark
-// reported an error", "NOT JUDGED".
-std::string outcome_text(const Comparison& comparison);
-
-// "1 SLOW, 2 AMBIGUOUS, 40 SAME" (verdicts that occur, most severe first), or "no benchmarks".
-std::string counts_text(const VerdictCounts& counts);
 
 }  // namespace gpuperf::gate

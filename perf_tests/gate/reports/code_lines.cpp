@@ -2,6 +2,7 @@
 
 #include "gate/judging/code_check.h"
 #include "gate/judging/outcome.h"
+#include "gate/reports/wording.h"
 
 namespace gpuperf::gate {
 namespace {

@@ -148,6 +148,36 @@ std::optional<RunNotice> method_change_notice(const Comparison& comparison) {
   return notice;
 }
 
+std::string outcome_text(const Comparison& comparison) {
+  switch (outcome_of(comparison)) {
+    case Outcome::kInvalid:
+      return "INVALID: a benchmark reported an error";
+    case Outcome::kRegression:
+      return "FAIL: regression";
+    case Outcome::kPlatformMoved:
+      return "FAIL: the platform moved (--fail-on-platform)";
+    case Outcome::kMissing:
+      return "FAIL: benchmarks missing (--strict)";
+    case Outcome::kSomeNotJudged:
+      return "NOT JUDGED: some benchmarks could not be judged";
+    case Outcome::kNothingJudged:
+      return "NOT JUDGED: no benchmark was judged";
+    case Outcome::kPass:
+      break;
+  }
+  return "PASS";
+}
+
+std::string counts_text(const VerdictCounts& counts) {
+  std::string text;
+  for (int v = 0; v < kVerdictCount; ++v) {
+    if (counts[v] == 0) continue;
+    if (!text.empty()) text += ", ";
+    text += std::to_string(counts[v]) + " " + verdict_name(static_cast<Verdict>(v));
+  }
+  return text.empty() ? "no benchmarks" : text;
+}
+
 std::string action_hint(const BenchmarkComparison& row, const std::string& mode) {
   const std::string refresh = std::string("refresh the baseline: ") + kUpdateBaselineCommand;
   const bool ab = mode == "ab";

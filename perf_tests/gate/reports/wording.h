@@ -6,9 +6,18 @@
 #include <string>
 
 #include "gate/judging/comparison.h"
+#include "gate/judging/outcome.h"
 #include "gate/statistics/error_budget.h"
 
 namespace gpuperf::gate {
+
+// The outcome's words (judging/outcome.h): "PASS", "FAIL: regression", "FAIL: the platform moved
+// (--fail-on-platform)", "FAIL: benchmarks missing (--strict)", "INVALID: a benchmark reported an error",
+// "NOT JUDGED: some benchmarks could not be judged", "NOT JUDGED: no benchmark was judged".
+std::string outcome_text(const Comparison& comparison);
+
+// "1 SLOW, 2 AMBIGUOUS, 40 SAME" (verdicts that occur, most severe first), or "no benchmarks".
+std::string counts_text(const VerdictCounts& counts);
 
 // The command that refreshes a GPU's baseline: what SLOW, FAST, NEW and MISSING lines point to.
 inline constexpr const char* kUpdateBaselineCommand = "scripts/update_baseline.sh";
