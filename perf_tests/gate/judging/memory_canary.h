@@ -44,14 +44,37 @@ struct CanaryBenchmark {
   double ci_high_pct = 0.0;
 };
 
+// Why a ceiling benchmark was left out of the canary.
+enum class CanaryLeftOutReason {
+  kNotInBaseline,
+  kNotInResults,
+  kReportedError,
+  kSkipped,
+  kUnitDiffers,       // from the baseline's
+  kTooFewSamples,     // no process with kMinSamples valid samples
+  kOneProcessEachSide,
+};
+
+struct CanaryLeftOut {
+  std::string name;  // "ceiling/memset/n:268435456"
+  CanaryLeftOutReason reason = CanaryLeftOutReason::kNotInResults;
+};
+
+// Why there is no canary at all (Canary::benchmarks empty).
+enum class NoCanaryReason {
+  kNoneInResults,   // the results hold no ceiling benchmark
+  kNoneInBaseline,  // the baseline holds none
+  kNoneCompares,    // both hold some, but each was left out (left_out says why)
+};
+
+// What the canary found, as data; the reports word it (reports/canary_words.h).
 struct Canary {
-  std::vector<CanaryBenchmark> benchmarks;  // by name; empty: no canary (text says why)
-  std::vector<std::string> left_out;        // "ceiling/memset/n:268435456 (not in the results)"
+  std::vector<CanaryBenchmark> benchmarks;  // by name; empty: no canary (no_canary says why)
+  std::vector<CanaryLeftOut> left_out;      // in name order
   double change_pct = 0.0;                  // the median of the benchmarks' change_pct [percent]
   CanaryShift shift = CanaryShift::kNone;
   double threshold_pct = kCanaryShiftPct;   // the shift it was judged against [percent]
-  std::string text;    // one line: the shift, "memory canary: +0.2% ..., no shift", or why there is none
-  std::string action;  // when it moved: what to do about memory-bound verdicts; empty otherwise
+  NoCanaryReason no_canary = NoCanaryReason::kNoneInResults;  // read only where benchmarks is empty
 
   bool measured() const { return !benchmarks.empty(); }
   bool moved() const { return shift != CanaryShift::kNone; }
@@ -69,8 +92,5 @@ Canary memory_canary(const Baseline& baseline, const std::vector<ResultsFile>& r
 
 // Whether a benchmark with these fields is one a moved canary may explain (kMemoryBoundMaxFlopsPerByte).
 bool memory_bound(const std::string& unit, double bytes, double flops);
-
-// The note beside such a benchmark's verdict: "machine's memory +3.1%".
-std::string canary_note(double change_pct);
 
 }  // namespace gpuperf::gate

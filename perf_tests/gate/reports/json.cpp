@@ -70,9 +70,9 @@ ordered canary_entry(const std::optional<Canary>& canary, double interval_level)
                  {"threshold_pct", number(canary->threshold_pct)},
                  {"interval_level", interval_level},
                  {"benchmarks", std::move(benchmarks)},
-                 {"left_out", canary->left_out},
-                 {"summary", canary->text},
-                 {"action", canary->action}};
+                 {"left_out", canary_left_out_words(*canary)},
+                 {"summary", canary_summary(*canary)},
+                 {"action", canary_action(*canary)}};
 }
 
 const char* comparison_name(CodeComparison comparison) {

@@ -72,7 +72,7 @@ void write_markdown_report(const Comparison& comparison, std::ostream& out) {
     }
   }
   // A canary that did not move, or is missing, gets one quiet line here (the console stays silent).
-  if (comparison.canary && !comparison.canary->moved()) out << escaped_sentence(comparison.canary->text) << ".\n\n";
+  if (comparison.canary && !comparison.canary->moved()) out << escaped_sentence(canary_summary(*comparison.canary)) << ".\n\n";
   for (const BenchmarkComparison& row : comparison.benchmarks) {
     for (const std::string& warning : code_warnings(row)) {
       out << "**Warning:** " << escape_markdown_text(warning) << ".\n\n";

@@ -8,6 +8,7 @@
 
 #include "gate/judging/comparison.h"
 #include "gate/judging/verdict_report.h"
+#include "gate/reports/canary_words.h"
 #include "gate/reports/wording.h"
 
 namespace gpuperf::gate {
@@ -16,7 +17,7 @@ namespace gpuperf::gate {
 // otherwise.
 inline std::optional<RunNotice> canary_warning(const Comparison& comparison) {
   if (!comparison.canary || !comparison.canary->moved()) return std::nullopt;
-  return RunNotice{comparison.canary->text, comparison.canary->action};
+  return RunNotice{canary_summary(*comparison.canary), canary_action(*comparison.canary)};
 }
 
 // "machine's memory 3.1% slower" beside a memory-bound verdict when the canary moved; empty otherwise.

@@ -11,6 +11,7 @@
 #include "gate/judging/memory_canary.h"
 #include "gate/judging/outcome.h"
 #include "gate/judging/stored_mode.h"
+#include "gate/reports/canary_words.h"
 #include "gate/reports/reports.h"
 #include "gate/tests/support/gate_test_support.h"
 #include "gate/tests/support/golden_file.h"
@@ -74,16 +75,16 @@ TEST(MemoryCanary, MovedSlower) {
   EXPECT_NEAR(c.change_pct, 3.0, 0.3);
   for (const CanaryBenchmark& b : c.benchmarks) EXPECT_LT(b.ci_low_pct, b.ci_high_pct) << b.name;
   EXPECT_TRUE(c.left_out.empty());
-  EXPECT_EQ(c.text.rfind("this machine streams memory ", 0), 0u) << c.text;
-  EXPECT_NE(c.text.find("% slower than the baseline's (ceiling: device_copy +"), std::string::npos) << c.text;
-  EXPECT_NE(c.action.find("may reflect the machine, not the code"), std::string::npos) << c.action;
+  EXPECT_EQ(canary_summary(c).rfind("this machine streams memory ", 0), 0u) << canary_summary(c);
+  EXPECT_NE(canary_summary(c).find("% slower than the baseline's (ceiling: device_copy +"), std::string::npos) << canary_summary(c);
+  EXPECT_NE(canary_action(c).find("may reflect the machine, not the code"), std::string::npos) << canary_action(c);
 }
 
 TEST(MemoryCanary, MovedFaster) {
   const Canary c = memory_canary(ceiling_baseline(), ceiling_results(0.96, 0.95, 0.97), kConfidence);
   EXPECT_EQ(c.shift, CanaryShift::kFaster);
   EXPECT_NEAR(c.change_pct, -4.0, 0.3) << "the median of the three";
-  EXPECT_NE(c.text.find("% faster than the baseline's"), std::string::npos) << c.text;
+  EXPECT_NE(canary_summary(c).find("% faster than the baseline's"), std::string::npos) << canary_summary(c);
 }
 
 TEST(MemoryCanary, MixedDirectionsHaveNotMoved) {
@@ -91,9 +92,9 @@ TEST(MemoryCanary, MixedDirectionsHaveNotMoved) {
   EXPECT_TRUE(c.measured());
   EXPECT_EQ(c.shift, CanaryShift::kNone);
   EXPECT_NEAR(c.change_pct, 3.0, 0.3);
-  EXPECT_EQ(c.text.rfind("memory canary: +", 0), 0u) << c.text;
-  EXPECT_NE(c.text.find("(median of 3 ceiling benchmarks), no shift beyond 1%"), std::string::npos) << c.text;
-  EXPECT_EQ(c.action, "");
+  EXPECT_EQ(canary_summary(c).rfind("memory canary: +", 0), 0u) << canary_summary(c);
+  EXPECT_NE(canary_summary(c).find("(median of 3 ceiling benchmarks), no shift beyond 1%"), std::string::npos) << canary_summary(c);
+  EXPECT_EQ(canary_action(c), "");
 }
 
 TEST(MemoryCanary, UnchangedHasNotMoved) {
@@ -106,15 +107,15 @@ TEST(MemoryCanary, OneCeilingBenchmarkMissingIsLeftOutAndNamed) {
   const Canary c = memory_canary(ceiling_baseline(), ceiling_results(1.03, 0.0, 1.03), kConfidence);
   ASSERT_EQ(c.benchmarks.size(), 2u);
   EXPECT_EQ(c.shift, CanaryShift::kSlower) << "the two measured ones decide";
-  EXPECT_EQ(c.left_out, std::vector<std::string>{std::string(kMemset) + " (not in the results)"});
-  EXPECT_NE(c.text.find("; not compared: " + std::string(kMemset) + " (not in the results)"), std::string::npos)
-      << c.text;
+  EXPECT_EQ(canary_left_out_words(c), std::vector<std::string>{std::string(kMemset) + " (not in the results)"});
+  EXPECT_NE(canary_summary(c).find("; not compared: " + std::string(kMemset) + " (not in the results)"), std::string::npos)
+      << canary_summary(c);
 
   Baseline without_read = ceiling_baseline();
   without_read.benchmarks.erase(kRead);
   const Canary d = memory_canary(without_read, ceiling_results(1.0, 1.0, 1.0), kConfidence);
   EXPECT_EQ(d.benchmarks.size(), 2u);
-  EXPECT_EQ(d.left_out, std::vector<std::string>{std::string(kRead) + " (not in the baseline)"});
+  EXPECT_EQ(canary_left_out_words(d), std::vector<std::string>{std::string(kRead) + " (not in the baseline)"});
 }
 
 TEST(MemoryCanary, ThrottledOrErroredCeilingsAreLeftOut) {
@@ -125,7 +126,7 @@ TEST(MemoryCanary, ThrottledOrErroredCeilingsAreLeftOut) {
   }
   const Canary c = memory_canary(ceiling_baseline(), results, kConfidence);
   ASSERT_EQ(c.benchmarks.size(), 1u);
-  EXPECT_EQ(c.left_out, (std::vector<std::string>{std::string(kMemset) + " (no process with 5 valid samples)",
+  EXPECT_EQ(canary_left_out_words(c), (std::vector<std::string>{std::string(kMemset) + " (no process with 5 valid samples)",
                                                   std::string(kRead) + " (reported an error)"}));
 }
 
@@ -134,12 +135,12 @@ TEST(MemoryCanary, NonePresent) {
   const Canary c = memory_canary(ceiling_baseline(), reduction_only, kConfidence);
   EXPECT_FALSE(c.measured());
   EXPECT_FALSE(c.moved());
-  EXPECT_EQ(c.text, "no memory canary (the results hold no ceiling benchmarks)");
+  EXPECT_EQ(canary_summary(c), "no memory canary (the results hold no ceiling benchmarks)");
 
   const Canary d = memory_canary(testing::baseline_for(testing::kH200, 4.0), ceiling_results(1.0, 1.0, 1.0),
                                  kConfidence);
   EXPECT_FALSE(d.measured());
-  EXPECT_EQ(d.text, "no memory canary (the baseline holds no ceiling benchmarks)");
+  EXPECT_EQ(canary_summary(d), "no memory canary (the baseline holds no ceiling benchmarks)");
 }
 
 TEST(MemoryBound, BytesWithLittleArithmeticInMicroseconds) {
