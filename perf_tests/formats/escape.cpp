@@ -39,6 +39,40 @@ std::string escape_console(std::string_view text) {
   return out;
 }
 
+std::string escape_workflow_message(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (const char c : text) {
+    const auto byte = static_cast<unsigned char>(c);
+    switch (c) {
+      case '%': out += "%25"; break;
+      case '\r': out += "%0D"; break;
+      case '\n': out += "%0A"; break;
+      default:
+        if (is_printable_ascii(byte) && c != '\\') {
+          out += c;
+        } else {
+          append_hex_escape(byte, out);
+        }
+    }
+  }
+  return out;
+}
+
+std::string escape_workflow_property(std::string_view text) {
+  const std::string message = escape_workflow_message(text);
+  std::string out;
+  out.reserve(message.size());
+  for (const char c : message) {
+    switch (c) {
+      case ':': out += "%3A"; break;
+      case ',': out += "%2C"; break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
 std::string escape_markdown_text(std::string_view text) {
   const std::string printable = escape_console(text);
   std::string out;

@@ -19,6 +19,18 @@ namespace gpuperf::formats {
 //   escape_console("a\n::error::x") == "a\x0a::error::x"
 std::string escape_console(std::string_view text);
 
+// A GitHub workflow command's message (after "::error title=...::"): '%' CR LF as %25 %0D %0A, GitHub's
+// own escapes, which the runner decodes; every other byte escape_console would escape as \xNN, so that
+// nothing can end the line and with it the command. A "::" inside the message stays: only a line's
+// start begins a command.
+//   escape_workflow_message("50%\n::error::x") == "50%25%0A::error::x"
+std::string escape_workflow_message(std::string_view text);
+
+// A property of a workflow command (the "title=..." of ::error): the message's escapes, and also ':' and
+// ',' as %3A and %2C (they would end the property or the properties).
+//   escape_workflow_property("SLOW a/b/n:1") == "SLOW a/b/n%3A1"
+std::string escape_workflow_property(std::string_view text);
+
 // Markdown text: a table cell or a sentence of a report (and a line that goes to a console as well).
 // escape_console, then: '|' as \| (it would end the cell), '`' as \` (it would open a code span), '&' as
 // &amp; (no entity), '<' as &lt; where a letter, '/', '!' or '?' follows (where HTML or an autolink could

@@ -88,6 +88,21 @@ TEST(MarkdownCodeSpan, StaysInItsTableCellOnOneLine) {
   EXPECT_EQ(markdown_code_span("a\n::error::b\x1b\0"s), "`a\\x0a::error::b\\x1b\\x00`");
 }
 
+TEST(EscapeWorkflow, LeavesAMessageAsItIsAndEscapesOnlyThePropertysSeparators) {
+  EXPECT_EQ(escape_workflow_message(kCleanName), kCleanName);
+  EXPECT_EQ(escape_workflow_message(kCleanGpu), kCleanGpu);
+  EXPECT_EQ(escape_workflow_property(kCleanGpu), kCleanGpu);
+  EXPECT_EQ(escape_workflow_property(kCleanName), "count_equal/warp_shuffle_vec4/n%3A268435456%2Cmatch%3A0.0001");
+}
+
+TEST(EscapeWorkflow, NothingEndsTheLineOrTheCommand) {
+  // GitHub's own escapes for % CR LF (the runner decodes them); the gate's \xNN for every other byte.
+  EXPECT_EQ(escape_workflow_message("50%\n::error::x\r"), "50%25%0A::error::x%0D");
+  EXPECT_EQ(escape_workflow_message("%0A is not a newline"), "%250A is not a newline");
+  EXPECT_EQ(escape_workflow_message("\x1b[31m\0 \x7f\xc2\x85\\"s), "\\x1b[31m\\x00 \\x7f\\xc2\\x85\\x5c");
+  EXPECT_EQ(escape_workflow_property("a::b,c\nd%"), "a%3A%3Ab%2Cc%0Ad%25");
+}
+
 TEST(EscapeMermaidString, LeavesCleanLabelsAsTheyAre) {
   EXPECT_EQ(escape_mermaid_string("reduce9_shfl_down_last_warp (H200)"), "reduce9_shfl_down_last_warp (H200)");
   EXPECT_EQ(escape_mermaid_string("reduction at n:33554432, GB/s"), "reduction at n:33554432, GB/s");

@@ -418,6 +418,18 @@ const std::vector<Command>& commands() {
        {{"--verdict", kValues, kFileIn, "V.json...", "the reports (compare or ab --json)"},
         {"--bmf", kValue, kFileOut, "OUT.json", "write Bencher Metric Format"},
         {"--github-benchmark", kValue, kFileOut, "OUT.json", "write github-action-benchmark's customSmallerIsBetter"}}},
+      {"annotations",
+       cli::run_annotations,
+       "a run's GitHub annotations, one per benchmark not passed",
+       R"(  perf_gate annotations --report V.json [V2.json ...]
+      Print the GitHub workflow commands that annotate a run (the reports of perf_gate compare or ab
+      --json): one per benchmark, SLOW, ERROR and MISSING as ::error::, NOT_JUDGED, AMBIGUOUS and PLATFORM
+      as ::warning::, naming the benchmark, the GPU, the change, the tolerance and the reason, every field
+      escaped so that none ends the line. A report the gate refuses to read (a name outside the rule, an
+      unknown verdict) is one ::error:: saying so, and none of its benchmarks; the others are annotated.
+      Exit 0; 2 when a report was refused.
+)",
+       {{"--report", kValues, kFileIn, "V.json...", "the reports (compare or ab --json)"}}},
       {"history-append",
        cli::run_history_append,
        "keep a run in the history store",

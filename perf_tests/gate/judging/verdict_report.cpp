@@ -89,6 +89,9 @@ VerdictReport read_verdict_report(const std::string& text, const std::string& so
     read.ci_high_pct = row.optional_number("ci_high_pct");
     read.tolerance_pct = row.optional_non_negative("tolerance_pct");
     read.code_comparison = code_comparison_of(row);
+    read.reason = row.optional_string("reason").value_or("");
+    read.note = row.optional_string("note").value_or("");
+    read.action = row.optional_string("action").value_or("");
     report.rows.push_back(std::move(read));
   }
   return report;

@@ -29,6 +29,12 @@ struct VerdictRow {
   // How the benchmark's code compared with the baseline's (A's) by fingerprints: "same", "changed",
   // "unknown" (judging/code_check.h); "" where neither side held a fingerprint.
   std::string code_comparison;
+  // The report's words for the row (reports/json.cpp), as written, "" where absent: why it has its verdict,
+  // its notes, and what to do. Free text (a benchmark's own error message can be in the reason): escape
+  // it for the medium it goes to (formats/escape.h).
+  std::string reason;
+  std::string note;
+  std::string action;
 };
 
 struct VerdictReport {
@@ -41,7 +47,8 @@ struct VerdictReport {
 };
 
 // The report in `text`; `source` names it in messages. InputError (formats/json_fields.h's form) for a
-// document that is not such a report, another schema_version, a name outside the rules, an unknown verdict.
+// document that is not such a report, another schema_version, a name outside the rules, an unknown verdict,
+// a reason, note or action that is not a string.
 VerdictReport read_verdict_report(const std::string& text, const std::string& source);
 
 }  // namespace gpuperf::gate
