@@ -33,7 +33,8 @@ ctest --test-dir "$build" -L 'correctness|perf' --output-on-failure --no-tests=e
   "${resources[@]}" -j $((gpus * 4)) --output-junit "$build/junit.xml" || rc=$?
 check=0
 bash "$here/junit_check.sh" "$build/junit.xml" "$allowed" || check=$?
-bash "$here/annotate_verdicts.sh" "$build/perf-results" || true  # no report: junit_check has said why
+# Rendered by the build's perf_gate, the one that judged; no report: junit_check has said why.
+(harness_in "$build" && bash "$here/annotate_verdicts.sh" --gate "$gate" "$build/perf-results") || true
 (harness_in "$build" && "$gate" phases --dir "$phases" --markdown "$build/perf-results/time-spent.md" \
   --json "$build/perf-results/time-spent.json") || note "no time table (see above); the tests' results stand"
 bash "$here/step_summary.sh" "$build/perf-results" "Perf gate on $(head -n 1 < <(nvidia-smi --query-gpu=name --format=csv,noheader))"

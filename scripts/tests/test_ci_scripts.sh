@@ -154,18 +154,18 @@ expect 0 "::warning title=not judged::perf.reduction was skipped (allowed" "an a
 expect 2 "no JUnit file" "no JUnit file is invalid" bash "$ci/junit_check.sh" "$work/none.xml"
 
 expect 0 "::error title=SLOW fake/long/n%3A2::fake/long/n:2 on Fake GPU: SLOW, change +10%25 (tolerance 3%25) [fake.verdict.json]" \
-  "a SLOW benchmark is an error annotation naming it" bash "$ci/annotate_verdicts.sh" "$fixtures/slow"
+  "a SLOW benchmark is an error annotation naming it" bash "$ci/annotate_verdicts.sh" --gate "$gate" "$fixtures/slow"
 expect 0 "::error title=ERROR fake/long/n%3A2::fake/long/n:2 on Fake GPU: ERROR, change +10%25 (tolerance 3%25): wrong result at index 3,%0Aseed 7" \
-  "an ERROR is an error annotation, its reason escaped" bash "$ci/annotate_verdicts.sh" "$fixtures/error"
-expect 0 "::warning title=NOT_JUDGED fake/short/n%3A1::" "NOT_JUDGED is a warning" bash "$ci/annotate_verdicts.sh" "$fixtures/error"
-expect 2 "no *.verdict.json" "no report is an error" bash "$ci/annotate_verdicts.sh" "$work"
+  "an ERROR is an error annotation, its reason escaped" bash "$ci/annotate_verdicts.sh" --gate "$gate" "$fixtures/error"
+expect 0 "::warning title=NOT_JUDGED fake/short/n%3A1::" "NOT_JUDGED is a warning" bash "$ci/annotate_verdicts.sh" --gate "$gate" "$fixtures/error"
+expect 2 "no *.verdict.json" "no report is an error" bash "$ci/annotate_verdicts.sh" --gate "$gate" "$work"
 # PLATFORM: the baseline's own code beyond its tolerance, a pass (the machine, driver or harness moved).
 mkdir -p "$work/platform"
 jq '.benchmarks |= map(.verdict = "PLATFORM") | .counts.SLOW = 0 | .counts.PLATFORM = 2 | .outcome = "PASS" | .exit_code = 0' \
   "$fixtures/slow/fake.verdict.json" >"$work/platform/fake.verdict.json"
 expect 0 "::warning title=PLATFORM fake/long/n%3A2::fake/long/n:2 on Fake GPU: PLATFORM, change +10%25 (tolerance 3%25)" \
-  "a PLATFORM is a warning annotation naming it" bash "$ci/annotate_verdicts.sh" "$work/platform"
-expect 1 "" "and never an error" bash -c "bash '$ci/annotate_verdicts.sh' '$work/platform' | grep -q '^::error'"
+  "a PLATFORM is a warning annotation naming it" bash "$ci/annotate_verdicts.sh" --gate "$gate" "$work/platform"
+expect 1 "" "and never an error" bash -c "bash '$ci/annotate_verdicts.sh' --gate '$gate' '$work/platform' | grep -q '^::error'"
 expect 0 "| 2 PLATFORM |" "the PR comment counts PLATFORM" bash "$ci/pr_comment_body.sh" "$work/platform" https://example.invalid/run/1
 expect 0 "| PLATFORM | \`fake/long/n:2\` | Fake GPU | +10% [" "and lists it as a verdict of the gate" \
   bash "$ci/pr_comment_body.sh" "$work/platform" https://example.invalid/run/1

@@ -5,8 +5,11 @@
 # HTML, no mention, no line starting a workflow command and no control character, and MISSING rows must
 # say "baseline only" instead of an empty interval; the annotations must stay one per benchmark, each
 # one line that nothing in it can end or follow with another command.
-#   test_untrusted_names.sh
+# The annotations are perf_gate's (annotations): a report with a name outside the rule is refused whole,
+# saying so; a report within the rules keeps its hostile free text escaped.
+#   test_untrusted_names.sh PERF_GATE
 set -uo pipefail
+gate=${1:?usage: test_untrusted_names.sh PERF_GATE}
 here="$(cd "$(dirname "$0")" && pwd)"
 ci="$here/../ci"
 work=$(mktemp -d)
@@ -83,23 +86,41 @@ check "no empty interval or 0% tolerance" no_line "$comment" "\[, \]|\| 0% \|"
 check "a judged row keeps its numbers" has "$comment" "| +10% [+9.9%, +10.2%] | 3% |"
 
 # --- the annotations ----------------------------------------------------------------------------------
+# The poisoned report: names outside the rule, an unknown verdict, schema_version 1. The gate's reader
+# refuses it whole (no field of it can be trusted): one ::error:: says so, and the script exits 2.
 annotations="$work/annotations.txt"
-bash "$ci/annotate_verdicts.sh" "$work/artifact" >"$annotations"
+rc=0
+bash "$ci/annotate_verdicts.sh" --gate "$gate" "$work/artifact" >"$annotations" 2>"$work/annotations.err" || rc=$?
+check "a poisoned report is refused (exit 2)" test "$rc" -eq 2
+check "one annotation says it was refused, naming the file" \
+  has "$annotations" "::error title=Verdict report refused::fake.verdict.json: perf_gate cannot read it"
+check "and nothing of it is annotated" test "$(wc -l <"$annotations")" -eq 1
+check "the log says why" has "$work/annotations.err" "fake.verdict.json: schema_version is 1"
+check "no control character in the annotations or the log" printable "$annotations"
+check "no line of the log starts a workflow command" no_line "$work/annotations.err" "^::"
+
+# A report within the rules whose free text is hostile: one line per SLOW, ERROR, MISSING, AMBIGUOUS and
+# PLATFORM benchmark, its reason escaped.
+mkdir -p "$work/valid"
+jq '.schema_version = 2 | .mode = "compare" | .gpu.name = "Fake GPU"
+  | .benchmarks |= map(
+      if (.name | test("^fake/[a-z]+/n:1$")) then . else .name = "fake/renamed\(.verdict | ascii_downcase)/n:1" end
+      | if .verdict == "<img src=v>" then .verdict = "SAME" else . end
+      | (.change_pct, .ci_low_pct, .ci_high_pct, .tolerance_pct) |= (if type == "string" then null else . end))' \
+  "$work/artifact/fake.verdict.json" >"$work/valid/fake.verdict.json"
+bash "$ci/annotate_verdicts.sh" --gate "$gate" "$work/valid" >"$annotations"
 check "annotations are written (exit 0)" test -s "$annotations"
 check "one annotation per SLOW, ERROR, MISSING, AMBIGUOUS and PLATFORM benchmark, one line each" \
   test "$(wc -l <"$annotations")" -eq 5
 check "every line is an annotation (nothing injected a line)" \
   test "$(grep -cE "^::(error|warning) title=[^:]*::" "$annotations")" -eq "$(wc -l <"$annotations")"
 check "no control character in the annotations" printable "$annotations"
-check "no raw HTML from a name" lacks "$annotations" "<img"
-check "a name outside the rule is replaced in title and message" \
-  has "$annotations" "::error title=SLOW (a name outside the allowed characters)::(a name outside the allowed characters) on (a GPU name outside the allowed characters): SLOW, change +10%25 (tolerance 3%25)"
 check "the reason's newline, CR, ESC and NUL are escaped" \
   has "$annotations" 'ERROR, change n/a (tolerance 0%25): wrong%0A::error::reason%0D\x1b[31m\x00 @octocat [fake.verdict.json]'
-check "a PLATFORM is a warning, its name replaced and its reason escaped" \
-  has "$annotations" "::warning title=PLATFORM (a name outside the allowed characters)::(a name outside the allowed characters) on (a GPU name outside the allowed characters): PLATFORM, change +4.2%25 (tolerance 2%25): moved%0A::error::platform @octocat [fake.verdict.json]"
+check "a PLATFORM is a warning, its reason escaped" \
+  has "$annotations" "::warning title=PLATFORM fake/renamedplatform/n%3A1::fake/renamedplatform/n:1 on Fake GPU: PLATFORM, change +4.2%25 (tolerance 2%25): moved%0A::error::platform @octocat [fake.verdict.json]"
 check "text where a number belongs is n/a" has "$annotations" "AMBIGUOUS, change n/a (tolerance n/a)"
-check "a MISSING benchmark with a valid name is named" has "$annotations" "::error title=MISSING fake/removed/n%3A1::fake/removed/n:1 on"
+check "a MISSING benchmark is named" has "$annotations" "::error title=MISSING fake/removed/n%3A1::fake/removed/n:1 on"
 
 echo "$passed passed, $failed failed"
 ((failed == 0))
