@@ -43,7 +43,7 @@ BenchmarkComparison compare_one(const std::string& name, const BenchmarkSamples*
   BenchmarkComparison row;
   row.name = name;
   row.tolerance_pct = options.tolerance_pct;
-  row.tolerance_source = "--tolerance-pct";
+  row.tolerance_source = source_of(ToleranceOrigin::kAbOption);
   const BenchmarkSamples& any = in_b != nullptr ? *in_b : *in_a;
   row.unit = any.unit;
   row.bytes = any.bytes;

@@ -10,6 +10,7 @@
 #include "gate/judging/code_change.h"
 #include "gate/judging/memory_canary.h"
 #include "gate/judging/row_reasons.h"
+#include "gate/judging/tolerance.h"
 #include "gate/judging/verdict.h"
 #include "gate/statistics/error_budget.h"
 #include "gate/statistics/runner_history.h"
@@ -29,7 +30,7 @@ struct BenchmarkComparison {
   double p_slower = 1.0;  // one-sided p of "now is slower"
   double p_faster = 1.0;
   double tolerance_pct = 0.0;    // the tolerance applied [percent]
-  std::string tolerance_source;  // "benchmark", "family reduction", "default", "resolution floor (...)"
+  ToleranceSource tolerance_source;  // where tolerance_pct came from (worded by reports/row_words.h)
   int baseline_samples = 0;      // valid samples per side, all processes together
   int current_samples = 0;
   int baseline_processes = 0;    // processes whose medians were compared (A/B: A's runs in pairs)

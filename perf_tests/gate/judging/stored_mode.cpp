@@ -343,7 +343,9 @@ Comparison compare_with_baseline(const Baseline& baseline, const std::vector<Res
 
 bool same_gpu_tolerance_applied(const Comparison& comparison) {
   return std::any_of(comparison.benchmarks.begin(), comparison.benchmarks.end(),
-                     [](const BenchmarkComparison& row) { return row.tolerance_source == kSameGpuDefaultSource; });
+                     [](const BenchmarkComparison& row) {
+                       return row.tolerance_source.origin == ToleranceOrigin::kSameGpuDefault;
+                     });
 }
 
 }  // namespace gpuperf::gate

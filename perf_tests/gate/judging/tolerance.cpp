@@ -113,39 +113,42 @@ std::optional<MachineSpread> machine_spread(const Baseline& baseline, const Base
 }
 
 Tolerance cross_machine_tolerance(const MachineSpread& spread, double floor_pct, double default_pct) {
-  char why[160];
+  ToleranceSource source;
+  source.machines = spread.machines;
+  source.hosts = spread.sessions;
   if (spread.tightens()) {
-    std::snprintf(why, sizeof why, "machine spread %.2f%% over %d GPUs of %d hosts", spread.sd_pct, spread.machines,
-                  spread.sessions);
-    return {std::max(floor_pct, kMachineSpreadK * spread.sd_pct), why};
+    source.origin = ToleranceOrigin::kMachineSpread;
+    source.spread_sd_pct = spread.sd_pct;
+    return {std::max(floor_pct, kMachineSpreadK * spread.sd_pct), source};
   }
   const double widened_pct = kMachineWideningK * spread.within_sd_pct;
   if (widened_pct > default_pct) {
-    std::snprintf(why, sizeof why, "machine spread %.2f%% over %d GPUs of %d host%s (widens the default)",
-                  spread.within_sd_pct, spread.machines, spread.sessions, spread.sessions == 1 ? "" : "s");
-    return {widened_pct, why};
+    source.origin = ToleranceOrigin::kMachineSpreadWidens;
+    source.spread_sd_pct = spread.within_sd_pct;
+    return {widened_pct, source};
   }
-  std::snprintf(why, sizeof why, "default %.1f%%: recordings of %d host%s (%d needed to tighten by the machines' spread)",
-                default_pct, spread.sessions, spread.sessions == 1 ? "" : "s", kMinHostsToTighten);
-  return {default_pct, why};
+  source.origin = ToleranceOrigin::kTooFewHosts;
+  source.default_pct = default_pct;
+  return {default_pct, source};
 }
 
 Tolerance resolve_tolerance(const Baseline& baseline, const std::string& name, const BaselineEntry& entry,
                             bool same_gpu) {
-  Tolerance tolerance{baseline.default_tolerance_pct, "default"};
+  Tolerance tolerance{baseline.default_tolerance_pct, source_of(ToleranceOrigin::kDefault)};
   if (same_gpu && baseline.same_gpu_tolerance_pct) {
-    tolerance = {*baseline.same_gpu_tolerance_pct, kSameGpuDefaultSource};
+    tolerance = {*baseline.same_gpu_tolerance_pct, source_of(ToleranceOrigin::kSameGpuDefault)};
   } else if (const std::optional<MachineSpread> spread = machine_spread(baseline, entry); spread && !same_gpu) {
     const double floor_pct = baseline.same_gpu_tolerance_pct.value_or(baseline.default_tolerance_pct);
     tolerance = cross_machine_tolerance(*spread, floor_pct, baseline.default_tolerance_pct);
   } else if (!same_gpu && baseline.recorded.gpu_uuids.size() == 1) {
-    tolerance.source = kOneGpuRecordedSource;
+    tolerance.source = source_of(ToleranceOrigin::kOneGpuRecorded);
   }
   const std::string family = family_of(name);
   if (const auto it = baseline.family_tolerance_pct.find(family); it != baseline.family_tolerance_pct.end()) {
-    tolerance = {it->second, "family " + family};
+    tolerance = {it->second, source_of(ToleranceOrigin::kFamily)};
+    tolerance.source.family = family;
   }
-  if (entry.tolerance_pct) tolerance = {*entry.tolerance_pct, "benchmark"};
+  if (entry.tolerance_pct) tolerance = {*entry.tolerance_pct, source_of(ToleranceOrigin::kBenchmark)};
   return at_least_cycle_resolution(tolerance, entry.unit, entry.median);
 }
 
@@ -153,9 +156,9 @@ Tolerance at_least_cycle_resolution(Tolerance tolerance, const std::string& unit
   if (unit != formats::kUnitCycles || median <= 0.0) return tolerance;
   const double floor_pct = 100.0 * kCycleResolution / median;
   if (floor_pct <= tolerance.pct) return tolerance;
-  char why[96];
-  std::snprintf(why, sizeof why, "resolution floor (%g cycles of %g)", kCycleResolution, median);
-  return {floor_pct, why};
+  ToleranceSource source = source_of(ToleranceOrigin::kResolutionFloor);
+  source.median_cycles = median;
+  return {floor_pct, source};
 }
 
 }  // namespace gpuperf::gate

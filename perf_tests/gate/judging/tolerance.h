@@ -17,17 +17,42 @@ namespace gpuperf::gate {
 // many cycles would call rounding a change (1% of a 55-cycle latency is half a cycle).
 inline constexpr double kCycleResolution = 2.0;  // [cycles]
 
-// Tolerance::source when the baseline's same_gpu_tolerance_pct replaced its default.
-inline constexpr const char* kSameGpuDefaultSource = "default, same GPU as the baseline";
-// Tolerance::source of the default for results from another GPU than the one that recorded the baseline
-// (recorded.gpu_uuids names one): nothing says how far machines of the model differ.
-inline constexpr const char* kOneGpuRecordedSource = "default: one GPU recorded";
+// Where a tolerance came from, most specific last; the reports word it (reports/row_words.h).
+enum class ToleranceOrigin {
+  kNone,                // no tolerance applied (a row with nothing to compare: NEW, MISSING)
+  kDefault,             // the baseline's default
+  kSameGpuDefault,      // the baseline's same_gpu_tolerance_pct: the results' GPU recorded the baseline
+  kOneGpuRecorded,      // the default, for another GPU than the one that recorded the baseline (nothing
+                        // says how far machines of the model differ)
+  kMachineSpread,       // kMachineSpreadK x the machines' spread: sd_pct over machines of hosts
+  kMachineSpreadWidens, // kMachineWideningK x the spread within hosts, wider than the default
+  kTooFewHosts,         // the default: recordings of fewer hosts than kMinHostsToTighten
+  kFamily,              // the baseline's tolerance for the family
+  kBenchmark,           // the baseline entry's own
+  kResolutionFloor,     // kCycleResolution cycles of median_cycles
+  kAbOption,            // A/B: --tolerance-pct
+};
+
+struct ToleranceSource {
+  ToleranceOrigin origin = ToleranceOrigin::kNone;
+  double spread_sd_pct = 0.0;  // kMachineSpread, kMachineSpreadWidens [percent]
+  int machines = 0;            // kMachineSpread, kMachineSpreadWidens
+  int hosts = 0;               // kMachineSpread, kMachineSpreadWidens, kTooFewHosts
+  double default_pct = 0.0;    // kTooFewHosts [percent]
+  std::string family;          // kFamily
+  double median_cycles = 0.0;  // kResolutionFloor [cycles]
+};
 
 struct Tolerance {
-  double pct = 0.0;    // [percent]
-  std::string source;  // "benchmark", "family smem_latency", "default", kSameGpuDefaultSource,
-                       // "resolution floor (2 cycles of 44)"
+  double pct = 0.0;  // [percent]
+  ToleranceSource source;
 };
+
+inline ToleranceSource source_of(ToleranceOrigin origin) {
+  ToleranceSource source;
+  source.origin = origin;
+  return source;
+}
 
 // The cross-machine tolerance of a benchmark recorded on several GPUs (BaselineEntry::machine_medians),
 // for results from a GPU that is not one of them. The GPUs of one recording session (one host,
@@ -77,10 +102,10 @@ std::string family_of(const std::string& benchmark_name);
 
 // `same_gpu`: every result compared comes from a GPU listed in the baseline's recorded.gpu_uuids (the
 // comparator decides it once per comparison). Then baseline.same_gpu_tolerance_pct, where set, replaces
-// the default. Otherwise, for an entry with machine levels, cross_machine_tolerance replaces it (source
-// "machine spread 0.61% over 6 GPUs of 3 hosts", "machine spread 2.31% over 4 GPUs of 1 host (widens the
-// default)" or "default 4.0%: recordings of 1 host (3 needed to tighten by the machines' spread)"); for a
-// baseline one GPU recorded, the default says so (kOneGpuRecordedSource).
+// the default. Otherwise, for an entry with machine levels, cross_machine_tolerance replaces it (origin
+// kMachineSpread, kMachineSpreadWidens or kTooFewHosts, worded "machine spread 0.61% over 6 GPUs of 3
+// hosts", "... (widens the default)", "default 4.0%: recordings of 1 host (3 needed to tighten by the
+// machines' spread)"); for a baseline one GPU recorded, the default says so (kOneGpuRecorded).
 // Overrides (family, benchmark) and the resolution floor apply as always.
 Tolerance resolve_tolerance(const Baseline& baseline, const std::string& name, const BaselineEntry& entry,
                             bool same_gpu);

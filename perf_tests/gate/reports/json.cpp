@@ -179,7 +179,7 @@ std::string json_report(const Comparison& comparison) {
         {"p_slower", judged ? number(row.p_slower) : ordered(nullptr)},
         {"p_faster", judged ? number(row.p_faster) : ordered(nullptr)},
         {"tolerance_pct", number(row.tolerance_pct)},
-        {"tolerance_source", row.tolerance_source},
+        {"tolerance_source", tolerance_source_words(row.tolerance_source)},
         {"processes_baseline", row.baseline_processes},
         {"processes_current", row.current_processes},
         {"process_sd_pct", judged ? number(row.process_sd_pct) : ordered(nullptr)},

@@ -112,6 +112,39 @@ std::string reason_text(const RowReason& reason, const std::string& mode) {
   return reason.side.empty() || words.empty() ? words : reason.side + ": " + words;
 }
 
+std::string tolerance_source_words(const ToleranceSource& source) {
+  const std::string hosts = counted_noun(source.hosts, "host", "hosts");
+  switch (source.origin) {
+    case ToleranceOrigin::kNone:
+      return "";
+    case ToleranceOrigin::kDefault:
+      return "default";
+    case ToleranceOrigin::kSameGpuDefault:
+      return "default, same GPU as the baseline";
+    case ToleranceOrigin::kOneGpuRecorded:
+      return "default: one GPU recorded";
+    case ToleranceOrigin::kMachineSpread:
+      return "machine spread " + format_number("%.2f", source.spread_sd_pct) + "% over " +
+             std::to_string(source.machines) + " GPUs of " + std::to_string(source.hosts) + " hosts";
+    case ToleranceOrigin::kMachineSpreadWidens:
+      return "machine spread " + format_number("%.2f", source.spread_sd_pct) + "% over " +
+             std::to_string(source.machines) + " GPUs of " + hosts + " (widens the default)";
+    case ToleranceOrigin::kTooFewHosts:
+      return "default " + format_number("%.1f", source.default_pct) + "%: recordings of " + hosts + " (" +
+             std::to_string(kMinHostsToTighten) + " needed to tighten by the machines' spread)";
+    case ToleranceOrigin::kFamily:
+      return "family " + source.family;
+    case ToleranceOrigin::kBenchmark:
+      return "benchmark";
+    case ToleranceOrigin::kResolutionFloor:
+      return "resolution floor (" + format_number("%g", kCycleResolution) + " cycles of " +
+             format_number("%g", source.median_cycles) + ")";
+    case ToleranceOrigin::kAbOption:
+      return "--tolerance-pct";
+  }
+  return "";
+}
+
 std::string notes_text(const RowNotes& notes) {
   std::string text;
   for (const RowNote& note : notes) text += (text.empty() ? "" : "; ") + note_text(note);

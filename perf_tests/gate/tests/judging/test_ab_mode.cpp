@@ -131,7 +131,9 @@ TEST(AbMode, CycleCountsAreNotJudgedFinerThanTheirResolution) {
   const BenchmarkComparison& row = only_row(judged);
   EXPECT_EQ(row.verdict, Verdict::kSame) << row.tolerance_pct << " " << row.ci_low << " " << row.ci_high;
   EXPECT_NEAR(row.tolerance_pct, 100.0 * kCycleResolution / row.baseline_median, 1e-9);
-  EXPECT_NE(row.tolerance_source.find("resolution floor (2 cycles of"), std::string::npos) << row.tolerance_source;
+  EXPECT_EQ(row.tolerance_source.origin, ToleranceOrigin::kResolutionFloor);
+  EXPECT_NE(tolerance_source_words(row.tolerance_source).find("resolution floor (2 cycles of"), std::string::npos)
+      << tolerance_source_words(row.tolerance_source);
   const Runs slower = runs(60.4);  // +5 cycles, 9%
   EXPECT_EQ(only_row(compare_ab(slower.a, slower.b, AbOptions{})).verdict, Verdict::kSlow);
   AbOptions loose;

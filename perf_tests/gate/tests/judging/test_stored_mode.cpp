@@ -86,7 +86,7 @@ TEST(CompareFixtures, SlowProcessesAreARegressionWithTheHandTolerance) {
   EXPECT_EQ(row.verdict, Verdict::kSlow);
   EXPECT_NEAR(row.ratio, 1.10, 0.01);
   EXPECT_DOUBLE_EQ(row.tolerance_pct, 2.0);
-  EXPECT_EQ(row.tolerance_source, "benchmark");
+  EXPECT_EQ(tolerance_source_words(row.tolerance_source), "benchmark");
   EXPECT_EQ(row.bytes, 134217728.0);
   EXPECT_EQ(row.baseline_processes, 10);
   EXPECT_EQ(row.current_processes, 3);
@@ -316,7 +316,7 @@ TEST(CompareSameGpu, ResultsFromARecordingGpuGetTheSameGpuDefault) {
   const Comparison c = compare_with_baseline(recorded_on_this_gpu(), three_percent_slower_on({kThisGpu, kThisGpu, kThisGpu}), {});
   const BenchmarkComparison& row = row_of(c, kName);
   EXPECT_DOUBLE_EQ(row.tolerance_pct, 2.0);
-  EXPECT_EQ(row.tolerance_source, "default, same GPU as the baseline");
+  EXPECT_EQ(tolerance_source_words(row.tolerance_source), "default, same GPU as the baseline");
   EXPECT_EQ(row.verdict, Verdict::kSlow);
   EXPECT_TRUE(same_gpu_tolerance_applied(c));
   EXPECT_NE(c.against.find(" on this GPU (GPU-8f2c0a11), same-GPU default tolerance 2.0%"), std::string::npos)
@@ -328,13 +328,15 @@ TEST(CompareSameGpu, AnotherGpuOfTheModelKeepsTheDefault) {
   baseline.recorded.gpu_uuids = {kAnotherGpu};
   const Comparison c = compare_with_baseline(baseline, three_percent_slower_on({kThisGpu, kThisGpu, kThisGpu}), {});
   EXPECT_DOUBLE_EQ(row_of(c, kName).tolerance_pct, 4.0);
-  EXPECT_EQ(row_of(c, kName).tolerance_source, "default: one GPU recorded");
+  EXPECT_EQ(tolerance_source_words(row_of(c, kName).tolerance_source), "default: one GPU recorded");
   EXPECT_EQ(row_of(c, kName).verdict, Verdict::kSame);
   EXPECT_FALSE(same_gpu_tolerance_applied(c));
   EXPECT_EQ(c.against.find("same-GPU"), std::string::npos) << c.against;
 
   baseline.recorded.gpu_uuids.clear();  // a baseline that does not know its GPUs
-  EXPECT_EQ(row_of(compare_with_baseline(baseline, three_percent_slower_on({kThisGpu, kThisGpu, kThisGpu}), {}), kName).tolerance_source,
+  EXPECT_EQ(tolerance_source_words(
+                row_of(compare_with_baseline(baseline, three_percent_slower_on({kThisGpu, kThisGpu, kThisGpu}), {}), kName)
+                    .tolerance_source),
             "default");
 }
 
@@ -365,7 +367,7 @@ TEST(CompareSameGpu, NotAnnouncedWhereNoBenchmarkUsedIt) {
   Baseline baseline = recorded_on_this_gpu();
   baseline.family_tolerance_pct["reduction"] = 5.0;
   const Comparison c = compare_with_baseline(baseline, three_percent_slower_on({kThisGpu, kThisGpu, kThisGpu}), {});
-  EXPECT_EQ(row_of(c, kName).tolerance_source, "family reduction");
+  EXPECT_EQ(tolerance_source_words(row_of(c, kName).tolerance_source), "family reduction");
   EXPECT_FALSE(same_gpu_tolerance_applied(c));
   EXPECT_EQ(c.against.find("same-GPU"), std::string::npos) << c.against;
 }
@@ -407,9 +409,9 @@ TEST(CompareAcrossMachines, APlantedThreePercentOnAHostThatDidNotRecordIsSlowWhe
   const double centre = baseline.benchmarks.at(kName).median;
   const Comparison c = compare_with_baseline(baseline, processes_on("GPU-0000000a", centre * 1.03), {});
   const BenchmarkComparison& row = row_of(c, kName);
-  EXPECT_EQ(row.verdict, Verdict::kSlow) << row.tolerance_pct << " " << row.tolerance_source;
-  EXPECT_EQ(row.tolerance_source.rfind("machine spread ", 0), 0u) << row.tolerance_source;
-  EXPECT_NE(row.tolerance_source.find("% over 4 GPUs of 3 hosts"), std::string::npos) << row.tolerance_source;
+  EXPECT_EQ(row.verdict, Verdict::kSlow) << row.tolerance_pct << " " << tolerance_source_words(row.tolerance_source);
+  EXPECT_EQ(tolerance_source_words(row.tolerance_source).rfind("machine spread ", 0), 0u) << tolerance_source_words(row.tolerance_source);
+  EXPECT_NE(tolerance_source_words(row.tolerance_source).find("% over 4 GPUs of 3 hosts"), std::string::npos) << tolerance_source_words(row.tolerance_source);
   EXPECT_DOUBLE_EQ(row.tolerance_pct, 2.0) << "k x a small spread is below the same-GPU floor";
   EXPECT_EQ(row_of(compare_with_baseline(baseline, processes_on("GPU-0000000a", centre * 1.01), {}), kName).verdict,
             Verdict::kSame);
@@ -423,7 +425,7 @@ TEST(CompareAcrossMachines, OneHostsGpusNeverTightenTheDefault) {
   const Comparison c = compare_with_baseline(baseline, processes_on("GPU-0000000a", centre * 1.03), {});
   const BenchmarkComparison& row = row_of(c, kName);
   EXPECT_DOUBLE_EQ(row.tolerance_pct, 4.0);
-  EXPECT_EQ(row.tolerance_source, "default 4.0%: recordings of 1 host (3 needed to tighten by the machines' spread)");
+  EXPECT_EQ(tolerance_source_words(row.tolerance_source), "default 4.0%: recordings of 1 host (3 needed to tighten by the machines' spread)");
   EXPECT_EQ(row.verdict, Verdict::kSame);
   // Two hosts are not enough either.
   const Baseline two_hosts = recorded_on_four_gpus({0.998, 1.0, 1.001, 1.004}, {3, 1});
@@ -444,8 +446,8 @@ TEST(CompareAcrossMachines, WideMachineSpreadOfOneHostWidensTheToleranceBeyondTh
   const BenchmarkComparison& row = row_of(c, kName);
   EXPECT_NEAR(row.tolerance_pct, kMachineWideningK * spread->within_sd_pct, 1e-9);
   EXPECT_GT(row.tolerance_pct, 4.0);
-  EXPECT_NE(row.tolerance_source.find("over 4 GPUs of 1 host (widens the default)"), std::string::npos)
-      << row.tolerance_source;
+  EXPECT_NE(tolerance_source_words(row.tolerance_source).find("over 4 GPUs of 1 host (widens the default)"), std::string::npos)
+      << tolerance_source_words(row.tolerance_source);
   EXPECT_EQ(row.verdict, Verdict::kSame) << "a machine 5% off is within what machines of the model differ by";
 }
 
@@ -480,7 +482,7 @@ TEST(CompareAcrossMachines, ARecordingGpuIsJudgedAgainstItsOwnLevel) {
   const BenchmarkComparison same = row_of(compare_with_baseline(baseline, processes_on(kThisGpu, own), {}), kName);
   EXPECT_EQ(same.verdict, Verdict::kSame);
   EXPECT_DOUBLE_EQ(same.baseline_median, own);
-  EXPECT_EQ(same.tolerance_source, "default, same GPU as the baseline");
+  EXPECT_EQ(tolerance_source_words(same.tolerance_source), "default, same GPU as the baseline");
   EXPECT_NE(notes_of(same).find("against this GPU's own level in the baseline (+1."), std::string::npos) << notes_of(same);
   const BenchmarkComparison slow = row_of(compare_with_baseline(baseline, processes_on(kThisGpu, own * 1.03), {}), kName);
   EXPECT_EQ(slow.verdict, Verdict::kSlow);

@@ -190,7 +190,7 @@ TEST(Verdicts, ProcessNoiseWidensTheIntervalInsteadOfTheTolerance) {
   EXPECT_EQ(only_verdict(noisy), Verdict::kAmbiguous);
   for (const Comparison* c : {&quiet, &noisy}) {
     EXPECT_DOUBLE_EQ(c->benchmarks.front().tolerance_pct, 3.0);
-    EXPECT_EQ(c->benchmarks.front().tolerance_source, "default");
+    EXPECT_EQ(tolerance_source_words(c->benchmarks.front().tolerance_source), "default");
   }
   EXPECT_GT(noisy.benchmarks.front().ci_high - noisy.benchmarks.front().ci_low,
             5 * (quiet.benchmarks.front().ci_high - quiet.benchmarks.front().ci_low));
@@ -205,11 +205,11 @@ TEST(TolerancePrecedence, BenchmarkBeatsFamilyBeatsDefault) {
   overridden.tolerance_pct = 0.5;
 
   EXPECT_DOUBLE_EQ(resolve_tolerance(baseline, "reduction/x/n:1", plain, kOtherGpu).pct, 3.0);
-  EXPECT_EQ(resolve_tolerance(baseline, "reduction/x/n:1", plain, kOtherGpu).source, "default");
+  EXPECT_EQ(tolerance_source_words(resolve_tolerance(baseline, "reduction/x/n:1", plain, kOtherGpu).source), "default");
   EXPECT_DOUBLE_EQ(resolve_tolerance(baseline, "smem_latency/chase/stride:1", plain, kOtherGpu).pct, 1.0);
-  EXPECT_EQ(resolve_tolerance(baseline, "smem_latency/chase/stride:1", plain, kOtherGpu).source, "family smem_latency");
+  EXPECT_EQ(tolerance_source_words(resolve_tolerance(baseline, "smem_latency/chase/stride:1", plain, kOtherGpu).source), "family smem_latency");
   EXPECT_DOUBLE_EQ(resolve_tolerance(baseline, "smem_latency/chase/stride:1", overridden, kOtherGpu).pct, 0.5);
-  EXPECT_EQ(resolve_tolerance(baseline, "smem_latency/chase/stride:1", overridden, kOtherGpu).source, "benchmark");
+  EXPECT_EQ(tolerance_source_words(resolve_tolerance(baseline, "smem_latency/chase/stride:1", overridden, kOtherGpu).source), "benchmark");
   EXPECT_DOUBLE_EQ(resolve_tolerance(baseline, "reduction/x/n:1", overridden, kOtherGpu).pct, 0.5);
   EXPECT_EQ(family_of("smem_latency_x/a"), "smem_latency_x") << "a family is a whole path component";
 }
@@ -226,17 +226,17 @@ TEST(SameGpuTolerance, ReplacesTheDefaultOnlyForTheBaselinesOwnGpu) {
   const BaselineEntry plain;
   const Tolerance same = resolve_tolerance(baseline, "reduction/x/n:1", plain, kSameGpu);
   EXPECT_DOUBLE_EQ(same.pct, 2.0);
-  EXPECT_EQ(same.source, "default, same GPU as the baseline");
+  EXPECT_EQ(tolerance_source_words(same.source), "default, same GPU as the baseline");
   const Tolerance other = resolve_tolerance(baseline, "reduction/x/n:1", plain, kOtherGpu);
   EXPECT_DOUBLE_EQ(other.pct, 4.0);
-  EXPECT_EQ(other.source, "default");
+  EXPECT_EQ(tolerance_source_words(other.source), "default");
 }
 
 TEST(SameGpuTolerance, WithoutTheFieldTheSameGpuKeepsTheDefault) {
   const Baseline baseline = baseline_for(kH200, 4.0);  // no same_gpu_tolerance_pct
   const Tolerance tolerance = resolve_tolerance(baseline, "reduction/x/n:1", BaselineEntry{}, kSameGpu);
   EXPECT_DOUBLE_EQ(tolerance.pct, 4.0);
-  EXPECT_EQ(tolerance.source, "default");
+  EXPECT_EQ(tolerance_source_words(tolerance.source), "default");
 }
 
 TEST(SameGpuTolerance, FamilyAndBenchmarkOverridesStillWin) {
@@ -246,10 +246,10 @@ TEST(SameGpuTolerance, FamilyAndBenchmarkOverridesStillWin) {
   overridden.tolerance_pct = 3.0;
   const Tolerance family = resolve_tolerance(baseline, "smem_latency/chase/stride:1", BaselineEntry{}, kSameGpu);
   EXPECT_DOUBLE_EQ(family.pct, 10.0);
-  EXPECT_EQ(family.source, "family smem_latency");
+  EXPECT_EQ(tolerance_source_words(family.source), "family smem_latency");
   const Tolerance benchmark = resolve_tolerance(baseline, "smem_latency/chase/stride:1", overridden, kSameGpu);
   EXPECT_DOUBLE_EQ(benchmark.pct, 3.0);
-  EXPECT_EQ(benchmark.source, "benchmark");
+  EXPECT_EQ(tolerance_source_words(benchmark.source), "benchmark");
   EXPECT_DOUBLE_EQ(resolve_tolerance(baseline, "reduction/x/n:1", overridden, kSameGpu).pct, 3.0)
       << "a benchmark override beats the same-GPU default even where it is looser";
 }
@@ -261,7 +261,7 @@ TEST(SameGpuTolerance, CycleResolutionFloorStillWins) {
   latency.median = 50.0;  // 2 cycles = 4% > the same-GPU 2%
   const Tolerance floored = resolve_tolerance(baseline, "smem_latency/x/i:1", latency, kSameGpu);
   EXPECT_DOUBLE_EQ(floored.pct, 4.0);
-  EXPECT_EQ(floored.source, "resolution floor (2 cycles of 50)");
+  EXPECT_EQ(tolerance_source_words(floored.source), "resolution floor (2 cycles of 50)");
   latency.median = 400.0;  // 0.5% < 2%: the same-GPU default stands
   EXPECT_DOUBLE_EQ(resolve_tolerance(baseline, "smem_latency/x/i:1", latency, kSameGpu).pct, 2.0);
 }
@@ -273,7 +273,7 @@ TEST(ResolutionFloor, CycleCountsAreNeverJudgedFinerThanTwoCycles) {
   latency.median = 44.0;  // 2 cycles = 4.55% > 4%
   const Tolerance floored = resolve_tolerance(baseline, "smem_latency/x/i:1", latency, kOtherGpu);
   EXPECT_DOUBLE_EQ(floored.pct, 100.0 * kCycleResolution / 44.0);
-  EXPECT_EQ(floored.source, "resolution floor (2 cycles of 44)");
+  EXPECT_EQ(tolerance_source_words(floored.source), "resolution floor (2 cycles of 44)");
   latency.median = 172.0;  // 2 cycles = 1.16% < 4%: the default stands
   EXPECT_DOUBLE_EQ(resolve_tolerance(baseline, "smem_latency/x/i:32", latency, kOtherGpu).pct, 4.0);
   BaselineEntry time = latency;
