@@ -135,7 +135,7 @@ Comparison compare_ab(const std::vector<ResultsFile>& a, const std::vector<Resul
   comparison.mode = "ab";
   comparison.gpu_name = a.front().gpu.name;
   comparison.gpu_slug = slug;
-  comparison.against = "build A (" + std::to_string(a.size()) + " runs interleaved with B)";
+  comparison.against.ab_runs = static_cast<int>(a.size());
   comparison.budget = ErrorBudget{options.run_alpha, std::max<int>(1, static_cast<int>(names.size())),
                                   std::max(1, options.looks)};
   comparison.platform = platform_changes(platform_of(a), platform_of(b));

@@ -68,11 +68,26 @@ struct MethodChange {
   int results = 0;   // the results' measuring_method
 };
 
+// What a comparison was made against, as data for the reports' headers (reports/wording.h, against_text);
+// how many rows a runner's history judged, or could not, the rows themselves say.
+struct ComparedWith {
+  std::string baseline_recorded;  // stored mode: the baseline's recorded.date; "" in A/B mode
+  std::string baseline_commit;    // stored mode: its recorded.commit
+  std::string gpu_uuid;           // the results' one GPU; "" when they name none or several
+  // Stored mode, where the results' GPU recorded the baseline and the baseline has a same-GPU default: that
+  // default [percent], said where a row was judged with it.
+  std::optional<double> same_gpu_tolerance_pct;
+  // Stored mode, where a runner history of another recording of the baseline was given: the date of the
+  // baseline whose code it holds ("" otherwise): it was not used.
+  std::string runner_history_of_baseline;
+  int ab_runs = 0;  // A/B mode: runs of each build, interleaved
+};
+
 struct Comparison {
   std::string mode;      // "compare" or "ab"
   std::string gpu_name;  // "NVIDIA H200"
   std::string gpu_slug;  // "nvidia-h200"
-  std::string against;   // what the run was compared with, for report headers
+  ComparedWith against;  // what the run was compared with (the reports' headers word it)
   ErrorBudget budget;  // the run's false-alarm budget and how it was split
   bool strict = false;                          // MISSING fails
   bool fail_on_platform = false;                // PLATFORM fails (--fail-on-platform)

@@ -6,7 +6,6 @@
 #include <set>
 
 #include "formats/input_error.h"
-#include "formats/number_text.h"
 #include "gate/judging/code_check.h"
 #include "gate/judging/runner_judging.h"
 #include "gate/judging/same_code_rule.h"
@@ -17,7 +16,6 @@
 namespace gpuperf::gate {
 namespace {
 
-using formats::format_pct;
 
 // No timer resolves a relative change below this (CUDA events tick in 32 ns steps; kernels under
 // ~20 us are repeated inside a sample): the spread of identical medians is taken as at least this.
@@ -61,35 +59,6 @@ BaselineSideOfGpu baseline_side_for(const BaselineEntry& entry, const std::strin
   BaselineSideOfGpu side{level->second, entry.process_medians, true};
   for (double& m : side.process_medians) m *= level->second / entry.median;
   return side;
-}
-
-// "; runner GPU-x: 9 of the 10 runs of the baseline's code its own level needs, for 108 benchmarks (judged
-// against the baseline); drifting in 3 (judged as another machine)": the header's word on a runner in the
-// history whose history judged none or not all of its benchmarks. "" when there is none.
-std::string runner_not_judging(const Comparison& comparison, const std::string& uuid) {
-  int young = 0;
-  int most_runs = 0;
-  int drifting = 0;
-  for (const BenchmarkComparison& row : comparison.benchmarks) {
-    if (!row.runner_too_young_or_drifting) continue;
-    if (row.runner_too_young_or_drifting->trend == RunnerTrend::kDrifting) {
-      ++drifting;
-    } else {
-      ++young;
-      most_runs = std::max(most_runs, row.runner_too_young_or_drifting->history_runs);
-    }
-  }
-  std::string text;
-  if (young > 0) {
-    text += std::to_string(most_runs) + (young > 1 && most_runs > 0 ? " or fewer" : "") + " of the " +
-            std::to_string(kMinRunnerHistoryRuns) + " runs of the baseline's code its own level needs, for " +
-            std::to_string(young) + " benchmark" + (young == 1 ? "" : "s") + " (judged against the baseline)";
-  }
-  if (drifting > 0) {
-    text += std::string(text.empty() ? "" : "; ") + "drifting in " + std::to_string(drifting) + " benchmark" +
-            (drifting == 1 ? "" : "s") + " (judged against the baseline, as another machine)";
-  }
-  return text.empty() ? "" : "; runner " + uuid + ": " + text;
 }
 
 // What every benchmark of one comparison is judged with.
@@ -255,7 +224,7 @@ Comparison compare_with_baseline(const Baseline& baseline, const std::vector<Res
   const bool same_gpu = recorded_on(baseline, uuid);
   const std::map<std::string, RunnerBenchmarkHistory>* runner = nullptr;
   bool runner_in_file = false;  // a history of this GPU model and baseline was given: every row speaks of it
-  std::string runner_unused;
+  std::string runner_history_of_baseline;  // a history of another recording of the baseline: its date
   if (options.runner_history != nullptr) {
     const RunnerHistory& history = *options.runner_history;
     if (history.gpu_slug != slug) {
@@ -265,8 +234,7 @@ Comparison compare_with_baseline(const Baseline& baseline, const std::vector<Res
     }
     const auto found = history.runners.find(uuid);
     if (history.baseline_recorded != baseline.recorded.date) {
-      runner_unused = "; runner history not used: it holds the code of the baseline recorded " +
-                      history.baseline_recorded + " (write it again: perf_gate history-offsets)";
+      runner_history_of_baseline = history.baseline_recorded;
     } else if (!uuid.empty()) {
       runner_in_file = true;
       if (found != history.runners.end()) runner = &found->second;
@@ -277,7 +245,10 @@ Comparison compare_with_baseline(const Baseline& baseline, const std::vector<Res
   comparison.mode = "compare";
   comparison.gpu_name = results.front().gpu.name.empty() ? baseline.gpu.name : results.front().gpu.name;
   comparison.gpu_slug = slug;
-  comparison.against = "baseline recorded " + baseline.recorded.date + " at commit " + baseline.recorded.commit;
+  comparison.against.baseline_recorded = baseline.recorded.date;
+  comparison.against.baseline_commit = baseline.recorded.commit;
+  comparison.against.gpu_uuid = uuid;
+  comparison.against.runner_history_of_baseline = runner_history_of_baseline;
   comparison.budget = ErrorBudget{options.run_alpha, std::max<int>(1, static_cast<int>(baseline.benchmarks.size())),
                                   std::max(1, options.looks)};
   comparison.strict = options.strict;
@@ -324,20 +295,9 @@ Comparison compare_with_baseline(const Baseline& baseline, const std::vector<Res
   apply_same_code_rule(comparison);
   sort_by_severity(comparison.benchmarks);
   add_canary(baseline, results, options.selection, comparison);
-  // Said only where it judged something, so that header and JSON agree with the rows' tolerances.
-  const auto by_runner = std::count_if(comparison.benchmarks.begin(), comparison.benchmarks.end(),
-                                       [](const BenchmarkComparison& row) { return row.runner.has_value(); });
-  if (by_runner > 0) {
-    comparison.against += "; " + std::to_string(by_runner) + " benchmark" + (by_runner == 1 ? "" : "s") +
-                          " against this runner's (" + uuid + ") own history of the baseline's code, at the same-GPU "
-                          "tolerance";
-  }
-  comparison.against += runner_not_judging(comparison, uuid);
   if (same_gpu && same_gpu_tolerance_applied(comparison)) {
-    comparison.against +=
-        " on this GPU (" + uuid + "), same-GPU default tolerance " + format_pct(*baseline.same_gpu_tolerance_pct);
+    comparison.against.same_gpu_tolerance_pct = baseline.same_gpu_tolerance_pct;
   }
-  comparison.against += runner_unused;
   return comparison;
 }
 

@@ -79,7 +79,7 @@ void write_console_report(const Comparison& comparison, std::ostream& out) {
     out << escape_console(padded(tag) + " " + notice->summary + "  -> " + notice->action) << "\n";
   }
   out << escape_console("perf_gate " + comparison.mode + ": " + outcome_text(comparison) + " - " +
-                        comparison.gpu_name + " (" + comparison.gpu_slug + ") vs " + comparison.against + ": " +
+                        comparison.gpu_name + " (" + comparison.gpu_slug + ") vs " + against_text(comparison) + ": " +
                         counts_text(count_verdicts(comparison)) + " (exit " + std::to_string(exit_code(comparison)) +
                         "); " + format_error_control(comparison.budget))
       << "\n";

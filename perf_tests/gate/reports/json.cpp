@@ -112,7 +112,7 @@ std::string json_report(const Comparison& comparison) {
   doc["tool"] = "perf_gate";
   doc["mode"] = comparison.mode;
   doc["gpu"] = ordered{{"name", comparison.gpu_name}, {"slug", comparison.gpu_slug}};
-  doc["against"] = comparison.against;
+  doc["against"] = against_text(comparison);
   doc["same_gpu"] = same_gpu_tolerance_applied(comparison);
   const ErrorBudget& budget = comparison.budget;
   doc["error_control"] = ordered{{"kind", "family-wise"},

@@ -59,7 +59,7 @@ void write_markdown_report(const Comparison& comparison, std::ostream& out) {
   using formats::markdown_code_span;
   out << "### Perf gate (" << comparison.mode << ") on " << escape_markdown_text(comparison.gpu_name) << " ("
       << markdown_code_span(comparison.gpu_slug) << "): " << outcome_text(comparison) << "\n\n";
-  out << counts_text(count_verdicts(comparison)) << "; compared with " << escape_markdown_text(comparison.against)
+  out << counts_text(count_verdicts(comparison)) << "; compared with " << escape_markdown_text(against_text(comparison))
       << ".\n\n";
   const std::pair<const char*, std::optional<RunNotice>> notices[] = {{"Warning", method_change_notice(comparison)},
                                                                        {"Warning", platform_warning(comparison)},

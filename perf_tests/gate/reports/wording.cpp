@@ -148,6 +148,64 @@ std::optional<RunNotice> method_change_notice(const Comparison& comparison) {
   return notice;
 }
 
+namespace {
+
+std::string benchmarks_counted(int count) { return std::to_string(count) + " benchmark" + (count == 1 ? "" : "s"); }
+
+// "; runner GPU-x: 9 of the 10 runs of the baseline's code its own level needs, for 108 benchmarks (judged
+// against the baseline); drifting in 3 (judged as another machine)": the header's word on a runner in the
+// history whose history judged none or not all of its benchmarks. "" when there is none.
+std::string runner_not_judging(const Comparison& comparison) {
+  int young = 0;
+  int most_runs = 0;
+  int drifting = 0;
+  for (const BenchmarkComparison& row : comparison.benchmarks) {
+    if (!row.runner_too_young_or_drifting) continue;
+    if (row.runner_too_young_or_drifting->trend == RunnerTrend::kDrifting) {
+      ++drifting;
+    } else {
+      ++young;
+      most_runs = std::max(most_runs, row.runner_too_young_or_drifting->history_runs);
+    }
+  }
+  std::string text;
+  if (young > 0) {
+    text += std::to_string(most_runs) + (young > 1 && most_runs > 0 ? " or fewer" : "") + " of the " +
+            std::to_string(kMinRunnerHistoryRuns) + " runs of the baseline's code its own level needs, for " +
+            benchmarks_counted(young) + " (judged against the baseline)";
+  }
+  if (drifting > 0) {
+    text += std::string(text.empty() ? "" : "; ") + "drifting in " + benchmarks_counted(drifting) +
+            " (judged against the baseline, as another machine)";
+  }
+  return text.empty() ? "" : "; runner " + comparison.against.gpu_uuid + ": " + text;
+}
+
+}  // namespace
+
+std::string against_text(const Comparison& comparison) {
+  const ComparedWith& against = comparison.against;
+  if (comparison.mode == "ab") return "build A (" + std::to_string(against.ab_runs) + " runs interleaved with B)";
+  std::string text = "baseline recorded " + against.baseline_recorded + " at commit " + against.baseline_commit;
+  // Said only where it judged something, so that header and JSON agree with the rows' tolerances.
+  const auto by_runner = std::count_if(comparison.benchmarks.begin(), comparison.benchmarks.end(),
+                                       [](const BenchmarkComparison& row) { return row.runner.has_value(); });
+  if (by_runner > 0) {
+    text += "; " + benchmarks_counted(static_cast<int>(by_runner)) + " against this runner's (" + against.gpu_uuid +
+            ") own history of the baseline's code, at the same-GPU tolerance";
+  }
+  text += runner_not_judging(comparison);
+  if (against.same_gpu_tolerance_pct) {
+    text += " on this GPU (" + against.gpu_uuid + "), same-GPU default tolerance " +
+            format_pct(*against.same_gpu_tolerance_pct);
+  }
+  if (!against.runner_history_of_baseline.empty()) {
+    text += "; runner history not used: it holds the code of the baseline recorded " +
+            against.runner_history_of_baseline + " (write it again: perf_gate history-offsets)";
+  }
+  return text;
+}
+
 std::string outcome_text(const Comparison& comparison) {
   switch (outcome_of(comparison)) {
     case Outcome::kInvalid:

@@ -19,6 +19,12 @@ std::string outcome_text(const Comparison& comparison);
 // "1 SLOW, 2 AMBIGUOUS, 40 SAME" (verdicts that occur, most severe first), or "no benchmarks".
 std::string counts_text(const VerdictCounts& counts);
 
+// What the comparison was made against, for every report's header: "baseline recorded 2026-11-22T03:00:00Z at
+// commit abc123" (then, where they apply: how many benchmarks a runner's own history judged, why it judged
+// no more, the same-GPU default tolerance, a runner history of another baseline left unused), or "build A
+// (5 runs interleaved with B)".
+std::string against_text(const Comparison& comparison);
+
 // The command that refreshes a GPU's baseline: what SLOW, FAST, NEW and MISSING lines point to.
 inline constexpr const char* kUpdateBaselineCommand = "scripts/update_baseline.sh";
 

@@ -161,7 +161,7 @@ Comparison poisoned_comparison() {
   c.mode = "compare";
   c.gpu_name = "NVIDIA H200\n::error::gpu <img src=g>";
   c.gpu_slug = "nvidia-h200`|";
-  c.against = "baseline [x](https://evil.example)";
+  c.against.baseline_recorded = "[x](https://evil.example)";
   BenchmarkComparison slow;
   slow.name = "fam/`<img src=x onerror=alert(1)>`/n:1";
   slow.verdict = Verdict::kSlow;

@@ -319,8 +319,8 @@ TEST(CompareSameGpu, ResultsFromARecordingGpuGetTheSameGpuDefault) {
   EXPECT_EQ(tolerance_source_words(row.tolerance_source), "default, same GPU as the baseline");
   EXPECT_EQ(row.verdict, Verdict::kSlow);
   EXPECT_TRUE(same_gpu_tolerance_applied(c));
-  EXPECT_NE(c.against.find(" on this GPU (GPU-8f2c0a11), same-GPU default tolerance 2.0%"), std::string::npos)
-      << c.against;
+  EXPECT_NE(against_text(c).find(" on this GPU (GPU-8f2c0a11), same-GPU default tolerance 2.0%"), std::string::npos)
+      << against_text(c);
 }
 
 TEST(CompareSameGpu, AnotherGpuOfTheModelKeepsTheDefault) {
@@ -331,7 +331,7 @@ TEST(CompareSameGpu, AnotherGpuOfTheModelKeepsTheDefault) {
   EXPECT_EQ(tolerance_source_words(row_of(c, kName).tolerance_source), "default: one GPU recorded");
   EXPECT_EQ(row_of(c, kName).verdict, Verdict::kSame);
   EXPECT_FALSE(same_gpu_tolerance_applied(c));
-  EXPECT_EQ(c.against.find("same-GPU"), std::string::npos) << c.against;
+  EXPECT_EQ(against_text(c).find("same-GPU"), std::string::npos) << against_text(c);
 
   baseline.recorded.gpu_uuids.clear();  // a baseline that does not know its GPUs
   EXPECT_EQ(tolerance_source_words(
@@ -369,7 +369,7 @@ TEST(CompareSameGpu, NotAnnouncedWhereNoBenchmarkUsedIt) {
   const Comparison c = compare_with_baseline(baseline, three_percent_slower_on({kThisGpu, kThisGpu, kThisGpu}), {});
   EXPECT_EQ(tolerance_source_words(row_of(c, kName).tolerance_source), "family reduction");
   EXPECT_FALSE(same_gpu_tolerance_applied(c));
-  EXPECT_EQ(c.against.find("same-GPU"), std::string::npos) << c.against;
+  EXPECT_EQ(against_text(c).find("same-GPU"), std::string::npos) << against_text(c);
 }
 
 // A baseline of kName recorded on four GPUs at `levels` (relative to 100 us), processes centred as a

@@ -189,8 +189,8 @@ TEST(StoredWithRunnerHistory, ABenchmarkWithHistoryIsJudgedAgainstItsRunnersLeve
   // The benchmark without history on this runner: against the baseline, as before.
   EXPECT_FALSE(row_of(with, kOther).runner.has_value());
   EXPECT_EQ(row_of(with, kOther).tolerance_pct, 4.0);
-  EXPECT_NE(with.against.find("1 benchmark against this runner's (GPU-runner-0001) own history"), std::string::npos)
-      << with.against;
+  EXPECT_NE(against_text(with).find("1 benchmark against this runner's (GPU-runner-0001) own history"), std::string::npos)
+      << against_text(with);
 }
 
 TEST(StoredWithRunnerHistory, TooFewRunsAnotherRunnerOrAnotherBaselineJudgeAgainstTheBaseline) {
@@ -207,9 +207,9 @@ TEST(StoredWithRunnerHistory, TooFewRunsAnotherRunnerOrAnotherBaselineJudgeAgain
   options.runner_history = &stale;
   const Comparison c = compare_with_baseline(two_benchmark_baseline(), slower_run(), options);
   EXPECT_FALSE(row_of(c, kName).runner.has_value());
-  EXPECT_NE(c.against.find("runner history not used: it holds the code of the baseline recorded 2026-10-01"),
+  EXPECT_NE(against_text(c).find("runner history not used: it holds the code of the baseline recorded 2026-10-01"),
             std::string::npos)
-      << c.against;
+      << against_text(c);
 }
 
 TEST(StoredWithRunnerHistory, AHistoryOfAnotherGpuModelIsAnError) {
@@ -235,15 +235,15 @@ TEST(StoredWithRunnerHistory, ARunnerTooYoungIsNamedInTheRowAndTheHeader) {
             std::string::npos)
       << notes_of(row_of(c, kName));
   EXPECT_NE(notes_of(row_of(c, kOther)).find("runner history: 0 of 10 runs"), std::string::npos) << notes_of(row_of(c, kOther));
-  EXPECT_NE(c.against.find("; runner GPU-runner-0001: 9 or fewer of the 10 runs of the baseline's code its own level "
+  EXPECT_NE(against_text(c).find("; runner GPU-runner-0001: 9 or fewer of the 10 runs of the baseline's code its own level "
                            "needs, for 2 benchmarks (judged against the baseline)"),
             std::string::npos)
-      << c.against;
+      << against_text(c);
   // A runner the file does not hold at all: the same words.
   const RunnerHistory others = runner_history_of("GPU-another", 96.5, 12);
   options.runner_history = &others;
   const Comparison none = compare_with_baseline(two_benchmark_baseline(), slower_run(), options);
-  EXPECT_NE(none.against.find("runner GPU-runner-0001: 0 of the 10 runs"), std::string::npos) << none.against;
+  EXPECT_NE(against_text(none).find("runner GPU-runner-0001: 0 of the 10 runs"), std::string::npos) << against_text(none);
   // Without a runner history, no row speaks of one.
   const Comparison without = compare_with_baseline(two_benchmark_baseline(), slower_run(), CompareOptions{});
   EXPECT_EQ(notes_of(row_of(without, kName)).find("runner"), std::string::npos) << notes_of(row_of(without, kName));
@@ -261,9 +261,9 @@ TEST(StoredWithRunnerHistory, ADriftingRunnerIsJudgedAsAnotherMachineSayingWhy) 
   EXPECT_NE(notes_of(row).find("runner drifting: its level moved +2."), std::string::npos) << notes_of(row);
   EXPECT_NE(notes_of(row).find("% over its last 30 runs of unchanged code and +"), std::string::npos) << notes_of(row);
   EXPECT_NE(notes_of(row).find("judged against the baseline, as another machine"), std::string::npos) << notes_of(row);
-  EXPECT_NE(c.against.find("drifting in 1 benchmark (judged against the baseline, as another machine)"),
+  EXPECT_NE(against_text(c).find("drifting in 1 benchmark (judged against the baseline, as another machine)"),
             std::string::npos)
-      << c.against;
+      << against_text(c);
 }
 
 // The run lands 2.5% above the runner's level (12 processes, as after four looks), in runs that spread 0.25%
