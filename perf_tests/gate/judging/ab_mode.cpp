@@ -148,7 +148,7 @@ Comparison compare_ab(const std::vector<ResultsFile>& a, const std::vector<Resul
                                                 comparison.budget));
   }
   sort_by_severity(comparison.benchmarks);
-  add_code_changes(pool_fingerprints(a), pool_fingerprints(b), "build A's results", "build B's results", comparison,
+  add_code_changes(pool_fingerprints(a), pool_fingerprints(b), comparison,
                    no_fingerprints_because(b));
   return comparison;
 }

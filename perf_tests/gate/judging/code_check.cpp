@@ -22,26 +22,19 @@ const formats::Fingerprint& find_or(const std::map<std::string, formats::Fingerp
 
 }  // namespace
 
-void add_code_changes(const std::map<std::string, formats::Fingerprint>& before, const std::map<std::string, formats::Fingerprint>& now,
-                      const std::string& before_label, const std::string& now_label, Comparison& comparison,
+void add_code_changes(const std::map<std::string, formats::Fingerprint>& before,
+                      const std::map<std::string, formats::Fingerprint>& now, Comparison& comparison,
                       const std::string& now_cannot_have) {
   // A side with no fingerprint at all says so once, for the run, rather than on every row.
-  constexpr const char* kWhereFrom = "a checking process of gpuperf_bench captures them with CUPTI";
   if (now.empty() && !now_cannot_have.empty()) {
-    comparison.code_not_checked = "fingerprints not captured (" + now_cannot_have + ")";
+    comparison.code_not_checked = CodeNotChecked::kSuiteCapturesNone;
+    comparison.suite_without_fingerprints = now_cannot_have;
     return;
   }
-  if (before.empty() && now.empty()) {
-    comparison.code_not_checked = "neither " + before_label + " nor " + now_label + " hold fingerprints (" +
-                                  kWhereFrom + ")";
-    return;
-  }
-  if (now.empty()) {
-    comparison.code_not_checked = now_label + " hold no fingerprints (" + kWhereFrom + ")";
-    return;
-  }
-  if (before.empty()) {
-    comparison.code_not_checked = before_label + " holds no fingerprints (recorded before they were kept: record it again)";
+  if (before.empty() || now.empty()) {
+    comparison.code_not_checked = before.empty() && now.empty() ? CodeNotChecked::kNeitherSide
+                                  : now.empty()                 ? CodeNotChecked::kNoneNow
+                                                                : CodeNotChecked::kNoneBefore;
     return;
   }
   const formats::Fingerprint before_missing = not_captured("none recorded for it");

@@ -18,13 +18,11 @@ namespace gpuperf::gate {
 
 // Fills each row's `code` from the two sides' fingerprints (compare_code, with "not captured" standing in
 // for a benchmark one side has no fingerprint of); when a whole side holds none, comparison.code_not_checked
-// says so instead and no row is compared.
-// The labels name the sides in those reasons: "the baseline" and "these results", "build A's results" and
-// "build B's results". `now_cannot_have` (ResultsFile::no_fingerprints_because of the results judged, as
-// no_fingerprints_because() gives it): where the results come from a suite that captures none, the reason
-// says that plainly, "fingerprints not captured (a Google Benchmark suite)".
-void add_code_changes(const std::map<std::string, formats::Fingerprint>& before, const std::map<std::string, formats::Fingerprint>& now,
-                      const std::string& before_label, const std::string& now_label, Comparison& comparison,
+// says which instead and no row is compared. `now_cannot_have` (ResultsFile::no_fingerprints_because of
+// the results judged, as no_fingerprints_because() gives it): where the results come from a suite that
+// captures none, kSuiteCapturesNone, with what the suite is.
+void add_code_changes(const std::map<std::string, formats::Fingerprint>& before,
+                      const std::map<std::string, formats::Fingerprint>& now, Comparison& comparison,
                       const std::string& now_cannot_have = "");
 
 // Why none of `results` can hold fingerprints (their no_fingerprints_because, where every one gives the

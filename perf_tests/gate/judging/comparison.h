@@ -68,6 +68,15 @@ struct MethodChange {
   int results = 0;   // the results' measuring_method
 };
 
+// Why the comparison compared no benchmark's code.
+enum class CodeNotChecked {
+  kChecked,            // it compared them
+  kSuiteCapturesNone,  // the results come from a suite that captures no fingerprints
+  kNeitherSide,        // neither side holds fingerprints
+  kNoneNow,            // the results (build B's) hold none
+  kNoneBefore,         // the baseline (build A's results) holds none
+};
+
 // What a comparison was made against, as data for the reports' headers (reports/wording.h, against_text);
 // how many rows a runner's history judged, or could not, the rows themselves say.
 struct ComparedWith {
@@ -100,8 +109,11 @@ struct Comparison {
   // ceiling family without any ceiling benchmark compared (its own rows say why). Informational: it never
   // changes a verdict or the exit code.
   std::optional<Canary> canary;
-  // Why no benchmark's code could be compared (neither side holds fingerprints); empty when it could.
-  std::string code_not_checked;
+  // Why no benchmark's code could be compared (no side, or one side, holds fingerprints); kChecked when it
+  // could. The reports word it (reports/code_lines.h, code_not_checked_text).
+  CodeNotChecked code_not_checked = CodeNotChecked::kChecked;
+  // kSuiteCapturesNone: what the results come from ("a Google Benchmark suite", inputs/results.h).
+  std::string suite_without_fingerprints;
   // Stored mode: set when the baseline's measuring method differs from the results' (both recorded, i.e.
   // non-zero); every report's header says so once. nullopt: the same method, or a team suite's results.
   std::optional<MethodChange> method_change;

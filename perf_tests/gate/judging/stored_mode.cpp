@@ -289,7 +289,7 @@ Comparison compare_with_baseline(const Baseline& baseline, const std::vector<Res
     comparison.benchmarks.push_back(std::move(row));
   }
   sort_by_severity(comparison.benchmarks);
-  add_code_changes(baseline_fingerprints(baseline), pool_fingerprints(results), "the baseline", "these results", comparison,
+  add_code_changes(baseline_fingerprints(baseline), pool_fingerprints(results), comparison,
                    no_fingerprints_because(results));
   // After the code is compared: a same-code row beyond its tolerance is the platform's (same_code_rule.h).
   apply_same_code_rule(comparison);

@@ -44,8 +44,28 @@ std::vector<std::string> code_warnings(const BenchmarkComparison& row) {
   return warnings;
 }
 
+std::string code_not_checked_text(const Comparison& comparison) {
+  constexpr const char* kWhereFrom = "a checking process of gpuperf_bench captures them with CUPTI";
+  const bool ab = comparison.mode == "ab";
+  const std::string before = ab ? "build A's results" : "the baseline";
+  const std::string now = ab ? "build B's results" : "these results";
+  switch (comparison.code_not_checked) {
+    case CodeNotChecked::kChecked:
+      return "";
+    case CodeNotChecked::kSuiteCapturesNone:
+      return "fingerprints not captured (" + comparison.suite_without_fingerprints + ")";
+    case CodeNotChecked::kNeitherSide:
+      return "neither " + before + " nor " + now + " hold fingerprints (" + kWhereFrom + ")";
+    case CodeNotChecked::kNoneNow:
+      return now + " hold no fingerprints (" + kWhereFrom + ")";
+    case CodeNotChecked::kNoneBefore:
+      return before + " holds no fingerprints (recorded before they were kept: record it again)";
+  }
+  return "";
+}
+
 std::string code_summary(const Comparison& comparison) {
-  if (!comparison.code_not_checked.empty()) return "code changes not checked: " + comparison.code_not_checked;
+  if (const std::string why = code_not_checked_text(comparison); !why.empty()) return "code changes not checked: " + why;
   int same = 0, changed = 0, unknown = 0;
   std::string first_reason;
   for (const BenchmarkComparison& row : comparison.benchmarks) {

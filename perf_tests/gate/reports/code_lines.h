@@ -26,6 +26,11 @@ std::vector<std::string> code_warnings(const BenchmarkComparison& row);
 // when no row was compared.
 std::string code_summary(const Comparison& comparison);
 
+// Why no benchmark's code was compared (Comparison::code_not_checked), naming the sides as the mode does:
+// "these results hold no fingerprints (a checking process of gpuperf_bench captures them with CUPTI)",
+// "fingerprints not captured (a Google Benchmark suite)"; "" when they were compared.
+std::string code_not_checked_text(const Comparison& comparison);
+
 // "same code: 104 verdicts: 103 SAME, 1 UNCHANGED": the verdicts on identical fingerprints, the gate's
 // observed false alarms. Empty when there were none.
 std::string same_code_summary(const Comparison& comparison);

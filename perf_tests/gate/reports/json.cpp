@@ -158,7 +158,9 @@ std::string json_report(const Comparison& comparison) {
   ordered same_code = ordered::object();
   const VerdictCounts same_code_verdicts = same_code_counts(comparison);
   for (int v = 0; v < kVerdictCount; ++v) same_code[verdict_name(static_cast<Verdict>(v))] = same_code_verdicts[v];
-  doc["code"] = ordered{{"not_checked", comparison.code_not_checked.empty() ? ordered(nullptr) : ordered(comparison.code_not_checked)},
+  doc["code"] = ordered{{"not_checked", comparison.code_not_checked == CodeNotChecked::kChecked
+                                            ? ordered(nullptr)
+                                            : ordered(code_not_checked_text(comparison))},
                         {"summary", code_summary(comparison)},
                         {"same_code_counts", same_code}};
   ordered rows = ordered::array();

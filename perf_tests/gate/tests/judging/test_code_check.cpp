@@ -95,11 +95,11 @@ TEST(CodeCheck, SlowOverTheSameCodeSaysTheCauseIsElsewhere) {
 
 TEST(CodeCheck, ResultsWithoutFingerprintsAreJudgedAndSaySo) {
   const Comparison with = compared(fingerprinted_baseline(), processes("results_slow_"));
-  EXPECT_EQ(with.code_not_checked, "these results hold no fingerprints (a checking process of gpuperf_bench captures them with CUPTI)");
+  EXPECT_EQ(code_not_checked_text(with), "these results hold no fingerprints (a checking process of gpuperf_bench captures them with CUPTI)");
   EXPECT_EQ(row_of(with, kReduce9).verdict, Verdict::kSlow) << "judged on timings as before";
   EXPECT_FALSE(row_of(with, kReduce9).code);
   const Comparison old_baseline = compared(load_baseline(testdata("baseline_h200.json")), processes("results_code_change_"));
-  EXPECT_NE(old_baseline.code_not_checked.find("the baseline holds no fingerprints"), std::string::npos);
+  EXPECT_NE(code_not_checked_text(old_baseline).find("the baseline holds no fingerprints"), std::string::npos);
   const Comparison neither = compared(load_baseline(testdata("baseline_h200.json")), processes("results_run"));
   EXPECT_NE(code_summary(neither).find("code changes not checked: neither the baseline nor these results"),
             std::string::npos);
