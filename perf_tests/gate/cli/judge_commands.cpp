@@ -17,6 +17,7 @@
 #include "gate/judging/outcome.h"
 #include "gate/judging/stored_mode.h"
 #include "gate/judging/tolerance.h"
+#include "gate/reports/code_words.h"
 #include "gate/reports/report_files.h"
 #include "gate/reports/reports.h"
 
@@ -92,7 +93,9 @@ int run_unchanged(const Arguments& args, std::ostream& out, std::ostream& /*err*
   formats::write_file_atomically(list_path, list);
   int selected = 0;
   for (const auto& entry : pool_fingerprints(results)) selected += selection.matches(entry.first) ? 1 : 0;
-  out << unchanged_line(unchanged.size(), selected, why_platform_prevents_skipping(baseline, results)) << "\n";
+  out << unchanged_line(unchanged.size(), selected,
+                        platform_prevents_skipping_words(platform_changes_preventing_skipping(baseline, results)))
+      << "\n";
   return formats::kExitPass;
 }
 

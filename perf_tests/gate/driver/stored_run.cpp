@@ -24,6 +24,7 @@
 #include "gate/judging/memory_canary.h"
 #include "gate/judging/outcome.h"
 #include "gate/judging/stored_mode.h"
+#include "gate/reports/code_words.h"
 #include "gate/reports/report_files.h"
 #include "gate/reports/reports.h"
 
@@ -257,7 +258,9 @@ void StoredRun::leave_unchanged_untimed() {
   const std::set<std::string> unchanged = unchanged_benchmarks(baseline_, checked, selection_);
   int fingerprinted = 0;
   for (const auto& entry : pool_fingerprints(checked)) fingerprinted += selection_.matches(entry.first) ? 1 : 0;
-  out_ << unchanged_line(unchanged.size(), fingerprinted, why_platform_prevents_skipping(baseline_, checked)) << "\n";
+  out_ << unchanged_line(unchanged.size(), fingerprinted,
+                        platform_prevents_skipping_words(platform_changes_preventing_skipping(baseline_, checked)))
+       << "\n";
   std::vector<std::string> changed;
   for (const auto& entry : fingerprints_->fingerprints) {
     if (unchanged.count(entry.first) == 0) changed.push_back(entry.first);

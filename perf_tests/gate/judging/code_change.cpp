@@ -3,11 +3,12 @@
 #include <algorithm>
 #include <set>
 #include <string_view>
+#include <utility>
 
 namespace gpuperf::gate {
 namespace {
 
-// The sections of CodeChange::changes, most important first: which code ran, then what it is, then how
+// The sections of CodeChange::differences, most important first: which code ran, then what it is, then how
 // it was launched.
 enum class Section {
   kKernels,
@@ -20,18 +21,72 @@ enum class Section {
   kSassUnknown
 };
 
-struct Line {
-  Section section;
-  std::string text;
-  bool warning = false;
-};
+Section section_of(CodeDifferenceKind kind) {
+  switch (kind) {
+    case CodeDifferenceKind::kKernelReplaced:
+    case CodeDifferenceKind::kKernelRemoved:
+    case CodeDifferenceKind::kKernelAdded: return Section::kKernels;
+    case CodeDifferenceKind::kCopyResized:
+    case CodeDifferenceKind::kCopyCount:
+    case CodeDifferenceKind::kCopyPlace:
+    case CodeDifferenceKind::kCopyRemoved:
+    case CodeDifferenceKind::kCopyAdded: return Section::kCopies;
+    case CodeDifferenceKind::kSassChanged: return Section::kSass;
+    case CodeDifferenceKind::kLibraryRemoved:
+    case CodeDifferenceKind::kLibraryAdded:
+    case CodeDifferenceKind::kLibraryVersion: return Section::kLibraries;
+    case CodeDifferenceKind::kRegisters:
+    case CodeDifferenceKind::kLocalMemory:
+    case CodeDifferenceKind::kStaticSharedMemory: return Section::kResources;
+    case CodeDifferenceKind::kGrid:
+    case CodeDifferenceKind::kBlock:
+    case CodeDifferenceKind::kDynamicSharedMemory: return Section::kLaunchConfiguration;
+    case CodeDifferenceKind::kLaunches: return Section::kLaunchCount;
+    case CodeDifferenceKind::kSassUnknown: return Section::kSassUnknown;
+  }
+  return Section::kSassUnknown;
+}
 
-// Lines in the order they were found: launch order, then libraries by name. A stable sort by section
-// keeps that order within each section.
-using Lines = std::vector<Line>;
+// Differences in the order they were found: launch order, then libraries by name. A stable sort by
+// section keeps that order within each section.
+using Differences = std::vector<CodeDifference>;
 
-std::string dims(const std::array<int, 3>& d) {
-  return std::to_string(d[0]) + "x" + std::to_string(d[1]) + "x" + std::to_string(d[2]);
+CodeDifference kernel_difference(CodeDifferenceKind kind, const std::string& kernel) {
+  CodeDifference d;
+  d.kind = kind;
+  d.kernel = kernel;
+  return d;
+}
+
+CodeDifference kernel_numbers(CodeDifferenceKind kind, const std::string& kernel, long long before, long long now,
+                              bool warning = false) {
+  CodeDifference d = kernel_difference(kind, kernel);
+  d.before = before;
+  d.now = now;
+  d.warning = warning;
+  return d;
+}
+
+CodeDifference library_difference(CodeDifferenceKind kind, const std::string& library, const std::string& before,
+                                  const std::string& now) {
+  CodeDifference d;
+  d.kind = kind;
+  d.library = library;
+  d.before_version = before;
+  d.now_version = now;
+  return d;
+}
+
+CodeDifference copy_difference(CodeDifferenceKind kind, const formats::CopyOrSet& copy, long long before = 0,
+                               long long now = 0) {
+  CodeDifference d;
+  d.kind = kind;
+  d.copy_kind = copy.kind;
+  d.copy_bytes = copy.bytes;
+  d.before = before;
+  d.now = now;
+  d.warning = kind == CodeDifferenceKind::kCopyAdded;
+  return d;
 }
 
 // In double: three dimensions of up to 2^31 - 1 overflow any integer type; exact below 2^53 blocks.
@@ -71,70 +126,71 @@ std::string_view without_signature(std::string_view name) {
   return name;  // unbalanced: leave it as it is
 }
 
-void compare_matched(const formats::KernelLaunch& before, const formats::KernelLaunch& now, Lines& lines) {
+void compare_matched(const formats::KernelLaunch& before, const formats::KernelLaunch& now, Differences& found) {
   const std::string name = short_kernel_name(now);
-  auto add = [&](Section section, const std::string& what, bool warning = false) {
-    lines.push_back({section, name + ": " + what, warning});
-  };
-  auto from_to = [](auto before_value, auto now_value) {
-    return std::to_string(before_value) + " -> " + std::to_string(now_value);
-  };
   if (before.sass_hash.empty() || now.sass_hash.empty()) {
-    lines.push_back({Section::kSassUnknown, "SASS of " + name + " unknown"});
+    found.push_back(kernel_difference(CodeDifferenceKind::kSassUnknown, name));
   } else if (before.sass_hash != now.sass_hash) {
-    add(Section::kSass, "SASS changed");
+    found.push_back(kernel_difference(CodeDifferenceKind::kSassChanged, name));
   }
   if (before.registers_per_thread != now.registers_per_thread) {
-    add(Section::kResources, "registers " + from_to(before.registers_per_thread, now.registers_per_thread));
+    found.push_back(kernel_numbers(CodeDifferenceKind::kRegisters, name, before.registers_per_thread, now.registers_per_thread));
   }
   if (before.local_memory_per_thread_bytes != now.local_memory_per_thread_bytes) {
-    add(Section::kResources,
-        "local memory " + from_to(before.local_memory_per_thread_bytes, now.local_memory_per_thread_bytes) +
-            " B/thread",
-        now.local_memory_per_thread_bytes > before.local_memory_per_thread_bytes);
+    found.push_back(kernel_numbers(CodeDifferenceKind::kLocalMemory, name, before.local_memory_per_thread_bytes,
+                                   now.local_memory_per_thread_bytes,
+                                   now.local_memory_per_thread_bytes > before.local_memory_per_thread_bytes));
   }
   if (before.static_shared_memory_bytes != now.static_shared_memory_bytes) {
-    add(Section::kResources,
-        "static shared memory " + from_to(before.static_shared_memory_bytes, now.static_shared_memory_bytes) + " B");
+    found.push_back(kernel_numbers(CodeDifferenceKind::kStaticSharedMemory, name, before.static_shared_memory_bytes,
+                                   now.static_shared_memory_bytes));
   }
   if (before.grid != now.grid) {
-    add(Section::kLaunchConfiguration, "grid " + dims(before.grid) + " -> " + dims(now.grid) + " blocks",
-        2.0 * total_blocks(now.grid) <= total_blocks(before.grid));
+    CodeDifference grid = kernel_difference(CodeDifferenceKind::kGrid, name);
+    grid.before_dims = before.grid;
+    grid.now_dims = now.grid;
+    grid.warning = 2.0 * total_blocks(now.grid) <= total_blocks(before.grid);
+    found.push_back(grid);
   }
   if (before.block != now.block) {
-    add(Section::kLaunchConfiguration, "block " + dims(before.block) + " -> " + dims(now.block) + " threads");
+    CodeDifference block = kernel_difference(CodeDifferenceKind::kBlock, name);
+    block.before_dims = before.block;
+    block.now_dims = now.block;
+    found.push_back(block);
   }
   if (before.dynamic_shared_memory_bytes != now.dynamic_shared_memory_bytes) {
-    add(Section::kLaunchConfiguration,
-        "dynamic shared memory " + from_to(before.dynamic_shared_memory_bytes, now.dynamic_shared_memory_bytes) +
-            " B");
+    found.push_back(kernel_numbers(CodeDifferenceKind::kDynamicSharedMemory, name, before.dynamic_shared_memory_bytes,
+                                   now.dynamic_shared_memory_bytes));
   }
-  if (before.launches != now.launches) add(Section::kLaunchCount, "launches " + from_to(before.launches, now.launches));
+  if (before.launches != now.launches) {
+    found.push_back(kernel_numbers(CodeDifferenceKind::kLaunches, name, before.launches, now.launches));
+  }
 }
 
 // The unmatched kernels between two matched ones: pairs in order are replacements, the rest are
 // removed (more of them before) or added (more now).
 void compare_gap(const std::vector<const formats::KernelLaunch*>& removed, const std::vector<const formats::KernelLaunch*>& added,
-                 Lines& lines) {
+                 Differences& found) {
   const std::size_t pairs = std::min(removed.size(), added.size());
   for (std::size_t p = 0; p < pairs; ++p) {
-    const std::string before = short_kernel_name(*removed[p]);
-    const std::string now = short_kernel_name(*added[p]);
-    lines.push_back({Section::kKernels, "kernel " + before + " replaced by " +
-                                            (now == before ? "another " + now + " (mangled names differ)" : now)});
+    CodeDifference replaced = kernel_difference(CodeDifferenceKind::kKernelReplaced, short_kernel_name(*removed[p]));
+    replaced.other_kernel = short_kernel_name(*added[p]);
+    found.push_back(replaced);
   }
   for (std::size_t p = pairs; p < removed.size(); ++p) {
-    lines.push_back({Section::kKernels, "kernel " + short_kernel_name(*removed[p]) + " removed"});
+    found.push_back(kernel_difference(CodeDifferenceKind::kKernelRemoved, short_kernel_name(*removed[p])));
   }
   for (std::size_t p = pairs; p < added.size(); ++p) {
-    lines.push_back({Section::kKernels, "kernel " + short_kernel_name(*added[p]) + " added", true});
+    CodeDifference kernel = kernel_difference(CodeDifferenceKind::kKernelAdded, short_kernel_name(*added[p]));
+    kernel.warning = true;
+    found.push_back(kernel);
   }
 }
 
 // Aligns the two launch-ordered lists by stable_mangled_name along a longest common subsequence and compares
 // what matched and what did not. Ties go the same way every time: a baseline kernel is dropped before a
 // current one is skipped.
-void compare_kernels(const std::vector<formats::KernelLaunch>& before, const std::vector<formats::KernelLaunch>& now, Lines& lines) {
+void compare_kernels(const std::vector<formats::KernelLaunch>& before, const std::vector<formats::KernelLaunch>& now, Differences& found) {
   const std::size_t n = before.size();
   const std::size_t m = now.size();
   // common[i * (m + 1) + j]: length of a longest common subsequence of before[i..] and now[j..].
@@ -155,21 +211,21 @@ void compare_kernels(const std::vector<formats::KernelLaunch>& before, const std
   std::size_t j = 0;
   while (i < n || j < m) {
     if (i < n && j < m && before_names[i] == now_names[j]) {
-      compare_gap(removed, added, lines);
+      compare_gap(removed, added, found);
       removed.clear();
       added.clear();
-      compare_matched(before[i++], now[j++], lines);
+      compare_matched(before[i++], now[j++], found);
     } else if (j == m || (i < n && at(i + 1, j) >= at(i, j + 1))) {
       removed.push_back(&before[i++]);
     } else {
       added.push_back(&now[j++]);
     }
   }
-  compare_gap(removed, added, lines);
+  compare_gap(removed, added, found);
 }
 
 void compare_libraries(const std::map<std::string, std::string>& before,
-                       const std::map<std::string, std::string>& now, Lines& lines) {
+                       const std::map<std::string, std::string>& now, Differences& found) {
   std::set<std::string> names;
   for (const auto& entry : before) names.insert(entry.first);
   for (const auto& entry : now) names.insert(entry.first);
@@ -177,11 +233,11 @@ void compare_libraries(const std::map<std::string, std::string>& before,
     const auto was = before.find(library);
     const auto is = now.find(library);
     if (is == now.end()) {
-      lines.push_back({Section::kLibraries, "library " + library + " " + was->second + " removed"});
+      found.push_back(library_difference(CodeDifferenceKind::kLibraryRemoved, library, was->second, ""));
     } else if (was == before.end()) {
-      lines.push_back({Section::kLibraries, "library " + library + " " + is->second + " added"});
+      found.push_back(library_difference(CodeDifferenceKind::kLibraryAdded, library, "", is->second));
     } else if (was->second != is->second) {
-      lines.push_back({Section::kLibraries, library + " " + was->second + " -> " + is->second});
+      found.push_back(library_difference(CodeDifferenceKind::kLibraryVersion, library, was->second, is->second));
     }
   }
 }
@@ -191,16 +247,10 @@ bool same_copy_operation(const formats::CopyOrSet& a, const formats::CopyOrSet& 
   return a.kind == b.kind && a.bytes == b.bytes;
 }
 
-std::string times(int count) { return count == 1 ? "once" : std::to_string(count) + " times"; }
-
-void compare_matched_copies(const formats::CopyOrSet& was, const formats::CopyOrSet& is, Lines& lines) {
-  const std::string what = formats::describe(is);
-  if (was.count != is.count) {
-    lines.push_back({Section::kCopies, what + ": " + times(was.count) + " -> " + times(is.count)});
-  }
+void compare_matched_copies(const formats::CopyOrSet& was, const formats::CopyOrSet& is, Differences& found) {
+  if (was.count != is.count) found.push_back(copy_difference(CodeDifferenceKind::kCopyCount, is, was.count, is.count));
   if (was.after_launches != is.after_launches) {
-    lines.push_back({Section::kCopies, what + ": after kernel launch " + std::to_string(was.after_launches) + " -> " +
-                                           std::to_string(is.after_launches)});
+    found.push_back(copy_difference(CodeDifferenceKind::kCopyPlace, is, was.after_launches, is.after_launches));
   }
 }
 
@@ -208,23 +258,22 @@ void compare_matched_copies(const formats::CopyOrSet& was, const formats::CopyOr
 // DtoD of 1048576 -> 2097152 bytes"), the rest are removed or added (added: work the timed region did
 // not do, a warning as an added kernel is).
 void compare_copy_gap(std::vector<const formats::CopyOrSet*>& removed, std::vector<const formats::CopyOrSet*>& added,
-                      Lines& lines) {
+                      Differences& found) {
   for (auto r = removed.begin(); r != removed.end();) {
     const auto a = std::find_if(added.begin(), added.end(), [&](const formats::CopyOrSet* c) { return c->kind == (*r)->kind; });
     if (a == added.end()) {
       ++r;
       continue;
     }
-    lines.push_back({Section::kCopies, (*a)->kind + " of " + std::to_string((*r)->bytes) + " -> " +
-                                           std::to_string((*a)->bytes) + " bytes"});
+    found.push_back(copy_difference(CodeDifferenceKind::kCopyResized, **a, (*r)->bytes, (*a)->bytes));
     if ((*r)->count != (*a)->count) {
-      lines.push_back({Section::kCopies, formats::describe(**a) + ": " + times((*r)->count) + " -> " + times((*a)->count)});
+      found.push_back(copy_difference(CodeDifferenceKind::kCopyCount, **a, (*r)->count, (*a)->count));
     }
     added.erase(a);
     r = removed.erase(r);
   }
-  for (const formats::CopyOrSet* c : removed) lines.push_back({Section::kCopies, formats::describe(*c) + " removed"});
-  for (const formats::CopyOrSet* c : added) lines.push_back({Section::kCopies, formats::describe(*c) + " added", true});
+  for (const formats::CopyOrSet* c : removed) found.push_back(copy_difference(CodeDifferenceKind::kCopyRemoved, *c));
+  for (const formats::CopyOrSet* c : added) found.push_back(copy_difference(CodeDifferenceKind::kCopyAdded, *c));
   removed.clear();
   added.clear();
 }
@@ -232,7 +281,7 @@ void compare_copy_gap(std::vector<const formats::CopyOrSet*>& removed, std::vect
 // The copies and sets of both sides, aligned along a longest common subsequence of (kind, bytes) as the
 // kernels are, so that one added set does not misalign the rest.
 void compare_copies(const std::vector<formats::CopyOrSet>& before, const std::vector<formats::CopyOrSet>& now,
-                    Lines& lines) {
+                    Differences& found) {
   const std::size_t n = before.size();
   const std::size_t m = now.size();
   std::vector<std::size_t> common((n + 1) * (m + 1), 0);
@@ -248,15 +297,15 @@ void compare_copies(const std::vector<formats::CopyOrSet>& before, const std::ve
   std::size_t j = 0;
   while (i < n || j < m) {
     if (i < n && j < m && same_copy_operation(before[i], now[j])) {
-      compare_copy_gap(removed, added, lines);
-      compare_matched_copies(before[i++], now[j++], lines);
+      compare_copy_gap(removed, added, found);
+      compare_matched_copies(before[i++], now[j++], found);
     } else if (j == m || (i < n && at(i + 1, j) >= at(i, j + 1))) {
       removed.push_back(&before[i++]);
     } else {
       added.push_back(&now[j++]);
     }
   }
-  compare_copy_gap(removed, added, lines);
+  compare_copy_gap(removed, added, found);
 }
 
 }  // namespace
@@ -289,29 +338,26 @@ CodeChange compare_code(const formats::Fingerprint& baseline, const formats::Fin
   if (!have_baseline || !have_current) {
     change.comparison = CodeComparison::kUnknown;
     if (!have_baseline) {
-      change.unknown_reason = "the baseline has no fingerprint";
-      if (!baseline.capture_status.empty()) change.unknown_reason += " (" + baseline.capture_status + ")";
+      change.baseline_missing = CodeSideMissing::kNotCaptured;
+      change.baseline_capture_status = baseline.capture_status;
     }
     if (!have_current) {
-      const std::string why = current.capture_status.empty() ? "no reason given" : current.capture_status;
-      if (!change.unknown_reason.empty()) change.unknown_reason += "; ";
-      change.unknown_reason += "not captured now (" + why + ")";
+      change.current_missing = CodeSideMissing::kNotCaptured;
+      change.current_capture_status = current.capture_status;
     }
     return change;
   }
-  Lines lines;
-  compare_kernels(baseline.kernels, current.kernels, lines);
+  Differences found;
+  compare_kernels(baseline.kernels, current.kernels, found);
   // A schema-1 side saw kernels alone: its copies are unknown, neither the same nor changed.
   const bool both_cover_copies = baseline.covers_copies && current.covers_copies;
-  if (both_cover_copies) compare_copies(baseline.copies, current.copies, lines);
-  compare_libraries(baseline.libraries, current.libraries, lines);
-  std::stable_sort(lines.begin(), lines.end(),
-                   [](const Line& a, const Line& b) { return a.section < b.section; });
-  for (const Line& line : lines) {
-    change.changes.push_back(line.text);
-    if (line.warning) change.warnings.push_back(line.text);
-  }
-  change.comparison = change.changes.empty() ? CodeComparison::kSame : CodeComparison::kChanged;
+  if (both_cover_copies) compare_copies(baseline.copies, current.copies, found);
+  compare_libraries(baseline.libraries, current.libraries, found);
+  std::stable_sort(found.begin(), found.end(), [](const CodeDifference& a, const CodeDifference& b) {
+    return section_of(a.kind) < section_of(b.kind);
+  });
+  change.differences = std::move(found);
+  change.comparison = change.differences.empty() ? CodeComparison::kSame : CodeComparison::kChanged;
   change.covers_all_gpu_work = change.comparison == CodeComparison::kSame && both_cover_copies;
   return change;
 }

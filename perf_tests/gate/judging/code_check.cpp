@@ -8,12 +8,6 @@ namespace gpuperf::gate {
 namespace {
 
 
-formats::Fingerprint not_captured(const std::string& why) {
-  formats::Fingerprint missing;
-  missing.capture_status = why;
-  return missing;
-}
-
 const formats::Fingerprint& find_or(const std::map<std::string, formats::Fingerprint>& fingerprints, const std::string& name,
                            const formats::Fingerprint& fallback) {
   const auto it = fingerprints.find(name);
@@ -37,12 +31,13 @@ void add_code_changes(const std::map<std::string, formats::Fingerprint>& before,
                                                                 : CodeNotChecked::kNoneBefore;
     return;
   }
-  const formats::Fingerprint before_missing = not_captured("none recorded for it");
-  const formats::Fingerprint now_missing = not_captured("none captured for it");
+  const formats::Fingerprint none;  // not captured: compare_code says kUnknown
   for (BenchmarkComparison& row : comparison.benchmarks) {
     const bool in_before = before.count(row.name) != 0, in_now = now.count(row.name) != 0;
     if (!in_before && !in_now) continue;  // a benchmark on one side only (NEW, MISSING): nothing to compare
-    row.code = compare_code(find_or(before, row.name, before_missing), find_or(now, row.name, now_missing));
+    row.code = compare_code(find_or(before, row.name, none), find_or(now, row.name, none));
+    if (!in_before) row.code->baseline_missing = CodeSideMissing::kNoneForBenchmark;
+    if (!in_now) row.code->current_missing = CodeSideMissing::kNoneForBenchmark;
   }
 }
 
@@ -62,25 +57,20 @@ std::map<std::string, formats::Fingerprint> baseline_fingerprints(const Baseline
   return fingerprints;
 }
 
-std::string why_platform_prevents_skipping(const Baseline& baseline, const std::vector<ResultsFile>& results) {
+std::vector<PlatformChange> platform_changes_preventing_skipping(const Baseline& baseline,
+                                                                 const std::vector<ResultsFile>& results) {
   std::vector<PlatformChange> blocking;
   for (const PlatformChange& change : platform_changes(platform_of(baseline), platform_of(results))) {
     if (change.field == "sm_clock_mhz" || change.field == "mem_clock_mhz") continue;
     if (change.kind != PlatformChange::Kind::kUnknown || change.field == "driver") blocking.push_back(change);
   }
-  if (blocking.empty()) return "";
-  std::string why;
-  for (const PlatformChange& change : blocking) {
-    why += (why.empty() ? "" : ", ") +
-           (change.kind == PlatformChange::Kind::kUnknown ? change.label + " unknown" : describe_change(change));
-  }
-  return "the platform is not the baseline's (" + why + ")";
+  return blocking;
 }
 
 std::set<std::string> unchanged_benchmarks(const Baseline& baseline, const std::vector<ResultsFile>& results,
                                            const Selection& selection) {
   std::set<std::string> unchanged;
-  if (!why_platform_prevents_skipping(baseline, results).empty()) return unchanged;
+  if (!platform_changes_preventing_skipping(baseline, results).empty()) return unchanged;
   for (const auto& [name, now] : pool_fingerprints(results)) {
     const auto entry = baseline.benchmarks.find(name);
     if (!selection.matches(name) || entry == baseline.benchmarks.end() || !entry->second.fingerprint) continue;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "gate/inputs/baseline.h"
+#include "gate/inputs/platform.h"
 #include "gate/inputs/results.h"
 #include "gate/inputs/selection.h"
 #include "gate/judging/comparison.h"
@@ -16,9 +17,9 @@
 
 namespace gpuperf::gate {
 
-// Fills each row's `code` from the two sides' fingerprints (compare_code, with "not captured" standing in
-// for a benchmark one side has no fingerprint of); when a whole side holds none, comparison.code_not_checked
-// says which instead and no row is compared. `now_cannot_have` (ResultsFile::no_fingerprints_because of
+// Fills each row's `code` from the two sides' fingerprints (compare_code; where one side holds none of the
+// benchmark, kUnknown with that side's CodeSideMissing::kNoneForBenchmark); when a whole side holds none,
+// comparison.code_not_checked says which instead and no row is compared. `now_cannot_have` (ResultsFile::no_fingerprints_because of
 // the results judged, as no_fingerprints_because() gives it): where the results come from a suite that
 // captures none, kSuiteCapturesNone, with what the suite is.
 void add_code_changes(const std::map<std::string, formats::Fingerprint>& before,
@@ -32,10 +33,12 @@ std::string no_fingerprints_because(const std::vector<ResultsFile>& results);
 // The baseline's fingerprints by benchmark name.
 std::map<std::string, formats::Fingerprint> baseline_fingerprints(const Baseline& baseline);
 
-// Why these results' benchmarks may not skip their timing on this platform, or "" when they may: the
-// driver, CUDA runtime, compute capability, SM count and memory must be known and equal to the baseline's
-// (clocks are not compared: a process that times nothing reads none).
-std::string why_platform_prevents_skipping(const Baseline& baseline, const std::vector<ResultsFile>& results);
+// What keeps these results' benchmarks from skipping their timing on this platform, empty when nothing
+// does: the driver, CUDA runtime, compute capability, SM count and memory must be known and equal to the
+// baseline's (clocks are not compared: a process that times nothing reads none). A driver that a side does
+// not give is kept as a kUnknown change; reports/code_words.h words the list.
+std::vector<PlatformChange> platform_changes_preventing_skipping(const Baseline& baseline,
+                                                                 const std::vector<ResultsFile>& results);
 
 // The selected benchmarks whose captured fingerprint in `results` equals the baseline's (compare_code:
 // same) on a platform that allows skipping; empty when the platform does not. What --skip-unchanged leaves

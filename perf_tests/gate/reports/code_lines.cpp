@@ -2,6 +2,7 @@
 
 #include "gate/judging/code_check.h"
 #include "gate/judging/outcome.h"
+#include "gate/reports/code_words.h"
 #include "gate/reports/wording.h"
 
 namespace gpuperf::gate {
@@ -20,7 +21,7 @@ std::string other_side(const std::string& mode) { return mode == "ab" ? "build A
 
 std::string code_line(const BenchmarkComparison& row, const std::string& mode) {
   if (!row.code) return "";
-  if (row.code->comparison == CodeComparison::kChanged) return "code: " + joined(row.code->changes, "; ");
+  if (row.code->comparison == CodeComparison::kChanged) return "code: " + joined(code_change_words(*row.code), "; ");
   if (row.code->comparison != CodeComparison::kSame) return "";
   const char* covered = row.code->covers_all_gpu_work ? "SASS, launches, libraries, copies and sets" : "SASS, launches, libraries";
   if (row.verdict == Verdict::kPlatform) return "code: the same as " + other_side(mode) + " (" + covered + ")";
@@ -38,7 +39,7 @@ std::vector<std::string> code_warnings(const BenchmarkComparison& row) {
   if (!row.code || (row.verdict != Verdict::kSame && row.verdict != Verdict::kFast && row.verdict != Verdict::kAmbiguous)) {
     return warnings;
   }
-  for (const std::string& warning : row.code->warnings) {
+  for (const std::string& warning : code_warning_words(*row.code)) {
     warnings.push_back(row.name + ": " + verdict_name(row.verdict) + ", but " + warning);
   }
   return warnings;
@@ -75,7 +76,7 @@ std::string code_summary(const Comparison& comparison) {
       case CodeComparison::kChanged: ++changed; break;
       case CodeComparison::kUnknown:
         ++unknown;
-        if (first_reason.empty()) first_reason = row.code->unknown_reason;
+        if (first_reason.empty()) first_reason = code_unknown_words(*row.code);
         break;
     }
   }

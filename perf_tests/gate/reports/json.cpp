@@ -8,6 +8,7 @@
 #include "gate/judging/outcome.h"
 #include "gate/judging/stored_mode.h"
 #include "gate/reports/code_lines.h"
+#include "gate/reports/code_words.h"
 #include "gate/reports/numbers.h"
 #include "gate/reports/reports.h"
 #include "gate/reports/row_words.h"
@@ -88,9 +89,9 @@ const char* comparison_name(CodeComparison comparison) {
 ordered code_entry(const BenchmarkComparison& row) {
   if (!row.code) return nullptr;
   return ordered{{"comparison", comparison_name(row.code->comparison)},
-                 {"changes", row.code->changes},
-                 {"warnings", row.code->warnings},
-                 {"unknown_reason", row.code->unknown_reason}};
+                 {"changes", code_change_words(*row.code)},
+                 {"warnings", code_warning_words(*row.code)},
+                 {"unknown_reason", code_unknown_words(*row.code)}};
 }
 
 // Where the row was judged against the runner's own history (statistics/runner_history.h): that history's

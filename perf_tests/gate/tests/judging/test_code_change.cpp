@@ -1,123 +1,115 @@
-// What changed between two fingerprints: each field's line, kernels replaced, added and removed along the
-// alignment, library versions, the order of the lines, the warnings, the unknown cases; and the short
-// kernel names the lines use.
+// What changed between two fingerprints, as codes with fields: each field's difference with its numbers,
+// kernels replaced, added and removed along the alignment, library versions, copies and sets, the order,
+// the warnings, why a side is unknown; and the short kernel names the differences carry. Their words are
+// tested in tests/reports/test_code_words.cpp.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <functional>
 #include <string>
 #include <utility>
 #include <vector>
 
-#include "formats/tests/launch_fixture.h"
 #include "gate/judging/code_change.h"
+#include "gate/tests/support/code_fingerprint_fixture.h"
 
 namespace gpuperf::gate {
 namespace {
 
-using Lines = std::vector<std::string>;
+using namespace gpuperf::gate::testing;
+using Kinds = std::vector<CodeDifferenceKind>;
+using K = CodeDifferenceKind;
 
-const char* const kGemm128 = "sm90_xmma_gemm_f32f32_tf32f32_f32_nn_n_tilesize128x128x32warpgroupsize1x1x1_execute_"
-                             "segment_k_off_kernel__5x_cublas";
-const char* const kGemm64 = "sm90_xmma_gemm_f32f32_tf32f32_f32_nn_n_tilesize64x128x32warpgroupsize1x1x1_execute_"
-                            "segment_k_off_kernel__5x_cublas";
-
-formats::KernelLaunch reduce_launch() {
-  formats::KernelLaunch k = formats::testing::launch_of("reduce_sum(float*, float const*, int)", "_Z10reduce_sumPfPKfi",
-                                                        {128, 1, 1}, {512, 1, 1}, 32, "0123456789abcdef");
-  k.dynamic_shared_memory_bytes = 2048;
-  return k;
+Kinds kinds_of(const CodeChange& change) {
+  Kinds kinds;
+  for (const CodeDifference& d : change.differences) kinds.push_back(d.kind);
+  return kinds;
 }
 
-formats::KernelLaunch tiled_launch() {
-  formats::KernelLaunch k = formats::testing::launch_of("void tiled<256>(float*, float const*)", "_Z5tiledILi256EEvPfPKf",
-                                                        {528, 1, 1}, {256, 1, 1}, 64, "86d1a29afca82517");
-  k.static_shared_memory_bytes = 1024;
-  k.launches = 2;
-  return k;
+Kinds warning_kinds_of(const CodeChange& change) {
+  Kinds kinds;
+  for (const CodeDifference& d : change.differences) {
+    if (d.warning) kinds.push_back(d.kind);
+  }
+  return kinds;
 }
-
-// A cuBLAS kernel: a plain C name, demangled as itself.
-formats::KernelLaunch gemm_launch(const char* name) {
-  formats::KernelLaunch k;
-  k.name = name;
-  k.mangled_name = name;
-  k.grid = {8, 8, 2};
-  k.block = {384, 1, 1};
-  k.dynamic_shared_memory_bytes = 98304;
-  k.registers_per_thread = 168;
-  k.sass_hash = "fedcba9876543210";
-  return k;
-}
-
-formats::Fingerprint captured(std::vector<formats::KernelLaunch> kernels) {
-  formats::Fingerprint f;
-  f.capture_status = formats::kCapturedByCupti;
-  f.libraries = {{"cublas", "13.0.0"}};
-  f.kernels = std::move(kernels);
-  return f;
-}
-
-formats::Fingerprint three_kernels() { return captured({reduce_launch(), tiled_launch(), gemm_launch(kGemm128)}); }
 
 TEST(CompareCode, SameFingerprintsAreSame) {
   const CodeChange change = compare_code(three_kernels(), three_kernels());
   EXPECT_EQ(change.comparison, CodeComparison::kSame);
-  EXPECT_EQ(change.changes, Lines{});
-  EXPECT_EQ(change.warnings, Lines{});
-  EXPECT_EQ(change.unknown_reason, "");
+  EXPECT_TRUE(change.differences.empty());
+  EXPECT_EQ(change.baseline_missing, CodeSideMissing::kCaptured);
+  EXPECT_EQ(change.current_missing, CodeSideMissing::kCaptured);
 
   const CodeChange nothing_launched = compare_code(captured({}), captured({}));
   EXPECT_EQ(nothing_launched.comparison, CodeComparison::kSame);
-  EXPECT_EQ(nothing_launched.changes, Lines{});
+  EXPECT_TRUE(nothing_launched.differences.empty());
 }
 
-TEST(CompareCode, EachFieldChangeIsExactlyItsLine) {
+TEST(CompareCode, EachFieldChangeIsExactlyItsDifference) {
   struct Case {
     std::function<void(formats::KernelLaunch&)> change;
-    std::string line;
+    CodeDifferenceKind kind;
+    long long before, now;  // the numbers the kind carries; dims cases: 0
     bool warning;
   };
   const std::vector<Case> cases = {
-      {[](formats::KernelLaunch& k) { k.sass_hash = "1111111111111111"; }, "tiled<256>: SASS changed", false},
-      {[](formats::KernelLaunch& k) { k.registers_per_thread = 96; }, "tiled<256>: registers 64 -> 96", false},
-      {[](formats::KernelLaunch& k) { k.local_memory_per_thread_bytes = 48; }, "tiled<256>: local memory 0 -> 48 B/thread",
-       true},
-      {[](formats::KernelLaunch& k) { k.static_shared_memory_bytes = 4096; },
-       "tiled<256>: static shared memory 1024 -> 4096 B", false},
-      {[](formats::KernelLaunch& k) { k.grid = {128, 1, 1}; }, "tiled<256>: grid 528x1x1 -> 128x1x1 blocks", true},
-      {[](formats::KernelLaunch& k) { k.block = {128, 1, 1}; }, "tiled<256>: block 256x1x1 -> 128x1x1 threads", false},
-      {[](formats::KernelLaunch& k) { k.dynamic_shared_memory_bytes = 4096; },
-       "tiled<256>: dynamic shared memory 0 -> 4096 B", false},
-      {[](formats::KernelLaunch& k) { k.launches = 3; }, "tiled<256>: launches 2 -> 3", false},
+      {[](formats::KernelLaunch& k) { k.sass_hash = "1111111111111111"; }, K::kSassChanged, 0, 0, false},
+      {[](formats::KernelLaunch& k) { k.registers_per_thread = 96; }, K::kRegisters, 64, 96, false},
+      {[](formats::KernelLaunch& k) { k.local_memory_per_thread_bytes = 48; }, K::kLocalMemory, 0, 48, true},
+      {[](formats::KernelLaunch& k) { k.static_shared_memory_bytes = 4096; }, K::kStaticSharedMemory, 1024, 4096, false},
+      {[](formats::KernelLaunch& k) { k.grid = {128, 1, 1}; }, K::kGrid, 0, 0, true},
+      {[](formats::KernelLaunch& k) { k.block = {128, 1, 1}; }, K::kBlock, 0, 0, false},
+      {[](formats::KernelLaunch& k) { k.dynamic_shared_memory_bytes = 4096; }, K::kDynamicSharedMemory, 0, 4096, false},
+      {[](formats::KernelLaunch& k) { k.launches = 3; }, K::kLaunches, 2, 3, false},
   };
   for (const Case& c : cases) {
     formats::Fingerprint now = three_kernels();
     c.change(now.kernels[1]);
     const CodeChange change = compare_code(three_kernels(), now);
-    EXPECT_EQ(change.comparison, CodeComparison::kChanged) << c.line;
-    EXPECT_EQ(change.changes, Lines{c.line});
-    EXPECT_EQ(change.warnings, c.warning ? Lines{c.line} : Lines{}) << c.line;
+    const int at = static_cast<int>(c.kind);
+    EXPECT_EQ(change.comparison, CodeComparison::kChanged) << at;
+    ASSERT_EQ(change.differences.size(), 1u) << at;
+    const CodeDifference& d = change.differences[0];
+    EXPECT_EQ(d.kind, c.kind) << at;
+    EXPECT_EQ(d.kernel, "tiled<256>") << at;
+    EXPECT_EQ(d.before, c.before) << at;
+    EXPECT_EQ(d.now, c.now) << at;
+    EXPECT_EQ(d.warning, c.warning) << at;
   }
+  formats::Fingerprint now = three_kernels();
+  now.kernels[1].grid = {128, 1, 1};
+  now.kernels[1].block = {128, 2, 1};
+  const CodeChange dims = compare_code(three_kernels(), now);
+  ASSERT_EQ(kinds_of(dims), (Kinds{K::kGrid, K::kBlock}));
+  EXPECT_EQ(dims.differences[0].before_dims, (std::array<int, 3>{528, 1, 1}));
+  EXPECT_EQ(dims.differences[0].now_dims, (std::array<int, 3>{128, 1, 1}));
+  EXPECT_EQ(dims.differences[1].before_dims, (std::array<int, 3>{256, 1, 1}));
+  EXPECT_EQ(dims.differences[1].now_dims, (std::array<int, 3>{128, 2, 1}));
 }
 
-TEST(CompareCode, ReplacedCublasKernelIsOneLine) {
+TEST(CompareCode, ReplacedCublasKernelIsOneDifference) {
   const formats::Fingerprint now = captured({reduce_launch(), tiled_launch(), gemm_launch(kGemm64)});
   const CodeChange change = compare_code(three_kernels(), now);
   EXPECT_EQ(change.comparison, CodeComparison::kChanged);
-  EXPECT_EQ(change.changes, Lines{std::string("kernel ") + kGemm128 + " replaced by " + kGemm64});
-  EXPECT_EQ(change.warnings, Lines{}) << "a replacement is not an added kernel";
+  ASSERT_EQ(kinds_of(change), Kinds{K::kKernelReplaced});
+  EXPECT_EQ(change.differences[0].kernel, kGemm128);
+  EXPECT_EQ(change.differences[0].other_kernel, kGemm64);
+  EXPECT_EQ(warning_kinds_of(change), Kinds{}) << "a replacement is not an added kernel";
 }
 
 TEST(CompareCode, AddedAndRemovedKernels) {
   const formats::Fingerprint two = captured({reduce_launch(), gemm_launch(kGemm128)});
   const CodeChange added = compare_code(two, three_kernels());
   EXPECT_EQ(added.comparison, CodeComparison::kChanged);
-  EXPECT_EQ(added.changes, Lines{"kernel tiled<256> added"});
-  EXPECT_EQ(added.warnings, Lines{"kernel tiled<256> added"});
+  ASSERT_EQ(kinds_of(added), Kinds{K::kKernelAdded});
+  EXPECT_EQ(added.differences[0].kernel, "tiled<256>");
+  EXPECT_TRUE(added.differences[0].warning);
 
   const CodeChange removed = compare_code(three_kernels(), two);
-  EXPECT_EQ(removed.changes, Lines{"kernel tiled<256> removed"});
-  EXPECT_EQ(removed.warnings, Lines{});
+  ASSERT_EQ(kinds_of(removed), Kinds{K::kKernelRemoved});
+  EXPECT_EQ(removed.differences[0].kernel, "tiled<256>");
+  EXPECT_FALSE(removed.differences[0].warning);
 }
 
 TEST(CompareCode, AlignsAlongTheLongestCommonSubsequence) {
@@ -125,23 +117,27 @@ TEST(CompareCode, AlignsAlongTheLongestCommonSubsequence) {
   const CodeChange inserted =
       compare_code(captured({tiled_launch(), reduce_launch(), tiled_launch()}),
                    captured({tiled_launch(), gemm_launch(kGemm64), reduce_launch(), tiled_launch()}));
-  EXPECT_EQ(inserted.changes, Lines{std::string("kernel ") + kGemm64 + " added"});
+  ASSERT_EQ(kinds_of(inserted), Kinds{K::kKernelAdded});
+  EXPECT_EQ(inserted.differences[0].kernel, kGemm64);
 
   // One gap, two kernels before and one now: the first pair is a replacement, the rest removed.
   const CodeChange gap =
       compare_code(captured({tiled_launch(), gemm_launch(kGemm128), reduce_launch(), tiled_launch()}),
                    captured({tiled_launch(), gemm_launch(kGemm64), tiled_launch()}));
-  EXPECT_EQ(gap.changes, (Lines{std::string("kernel ") + kGemm128 + " replaced by " + kGemm64,
-                                "kernel reduce_sum removed"}));
+  ASSERT_EQ(kinds_of(gap), (Kinds{K::kKernelReplaced, K::kKernelRemoved}));
+  EXPECT_EQ(gap.differences[0].other_kernel, kGemm64);
+  EXPECT_EQ(gap.differences[1].kernel, "reduce_sum");
 
   // Two kernels swapped: either could be the one kept; always the second.
   const CodeChange swapped = compare_code(captured({reduce_launch(), tiled_launch()}),
                                           captured({tiled_launch(), reduce_launch()}));
-  EXPECT_EQ(swapped.changes, (Lines{"kernel reduce_sum removed", "kernel reduce_sum added"}));
-  EXPECT_EQ(swapped.warnings, Lines{"kernel reduce_sum added"});
+  ASSERT_EQ(kinds_of(swapped), (Kinds{K::kKernelRemoved, K::kKernelAdded}));
+  EXPECT_EQ(swapped.differences[0].kernel, "reduce_sum");
+  EXPECT_EQ(swapped.differences[1].kernel, "reduce_sum");
+  EXPECT_EQ(warning_kinds_of(swapped), Kinds{K::kKernelAdded});
 }
 
-TEST(CompareCode, ReplacementBySameShortNameSaysTheNamesDiffer) {
+TEST(CompareCode, ReplacementBySameShortNameCarriesBothNames) {
   // Two instantiations that differ only past what short_kernel_name() keeps.
   formats::KernelLaunch before = tiled_launch();
   before.name = "void tiled<" + std::string(60, 'a') + "1>(float*)";
@@ -151,8 +147,10 @@ TEST(CompareCode, ReplacementBySameShortNameSaysTheNamesDiffer) {
   now.mangled_name = "_Z5tiledI1bEvPf";
   const std::string name = "tiled<" + std::string(43, 'a') + "...>";
   ASSERT_EQ(short_kernel_name(before), name);
-  EXPECT_EQ(compare_code(captured({before}), captured({now})).changes,
-            Lines{"kernel " + name + " replaced by another " + name + " (mangled names differ)"});
+  const CodeChange change = compare_code(captured({before}), captured({now}));
+  ASSERT_EQ(kinds_of(change), Kinds{K::kKernelReplaced});
+  EXPECT_EQ(change.differences[0].kernel, name);
+  EXPECT_EQ(change.differences[0].other_kernel, name) << "equal short names: the words say the mangled names differ";
 }
 
 TEST(CompareCode, LibraryVersionsChangedAddedAndRemoved) {
@@ -162,9 +160,12 @@ TEST(CompareCode, LibraryVersionsChangedAddedAndRemoved) {
   now.libraries = {{"cublas", "13.1.0"}, {"cudnn", "9.1.0"}, {"curand", "10.4.0"}};
   const CodeChange change = compare_code(before, now);
   EXPECT_EQ(change.comparison, CodeComparison::kChanged);
-  EXPECT_EQ(change.changes,
-            (Lines{"library cub 3.0.0 removed", "cublas 13.0.0 -> 13.1.0", "library cudnn 9.1.0 added"}));
-  EXPECT_EQ(change.warnings, Lines{});
+  ASSERT_EQ(kinds_of(change), (Kinds{K::kLibraryRemoved, K::kLibraryVersion, K::kLibraryAdded}));
+  const std::vector<CodeDifference>& d = change.differences;
+  EXPECT_EQ(d[0].library + " " + d[0].before_version + "|" + d[0].now_version, "cub 3.0.0|");
+  EXPECT_EQ(d[1].library + " " + d[1].before_version + "|" + d[1].now_version, "cublas 13.0.0|13.1.0");
+  EXPECT_EQ(d[2].library + " " + d[2].before_version + "|" + d[2].now_version, "cudnn |9.1.0");
+  EXPECT_EQ(warning_kinds_of(change), Kinds{});
 }
 
 TEST(CompareCode, OrdersMostImportantFirstThenByLaunchOrder) {
@@ -180,46 +181,40 @@ TEST(CompareCode, OrdersMostImportantFirstThenByLaunchOrder) {
   tiled.block = {128, 1, 1};
   tiled.registers_per_thread = 96;
   tiled.sass_hash = "1111111111111111";
-  const Lines expected = {
-      std::string("kernel ") + kGemm128 + " replaced by " + kGemm64,
-      "tiled<256>: SASS changed",
-      "cublas 13.0.0 -> 13.1.0",
-      "reduce_sum: registers 32 -> 40",
-      "tiled<256>: registers 64 -> 96",
-      "reduce_sum: grid 128x1x1 -> 256x1x1 blocks",
-      "tiled<256>: block 256x1x1 -> 128x1x1 threads",
-      "reduce_sum: launches 1 -> 2",
-      "tiled<256>: launches 2 -> 1",
-      "SASS of reduce_sum unknown",
-  };
-  EXPECT_EQ(compare_code(three_kernels(), now).changes, expected);
+  const CodeChange change = compare_code(three_kernels(), now);
+  EXPECT_EQ(kinds_of(change), (Kinds{K::kKernelReplaced, K::kSassChanged, K::kLibraryVersion, K::kRegisters,
+                                     K::kRegisters, K::kGrid, K::kBlock, K::kLaunches, K::kLaunches, K::kSassUnknown}));
+  std::vector<std::string> named;
+  for (const CodeDifference& d : change.differences) named.push_back(d.kernel.empty() ? d.library : d.kernel);
+  EXPECT_EQ(named, (std::vector<std::string>{kGemm128, "tiled<256>", "cublas", "reduce_sum", "tiled<256>", "reduce_sum",
+                                             "tiled<256>", "reduce_sum", "tiled<256>", "reduce_sum"}))
+      << "within a section, launch order";
 }
 
-TEST(CompareCode, NotCapturedIsUnknownWithTheReason) {
+TEST(CompareCode, NotCapturedIsUnknownWithEachSidesStatus) {
   formats::Fingerprint old_baseline;  // written before fingerprints were captured
   formats::Fingerprint no_cupti;
   no_cupti.capture_status = "CUPTI unavailable: libcupti.so.13 not found";
-  formats::Fingerprint unexplained;
 
   const CodeChange no_baseline = compare_code(old_baseline, three_kernels());
   EXPECT_EQ(no_baseline.comparison, CodeComparison::kUnknown);
-  EXPECT_EQ(no_baseline.unknown_reason, "the baseline has no fingerprint");
-  EXPECT_EQ(no_baseline.changes, Lines{}) << "nothing to list against an unknown side";
-  EXPECT_EQ(no_baseline.warnings, Lines{});
-
-  EXPECT_EQ(compare_code(no_cupti, three_kernels()).unknown_reason,
-            "the baseline has no fingerprint (CUPTI unavailable: libcupti.so.13 not found)");
+  EXPECT_EQ(no_baseline.baseline_missing, CodeSideMissing::kNotCaptured);
+  EXPECT_EQ(no_baseline.baseline_capture_status, "");
+  EXPECT_EQ(no_baseline.current_missing, CodeSideMissing::kCaptured);
+  EXPECT_TRUE(no_baseline.differences.empty()) << "nothing to list against an unknown side";
 
   const CodeChange not_now = compare_code(three_kernels(), no_cupti);
   EXPECT_EQ(not_now.comparison, CodeComparison::kUnknown);
-  EXPECT_EQ(not_now.unknown_reason, "not captured now (CUPTI unavailable: libcupti.so.13 not found)");
-  EXPECT_EQ(not_now.changes, Lines{});
-  EXPECT_EQ(compare_code(three_kernels(), unexplained).unknown_reason, "not captured now (no reason given)");
+  EXPECT_EQ(not_now.baseline_missing, CodeSideMissing::kCaptured);
+  EXPECT_EQ(not_now.current_missing, CodeSideMissing::kNotCaptured);
+  EXPECT_EQ(not_now.current_capture_status, "CUPTI unavailable: libcupti.so.13 not found") << "kept as the file gave it";
+  EXPECT_TRUE(not_now.differences.empty());
 
-  const CodeChange neither = compare_code(old_baseline, no_cupti);
-  EXPECT_EQ(neither.comparison, CodeComparison::kUnknown);
-  EXPECT_EQ(neither.unknown_reason,
-            "the baseline has no fingerprint; not captured now (CUPTI unavailable: libcupti.so.13 not found)");
+  const CodeChange neither = compare_code(no_cupti, old_baseline);
+  EXPECT_EQ(neither.baseline_missing, CodeSideMissing::kNotCaptured);
+  EXPECT_EQ(neither.baseline_capture_status, "CUPTI unavailable: libcupti.so.13 not found");
+  EXPECT_EQ(neither.current_missing, CodeSideMissing::kNotCaptured);
+  EXPECT_EQ(neither.current_capture_status, "");
 }
 
 TEST(CompareCode, UnknownSassIsNotSame) {
@@ -230,91 +225,99 @@ TEST(CompareCode, UnknownSassIsNotSame) {
   for (const auto& [before, now] : pairs) {
     const CodeChange change = compare_code(before, now);
     EXPECT_EQ(change.comparison, CodeComparison::kChanged);
-    EXPECT_EQ(change.changes, Lines{"SASS of tiled<256> unknown"});
-    EXPECT_EQ(change.warnings, Lines{});
+    ASSERT_EQ(kinds_of(change), Kinds{K::kSassUnknown});
+    EXPECT_EQ(change.differences[0].kernel, "tiled<256>");
+    EXPECT_FALSE(change.differences[0].warning);
   }
   formats::Fingerprint more_registers = without_hash;
   more_registers.kernels[1].registers_per_thread = 96;
-  EXPECT_EQ(compare_code(three_kernels(), more_registers).changes,
-            (Lines{"tiled<256>: registers 64 -> 96", "SASS of tiled<256> unknown"}));
+  EXPECT_EQ(kinds_of(compare_code(three_kernels(), more_registers)), (Kinds{K::kRegisters, K::kSassUnknown}));
 }
 
 TEST(CompareCode, WarnsOfSpillsAndHalvedGridsOnly) {
-  auto warnings = [](const std::function<void(formats::KernelLaunch&)>& before_change,
-                     const std::function<void(formats::KernelLaunch&)>& now_change) {
+  auto warns = [](const std::function<void(formats::KernelLaunch&)>& before_change,
+                  const std::function<void(formats::KernelLaunch&)>& now_change) {
     formats::Fingerprint before = three_kernels();
     formats::Fingerprint now = three_kernels();
     before_change(before.kernels[1]);
     now_change(now.kernels[1]);
     const CodeChange change = compare_code(before, now);
-    EXPECT_EQ(change.changes.size(), 1u);
-    return change.warnings;
+    EXPECT_EQ(change.differences.size(), 1u);
+    return !change.differences.empty() && change.differences[0].warning;
   };
   auto keep = [](formats::KernelLaunch&) {};
   auto lmem = [](int bytes) { return [bytes](formats::KernelLaunch& k) { k.local_memory_per_thread_bytes = bytes; }; };
   auto grid = [](int x, int y) { return [x, y](formats::KernelLaunch& k) { k.grid = {x, y, 1}; }; };
 
-  EXPECT_EQ(warnings(keep, lmem(48)), Lines{"tiled<256>: local memory 0 -> 48 B/thread"});
-  EXPECT_EQ(warnings(lmem(16), lmem(48)), Lines{"tiled<256>: local memory 16 -> 48 B/thread"})
-      << "more spills where there were some";
-  EXPECT_EQ(warnings(lmem(48), lmem(16)), Lines{}) << "fewer spills";
+  EXPECT_TRUE(warns(keep, lmem(48)));
+  EXPECT_TRUE(warns(lmem(16), lmem(48))) << "more spills where there were some";
+  EXPECT_FALSE(warns(lmem(48), lmem(16))) << "fewer spills";
 
-  EXPECT_EQ(warnings(keep, grid(264, 1)), Lines{"tiled<256>: grid 528x1x1 -> 264x1x1 blocks"});
-  EXPECT_EQ(warnings(keep, grid(265, 1)), Lines{}) << "more than half";
-  EXPECT_EQ(warnings(keep, grid(1056, 1)), Lines{}) << "a grid that grew";
-  EXPECT_EQ(warnings(keep, grid(264, 2)), Lines{}) << "as many blocks, another shape";
-  EXPECT_EQ(warnings(grid(8, 8), grid(8, 4)), Lines{"tiled<256>: grid 8x8x1 -> 8x4x1 blocks"})
-      << "total blocks count every dimension";
-  EXPECT_EQ(warnings(keep, [](formats::KernelLaunch& k) { k.registers_per_thread = 255; }), Lines{});
-  EXPECT_EQ(warnings(keep, [](formats::KernelLaunch& k) { k.launches = 5; }), Lines{});
+  EXPECT_TRUE(warns(keep, grid(264, 1)));
+  EXPECT_FALSE(warns(keep, grid(265, 1))) << "more than half";
+  EXPECT_FALSE(warns(keep, grid(1056, 1))) << "a grid that grew";
+  EXPECT_FALSE(warns(keep, grid(264, 2))) << "as many blocks, another shape";
+  EXPECT_TRUE(warns(grid(8, 8), grid(8, 4))) << "total blocks count every dimension";
+  EXPECT_FALSE(warns(keep, [](formats::KernelLaunch& k) { k.registers_per_thread = 255; }));
+  EXPECT_FALSE(warns(keep, [](formats::KernelLaunch& k) { k.launches = 5; }));
 }
 
-// Copies and sets: compared in order where both sides captured them, and only then all the GPU work.
-formats::Fingerprint with_copies(std::vector<formats::CopyOrSet> copies) {
-  formats::Fingerprint f = three_kernels();
-  f.copies = std::move(copies);
-  f.covers_copies = true;
-  return f;
-}
-
-TEST(CompareCode, CopiesAndSetsAddedRemovedResizedAndRepeatedAreTheirLines) {
+TEST(CompareCode, CopiesAndSetsAddedRemovedResizedAndRepeatedAreTheirDifferences) {
   const formats::CopyOrSet set{"memset", 4194304, 1, 1};
   const formats::CopyOrSet copy{"memcpy DtoD", 1048576, 2, 1};
   const CodeChange same = compare_code(with_copies({set, copy}), with_copies({set, copy}));
   EXPECT_EQ(same.comparison, CodeComparison::kSame);
   EXPECT_TRUE(same.covers_all_gpu_work);
 
+  auto only = [](const CodeChange& change) {
+    EXPECT_EQ(change.differences.size(), 1u);
+    return change.differences.empty() ? CodeDifference{} : change.differences[0];
+  };
   const CodeChange added = compare_code(with_copies({copy}), with_copies({set, copy}));
   EXPECT_EQ(added.comparison, CodeComparison::kChanged);
-  EXPECT_EQ(added.changes, Lines{"memset of 4194304 bytes added"});
-  EXPECT_EQ(added.warnings, Lines{"memset of 4194304 bytes added"}) << "work the timed region did not do";
+  const CodeDifference set_added = only(added);
+  EXPECT_EQ(set_added.kind, K::kCopyAdded);
+  EXPECT_EQ(set_added.copy_kind, "memset");
+  EXPECT_EQ(set_added.copy_bytes, 4194304);
+  EXPECT_TRUE(set_added.warning) << "work the timed region did not do";
   EXPECT_FALSE(added.covers_all_gpu_work);
-  EXPECT_EQ(compare_code(with_copies({set, copy}), with_copies({copy})).changes, Lines{"memset of 4194304 bytes removed"});
+  const CodeDifference set_removed = only(compare_code(with_copies({set, copy}), with_copies({copy})));
+  EXPECT_EQ(set_removed.kind, K::kCopyRemoved);
+  EXPECT_EQ(set_removed.copy_bytes, 4194304);
+  EXPECT_FALSE(set_removed.warning);
 
   formats::CopyOrSet bigger = copy;
   bigger.bytes = 2097152;
-  EXPECT_EQ(compare_code(with_copies({set, copy}), with_copies({set, bigger})).changes,
-            Lines{"memcpy DtoD of 1048576 -> 2097152 bytes"});
+  const CodeDifference resized = only(compare_code(with_copies({set, copy}), with_copies({set, bigger})));
+  EXPECT_EQ(resized.kind, K::kCopyResized);
+  EXPECT_EQ(resized.copy_kind, "memcpy DtoD");
+  EXPECT_EQ(resized.before, 1048576);
+  EXPECT_EQ(resized.now, 2097152);
   formats::CopyOrSet twice = set;
   twice.count = 2;
-  EXPECT_EQ(compare_code(with_copies({set, copy}), with_copies({twice, copy})).changes,
-            Lines{"memset of 4194304 bytes: once -> 2 times"});
+  const CodeDifference repeated = only(compare_code(with_copies({set, copy}), with_copies({twice, copy})));
+  EXPECT_EQ(repeated.kind, K::kCopyCount);
+  EXPECT_EQ(repeated.before, 1);
+  EXPECT_EQ(repeated.now, 2);
   formats::CopyOrSet moved = set;
   moved.after_launches = 0;
-  EXPECT_EQ(compare_code(with_copies({set, copy}), with_copies({moved, copy})).changes,
-            Lines{"memset of 4194304 bytes: after kernel launch 1 -> 0"});
+  const CodeDifference placed = only(compare_code(with_copies({set, copy}), with_copies({moved, copy})));
+  EXPECT_EQ(placed.kind, K::kCopyPlace);
+  EXPECT_EQ(placed.before, 1);
+  EXPECT_EQ(placed.now, 0);
 
-  formats::Fingerprint kernel_added = with_copies({set, copy});
+  // Resized and repeated at once: both, the size first.
+  const CodeChange both = compare_code(with_copies({set, copy}), with_copies({set, [&] {
+                                         formats::CopyOrSet c = bigger;
+                                         c.count = 3;
+                                         return c;
+                                       }()}));
+  EXPECT_EQ(kinds_of(both), (Kinds{K::kCopyResized, K::kCopyCount}));
+
+  formats::Fingerprint kernel_added = with_copies({copy});
   kernel_added.kernels.push_back(reduce_launch());
-  const CodeChange both = compare_code(with_copies({set, copy}), with_copies({copy}));
-  EXPECT_EQ(both.changes.size(), 1u);
-  const CodeChange kernels_first = compare_code(with_copies({set, copy}), [&] {
-    formats::Fingerprint f = kernel_added;
-    f.copies = {copy};
-    return f;
-  }());
-  ASSERT_EQ(kernels_first.changes.size(), 2u);
-  EXPECT_EQ(kernels_first.changes[1], "memset of 4194304 bytes removed") << "which kernels ran comes first";
+  EXPECT_EQ(kinds_of(compare_code(with_copies({set, copy}), kernel_added)), (Kinds{K::kKernelAdded, K::kCopyRemoved}))
+      << "which kernels ran comes first";
 }
 
 // A schema-1 side saw kernels alone: the same kernels are kSame, but not all the GPU work is known.
@@ -402,8 +405,9 @@ TEST(StableMangledName, AnonymousNamespacesOfOtherCheckoutsCompareEqual) {
   before.kernels = {a};
   now.kernels = {b};
   const CodeChange change = compare_code(before, now);
-  ASSERT_EQ(change.changes.size(), 1u);
-  EXPECT_NE(change.changes[0].find("grid 1x1x1 -> 128x1x1 blocks"), std::string::npos) << change.changes[0];
+  ASSERT_EQ(change.differences.size(), 1u) << "the anonymous namespaces align: the kernel is matched, not replaced";
+  EXPECT_EQ(change.differences[0].kind, CodeDifferenceKind::kGrid);
+  EXPECT_EQ(change.differences[0].now_dims, (std::array<int, 3>{128, 1, 1}));
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <set>
 #include <string>
 #include <vector>
@@ -14,6 +15,7 @@
 #include "gate/judging/stored_mode.h"
 #include "gate/recording/record.h"
 #include "gate/reports/code_lines.h"
+#include "gate/reports/code_words.h"
 #include "gate/reports/reports.h"
 #include "gate/tests/support/gate_test_support.h"
 #include "gate/tests/support/golden_file.h"
@@ -68,7 +70,13 @@ TEST(CodeCheck, ACodeChangeIsNamedBesideItsVerdict) {
   EXPECT_EQ(reduce9.verdict, Verdict::kSlow);
   ASSERT_TRUE(reduce9.code);
   EXPECT_EQ(reduce9.code->comparison, CodeComparison::kChanged);
-  EXPECT_TRUE(contains(reduce9.code->changes, "grid 528x1x1 -> 128x1x1 blocks")) << code_line(reduce9, c.mode);
+  const auto grid = std::find_if(reduce9.code->differences.begin(), reduce9.code->differences.end(),
+                                 [](const CodeDifference& d) { return d.kind == CodeDifferenceKind::kGrid; });
+  ASSERT_NE(grid, reduce9.code->differences.end()) << code_line(reduce9, c.mode);
+  EXPECT_EQ(grid->before_dims, (std::array<int, 3>{528, 1, 1}));
+  EXPECT_EQ(grid->now_dims, (std::array<int, 3>{128, 1, 1}));
+  EXPECT_TRUE(grid->warning) << "a quarter of the blocks";
+  EXPECT_TRUE(contains(code_change_words(*reduce9.code), "grid 528x1x1 -> 128x1x1 blocks"));
   EXPECT_NE(code_line(reduce9, c.mode).find("grid 528x1x1 -> 128x1x1"), std::string::npos);
   // reduce1: SAME in time, but it spills now: a warning.
   const BenchmarkComparison& reduce1 = row_of(c, kReduce1);
@@ -115,6 +123,8 @@ TEST(CodeCheck, OnlyBenchmarksWithAFingerprintAreCompared) {
   const Comparison one_sided = compared(baseline, processes("results_code_change_"));
   ASSERT_TRUE(row_of(one_sided, kPointerChase).code);
   EXPECT_EQ(row_of(one_sided, kPointerChase).code->comparison, CodeComparison::kUnknown);
+  EXPECT_EQ(row_of(one_sided, kPointerChase).code->baseline_missing, CodeSideMissing::kNoneForBenchmark);
+  EXPECT_EQ(row_of(one_sided, kPointerChase).code->current_missing, CodeSideMissing::kCaptured);
   EXPECT_NE(code_summary(one_sided).find(", 1 not compared (the baseline has no fingerprint (none recorded for it))"),
             std::string::npos)
       << code_summary(one_sided);
@@ -148,10 +158,12 @@ TEST(CodeCheck, AnUnreadableFingerprintCostsTheComparisonNotTheTiming) {
   EXPECT_EQ(reduce9.verdict, Verdict::kSlow);
   ASSERT_TRUE(reduce9.code);
   EXPECT_EQ(reduce9.code->comparison, CodeComparison::kUnknown);
-  EXPECT_NE(reduce9.code->unknown_reason.find("unreadable: damaged.json: fingerprints['" + std::string(kReduce9) +
-                                             "'].schema is 9, this build reads 1"),
+  EXPECT_EQ(reduce9.code->baseline_missing, CodeSideMissing::kCaptured);
+  EXPECT_EQ(reduce9.code->current_missing, CodeSideMissing::kNotCaptured);
+  EXPECT_NE(reduce9.code->current_capture_status.find("unreadable: damaged.json: fingerprints['" + std::string(kReduce9) +
+                                                      "'].schema is 9, this build reads 1"),
             std::string::npos)
-      << reduce9.code->unknown_reason;
+      << reduce9.code->current_capture_status;
 }
 
 TEST(SkipUnchanged, OnlyTheSameCodeOnTheSamePlatformIsLeftUntimed) {
@@ -160,12 +172,17 @@ TEST(SkipUnchanged, OnlyTheSameCodeOnTheSamePlatformIsLeftUntimed) {
   EXPECT_TRUE(fingerprints[0].benchmarks.empty()) << "a --fingerprint-only file is read though it times nothing";
   EXPECT_EQ(unchanged_benchmarks(baseline, fingerprints, Selection{}), std::set<std::string>{kPointerChase});
   EXPECT_TRUE(unchanged_benchmarks(baseline, fingerprints, Selection::family("reduction")).empty());
-  EXPECT_EQ(why_platform_prevents_skipping(baseline, fingerprints), "");
+  EXPECT_TRUE(platform_changes_preventing_skipping(baseline, fingerprints).empty());
 
   const std::vector<ResultsFile> other_driver = {load_results(testdata("results_fingerprint_only_driver_590.json"))};
   EXPECT_TRUE(unchanged_benchmarks(baseline, other_driver, Selection{}).empty());
-  EXPECT_EQ(why_platform_prevents_skipping(baseline, other_driver),
-            "the platform is not the baseline's (driver 580.159.04 -> 590.44.01)");
+  const std::vector<PlatformChange> blocking = platform_changes_preventing_skipping(baseline, other_driver);
+  ASSERT_EQ(blocking.size(), 1u);
+  EXPECT_EQ(blocking[0].field, "driver");
+  EXPECT_EQ(blocking[0].kind, PlatformChange::Kind::kChanged);
+  EXPECT_EQ(blocking[0].before, "580.159.04");
+  EXPECT_EQ(blocking[0].now, "590.44.01");
+  EXPECT_EQ(platform_prevents_skipping_words(blocking), "the platform is not the baseline's (driver 580.159.04 -> 590.44.01)");
 }
 
 // As perf_test.sh --skip-unchanged judges: the fingerprint-only process, then the changed benchmarks timed.
