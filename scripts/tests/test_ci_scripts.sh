@@ -166,9 +166,9 @@ jq '.benchmarks |= map(.verdict = "PLATFORM") | .counts.SLOW = 0 | .counts.PLATF
 expect 0 "::warning title=PLATFORM fake/long/n%3A2::fake/long/n:2 on Fake GPU: PLATFORM, change +10%25 (tolerance 3%25)" \
   "a PLATFORM is a warning annotation naming it" bash "$ci/annotate_verdicts.sh" --gate "$gate" "$work/platform"
 expect 1 "" "and never an error" bash -c "bash '$ci/annotate_verdicts.sh' --gate '$gate' '$work/platform' | grep -q '^::error'"
-expect 0 "| 2 PLATFORM |" "the PR comment counts PLATFORM" bash "$ci/pr_comment_body.sh" "$work/platform" https://example.invalid/run/1
+expect 0 "| 2 PLATFORM |" "the PR comment counts PLATFORM" bash "$ci/pr_comment_body.sh" --gate "$gate" "$work/platform" https://example.invalid/run/1
 expect 0 "| PLATFORM | \`fake/long/n:2\` | Fake GPU | +10% [" "and lists it as a verdict of the gate" \
-  bash "$ci/pr_comment_body.sh" "$work/platform" https://example.invalid/run/1
+  bash "$ci/pr_comment_body.sh" --gate "$gate" "$work/platform" https://example.invalid/run/1
 
 export GITHUB_STEP_SUMMARY="$work/summary.md"
 expect 0 "" "the summary step runs" bash "$ci/step_summary.sh" "$fixtures/slow" "Perf gate"
@@ -183,10 +183,14 @@ bash "$ci/step_summary.sh" "$work/timed" "Perf gate"
 expect 0 "zeta's report|### Where the time went|Build: 1.0 s." "the time table is last in the summary, once" \
   bash -c "grep -E \"zeta's report|Where the time went|Build:\" '$GITHUB_STEP_SUMMARY' | paste -sd '|'"
 
-bash "$ci/pr_comment_body.sh" "$fixtures" https://example.invalid/run/1 >"$work/comment.md"
+bash "$ci/pr_comment_body.sh" --gate "$gate" "$fixtures" https://example.invalid/run/1 >"$work/comment.md"
 expect 0 "" "the PR comment is exactly the reviewed one" diff -u "$fixtures/expected_comment.md" "$work/comment.md"
 expect 0 "nothing was judged" "a run without reports says so in the comment" \
-  bash "$ci/pr_comment_body.sh" "$work/baselines" https://example.invalid/run/1
+  bash "$ci/pr_comment_body.sh" --gate "$gate" "$work/baselines" https://example.invalid/run/1
+expect 2 "is not an https address of a run" "a RUN_URL that is not an https address is refused" \
+  bash "$ci/pr_comment_body.sh" --gate "$gate" "$fixtures" "https://x.invalid/run)[x](https://evil.example"
+expect 0 "" "and no comment is written" bash -c "! bash '$ci/pr_comment_body.sh' --gate '$gate' '$fixtures' javascript:alert 2>/dev/null | grep -q ."
+expect 2 "no perf_gate" "no perf_gate is an error" env PATH=/usr/bin:/bin bash "$ci/pr_comment_body.sh" "$fixtures" https://example.invalid/run/1
 # post_pr_comment.sh updates only a comment of its own: anyone who can comment can write the marker.
 marker='<!-- gpuperf-verdicts -->'
 jq -n --arg m "$marker" '[

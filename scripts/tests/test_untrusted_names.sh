@@ -5,7 +5,7 @@
 # HTML, no mention, no line starting a workflow command and no control character, and MISSING rows must
 # say "baseline only" instead of an empty interval; the annotations must stay one per benchmark, each
 # one line that nothing in it can end or follow with another command.
-# The annotations are perf_gate's (annotations): a report with a name outside the rule is refused whole,
+# Both are perf_gate's (annotations, pr-comment): a report with a name outside the rule is refused whole,
 # saying so; a report within the rules keeps its hostile free text escaped.
 #   test_untrusted_names.sh PERF_GATE
 set -uo pipefail
@@ -58,33 +58,6 @@ jq -n '{
      ci_high_pct: 0.4, tolerance_pct: 3.0}
   ]}' >"$work/artifact/fake.verdict.json"
 
-# --- the pull-request comment -------------------------------------------------------------------------
-comment="$work/comment.md"
-bash "$ci/pr_comment_body.sh" "$work/artifact" https://example.invalid/run/1 >"$comment"
-check "the comment is written (exit 0)" test -s "$comment"
-check "no raw HTML in the comment" lacks "$comment" "<img"
-check "no @-mention in the comment" lacks "$comment" "@octocat"
-check "no link but the run's" test "$(grep -c '](' "$comment")" -eq 1
-check "no line of the comment starts a workflow command" no_line "$comment" "^::"
-check "no control character in the comment" printable "$comment"
-check "a name outside the rule is replaced, never printed" \
-  test "$(grep -cF '| (a name outside the allowed characters) |' "$comment")" -eq 4
-check "a GPU name outside the rule is replaced" has "$comment" "| (a GPU name outside the allowed characters) | fake |"
-check "an unknown verdict is replaced" has "$comment" "| (unknown verdict) | \`fake/ok/n:1\` |"
-check "an unknown mode and outcome are replaced" has "$comment" "| (unknown mode) | (unknown outcome) |"
-check "counts keep only known verdicts with numbers" has "$comment" "| 2 SLOW, 1 MISSING, 1 PLATFORM |"
-check "a PLATFORM row keeps its numbers, its name replaced" \
-  has "$comment" "| PLATFORM | (a name outside the allowed characters) | (a GPU name outside the allowed characters) | +4.2% [+3.9%, +4.5%] | 2% |"
-check "text where a number belongs is not printed" \
-  has "$comment" "| AMBIGUOUS | (a name outside the allowed characters) | (a GPU name outside the allowed characters) |  |  |"
-check "a MISSING row says 'baseline only', with no interval and no tolerance" \
-  has "$comment" "| MISSING | \`fake/removed/n:1\` | (a GPU name outside the allowed characters) | baseline only |  |"
-check "a NEW row says it has no baseline" \
-  has "$comment" "| NEW | \`fake/added/n:1\` | (a GPU name outside the allowed characters) | not in the baseline |  |"
-check "an ERROR row without a change says so" has "$comment" "| error in the benchmark |  |"
-check "no empty interval or 0% tolerance" no_line "$comment" "\[, \]|\| 0% \|"
-check "a judged row keeps its numbers" has "$comment" "| +10% [+9.9%, +10.2%] | 3% |"
-
 # --- the annotations ----------------------------------------------------------------------------------
 # The poisoned report: names outside the rule, an unknown verdict, schema_version 1. The gate's reader
 # refuses it whole (no field of it can be trusted): one ::error:: says so, and the script exits 2.
@@ -99,10 +72,11 @@ check "the log says why" has "$work/annotations.err" "fake.verdict.json: schema_
 check "no control character in the annotations or the log" printable "$annotations"
 check "no line of the log starts a workflow command" no_line "$work/annotations.err" "^::"
 
-# A report within the rules whose free text is hostile: one line per SLOW, ERROR, MISSING, AMBIGUOUS and
+# A report within the rules (its names, verdicts and outcome: the reader refuses an outcome outside the
+# gate's words too) whose free text is hostile: one line per SLOW, ERROR, MISSING, AMBIGUOUS and
 # PLATFORM benchmark, its reason escaped.
 mkdir -p "$work/valid"
-jq '.schema_version = 2 | .mode = "compare" | .gpu.name = "Fake GPU"
+jq '.schema_version = 2 | .mode = "compare" | .gpu.name = "Fake GPU" | .outcome = "FAIL: regression"
   | .benchmarks |= map(
       if (.name | test("^fake/[a-z]+/n:1$")) then . else .name = "fake/renamed\(.verdict | ascii_downcase)/n:1" end
       | if .verdict == "<img src=v>" then .verdict = "SAME" else . end
@@ -121,6 +95,39 @@ check "a PLATFORM is a warning, its reason escaped" \
   has "$annotations" "::warning title=PLATFORM fake/renamedplatform/n%3A1::fake/renamedplatform/n:1 on Fake GPU: PLATFORM, change +4.2%25 (tolerance 2%25): moved%0A::error::platform @octocat [fake.verdict.json]"
 check "text where a number belongs is n/a" has "$annotations" "AMBIGUOUS, change n/a (tolerance n/a)"
 check "a MISSING benchmark is named" has "$annotations" "::error title=MISSING fake/removed/n%3A1::fake/removed/n:1 on"
+
+# --- the pull-request comment -------------------------------------------------------------------------
+# perf_gate pr-comment renders it. The poisoned report is refused whole, as by the annotations: one row
+# says so, none of its fields is printed, the log says why, exit 2 (the comment is printed still).
+comment="$work/comment.md"
+rc=0
+bash "$ci/pr_comment_body.sh" --gate "$gate" "$work/artifact" https://example.invalid/run/1 >"$comment" 2>"$work/comment.err" || rc=$?
+check "a poisoned report is refused (exit 2)" test "$rc" -eq 2
+check "the comment says so, naming the file" \
+  has "$comment" "| (report refused) | \`fake.verdict.json\` |  | INVALID: not a verdict report perf_gate wrote |  |"
+check "and prints nothing of it" bash -c "! grep -qE 'img|octocat|pwned|Fake GPU|SLOW|evil' '$comment'"
+check "the log says why" has "$work/comment.err" "fake.verdict.json: schema_version is 1"
+check "no control character in the comment" printable "$comment"
+check "no line of the comment or the log starts a workflow command" no_line "$comment" "^::"
+check "no line of the log starts a workflow command" no_line "$work/comment.err" "^::"
+# The report within the rules whose free text and numbers are hostile: shown, every field escaped.
+bash "$ci/pr_comment_body.sh" --gate "$gate" "$work/valid" https://example.invalid/run/1 >"$comment"
+check "the comment is written (exit 0)" test -s "$comment"
+check "no raw HTML in the comment" lacks "$comment" "<img"
+check "no @-mention in the comment" lacks "$comment" "@octocat"
+check "no link but the run's" test "$(grep -c '](' "$comment")" -eq 1
+check "no line of the comment starts a workflow command" no_line "$comment" "^::"
+check "no control character in the comment" printable "$comment"
+check "counts are the rows' verdicts" has "$comment" "| Fake GPU | fake | compare | FAIL: regression | 1 ERROR, 1 SLOW, 1 MISSING, 1 PLATFORM, 1 AMBIGUOUS, 1 NEW, 2 SAME |"
+check "a PLATFORM row keeps its numbers" \
+  has "$comment" "| PLATFORM | \`fake/renamedplatform/n:1\` | Fake GPU | +4.2% [+3.9%, +4.5%] | 2% |"
+check "text where a number belonged is not printed" has "$comment" "| AMBIGUOUS | \`fake/renamedambiguous/n:1\` | Fake GPU |  |  |"
+check "a MISSING row says 'baseline only', with no interval and no tolerance" \
+  has "$comment" "| MISSING | \`fake/removed/n:1\` | Fake GPU | baseline only |  |"
+check "a NEW row says it has no baseline" has "$comment" "| NEW | \`fake/added/n:1\` | Fake GPU | not in the baseline |  |"
+check "an ERROR row without a change says so" has "$comment" "| error in the benchmark |  |"
+check "no empty interval or 0% tolerance" no_line "$comment" "\\[, \\]|\\| 0% \\|"
+check "a judged row keeps its numbers" has "$comment" "| +10% [+9.9%, +10.2%] | 3% |"
 
 echo "$passed passed, $failed failed"
 ((failed == 0))

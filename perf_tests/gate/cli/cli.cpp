@@ -430,6 +430,20 @@ const std::vector<Command>& commands() {
       Exit 0; 2 when a report was refused.
 )",
        {{"--report", kValues, kFileIn, "V.json...", "the reports (compare or ab --json)"}}},
+      {"pr-comment",
+       cli::run_pr_comment,
+       "a run's pull-request comment, in Markdown",
+       R"(  perf_gate pr-comment --run-url URL [--report V.json [V2.json ...]]
+      Print the pull-request comment of a run (the reports of perf_gate compare or ab --json): a hidden
+      marker line, one row per report (GPU, families, mode, outcome, counts), every benchmark that was not
+      SAME (its change, interval and tolerance, or why it has none), and a link to the run (--run-url: an
+      https:// address of letters, digits and . / _ -, else exit 2 and no comment). No --report: the
+      comment says nothing was judged. A report the gate refuses to read (a name outside the rule, an
+      unknown verdict or outcome) is one row saying so, none of its fields; the others are shown.
+      Exit 0; 2 when a report was refused or the URL is not one.
+)",
+       {{"--run-url", kValue, kNotAFile, "URL", "the run the comment links to (https://...)"},
+        {"--report", kValues, kFileIn, "V.json...", "the reports (compare or ab --json)"}}},
       {"history-append",
        cli::run_history_append,
        "keep a run in the history store",

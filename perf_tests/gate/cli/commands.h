@@ -35,6 +35,8 @@ int run_report(const Arguments& args, std::ostream& out, std::ostream& err);
 int run_metrics(const Arguments& args, std::ostream& out, std::ostream& err);
 // A run's GitHub annotations (annotations_command.cpp).
 int run_annotations(const Arguments& args, std::ostream& out, std::ostream& err);
+// A run's pull-request comment (pr_comment_command.cpp).
+int run_pr_comment(const Arguments& args, std::ostream& out, std::ostream& err);
 // Measurement studies (analysis_commands.cpp).
 int run_order_table(const Arguments& args, std::ostream& out, std::ostream& err);
 int run_calibration_report(const Arguments& args, std::ostream& out, std::ostream& err);

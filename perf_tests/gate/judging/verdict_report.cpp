@@ -65,6 +65,13 @@ VerdictReport read_verdict_report(const std::string& text, const std::string& so
     report.baseline_recorded = recorded_date(*against);
   }
   report.harness_version = top.optional_string("harness_version").value_or("");
+  // Printed by the pull-request comment: only the gate's own form, a word and lower-case words after it.
+  report.outcome = top.optional_string("outcome").value_or("");
+  static const std::regex outcome_form(R"((PASS|FAIL|INVALID|NOT JUDGED)(: [a-z0-9 ,()-]+)?)");
+  if (!report.outcome.empty() && !std::regex_match(report.outcome, outcome_form)) {
+    top.fail("outcome", "is '" + formats::escape_console(report.outcome) +
+                            "', expected an outcome of perf_gate (PASS, FAIL: ..., INVALID: ..., NOT JUDGED: ...)");
+  }
   static const std::set<std::string> known = verdict_names();
   const nlohmann::json& benchmarks = top.array("benchmarks");
   for (std::size_t i = 0; i < benchmarks.size(); ++i) {

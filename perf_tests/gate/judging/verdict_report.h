@@ -43,6 +43,10 @@ struct VerdictReport {
   std::string gpu_name;           // formats/names.h's GPU name rule; "" where the report names none
   std::string baseline_recorded;  // the stored baseline's date (compare); "" where the report names none
   std::string harness_version;    // "" where the report names none
+  // The report's outcome as the gate words it (reports/wording.h, outcome_text: "PASS", "FAIL: regression",
+  // ...): kept, not recomputed, since it depends on options (--strict, --fail-on-platform) the rows do not
+  // hold. "" where the report names none.
+  std::string outcome;
   std::vector<VerdictRow> rows;   // in the report's order
 };
 
