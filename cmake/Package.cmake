@@ -10,7 +10,7 @@
 #                         headers a family includes ("common/registry.h", ...; "formats/version.h", the
 #                         harness's version, generated), the gate
 #   share/gpuperf/scripts/  what the generated tests and perf_gate run call (ci/with_ctest_gpu.sh,
-#                         ncu_diagnose.sh), the scripts that record baselines for a project's build
+#                         ncu_profile.sh), the scripts that record baselines for a project's build
 #                         (update_baseline.sh, record_ncu.sh), and perf_test.sh and ab_compare.sh, wrappers
 #                         of perf_gate run and ab-run kept for one release
 include(CMakePackageConfigHelpers)
@@ -57,7 +57,7 @@ install(FILES ${PROJECT_BINARY_DIR}/gpuperfConfig.cmake ${PROJECT_BINARY_DIR}/gp
         DESTINATION ${GPUPERF_INSTALL_CMAKEDIR})
 
 set(scripts ${PROJECT_SOURCE_DIR}/scripts)
-install(PROGRAMS ${scripts}/perf_test.sh ${scripts}/ncu_diagnose.sh ${scripts}/update_baseline.sh
+install(PROGRAMS ${scripts}/perf_test.sh ${scripts}/ncu_profile.sh ${scripts}/update_baseline.sh
                  ${scripts}/record_ncu.sh ${scripts}/ab_compare.sh
         DESTINATION ${GPUPERF_INSTALL_SCRIPTSDIR})
 file(GLOB script_library ${scripts}/lib/*.sh)

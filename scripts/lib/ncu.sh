@@ -1,7 +1,8 @@
 # shellcheck shell=bash
-# Profiling benchmarks' kernels with Nsight Compute, shared by scripts/record_ncu.sh (the profiles kept
-# beside a baseline) and scripts/ncu_diagnose.sh (a SLOW verdict's diagnosis), so that both sides of a
-# diagnosis measure the same window the same way. Sourced after lib/common.sh.
+# Profiling benchmarks' kernels with Nsight Compute for scripts/record_ncu.sh (the profiles kept beside a
+# baseline): ncu itself runs through scripts/ncu_profile.sh, as it does for perf_gate's diagnosis of a
+# SLOW verdict, so that both sides of a diagnosis measure the same window the same way. Sourced after
+# lib/common.sh.
 
 # profiled_benchmarks <results with fingerprints>: the benchmarks whose fingerprint CUPTI captured with at
 # least one kernel, one a line: only those can be profiled, as their launches count and check ncu's rows.
@@ -11,26 +12,16 @@ profiled_benchmarks() {
 }
 
 # ncu_profile <ncu> <gate> <bench> <results with fingerprints> <profiles out> <gpu slug> <benchmark>...:
-# one ncu process over the benchmarks' profiler windows (gpuperf_bench --profiler-window: per benchmark, set-up,
-# warm-up and L2 flush outside the range, the kernels of one timed sample inside), with the diagnosis's
-# metric set; then perf_gate ncu-store splits ncu's rows into each benchmark's profile, checked against its
-# fingerprint in <results>, and stores them in <profiles out> (created or updated). Writes <profiles out>.csv
-# (ncu's output), .order (the bench's order of windows), .log (ncu's and the bench's messages) and .store.log
-# (ncu-store's: "left out: NAME: why" for each benchmark it could not attribute). The clocks are left as
-# they are (--clock-control none): the timings were taken at the GPU's own clocks, and profiling never
-# changes a GPU's settings. Exit non-zero when no benchmark's profile could be stored.
+# one ncu pass over the benchmarks' profiler windows (scripts/ncu_profile.sh, with the diagnosis's metric
+# set), then perf_gate ncu-store splits ncu's rows into each benchmark's profile, checked against its
+# fingerprint in <results>, and stores them in <profiles out> (created or updated). Beside it:
+# <profiles out>.csv, .order, .log (ncu_profile.sh's) and .store.log (ncu-store's: "left out: NAME: why"
+# for each benchmark it could not attribute). Exit non-zero when no benchmark's profile could be stored.
 ncu_profile() {
   local ncu=$1 gate=$2 bench=$3 results=$4 profiles=$5 slug=$6
   shift 6
-  local filter rc=0
-  filter=$(printf '%s\n' "$@" | exact_filter)
-  rm -f "$profiles.order"
-  # ncu's exit status is the bench's: one benchmark that could not be set up (exit 1) leaves the others' rows.
-  "$ncu" --profile-from-start off --clock-control none --csv --page raw --print-units base \
-    --print-kernel-base mangled --metrics "$("$gate" ncu-metrics)" \
-    "$bench" --profiler-window --profiler-window-order="$profiles.order" --benchmark_filter="$filter" \
-    >"$profiles.csv" 2>"$profiles.log" || rc=$?
-  [[ -f $profiles.order ]] || { echo "ncu ended (exit $rc) before the bench opened a profiler window" >>"$profiles.log"; return 1; }
+  bash "$(dirname "${BASH_SOURCE[0]}")/../ncu_profile.sh" --ncu "$ncu" --metrics "$("$gate" ncu-metrics)" \
+    --bench "$bench" --out "$profiles" -- "$@" || return 1
   "$gate" ncu-store --profiles "$profiles" --gpu "$slug" --csv "$profiles.csv" --fingerprints "$results" \
     --order "$profiles.order" >"$profiles.store.log" 2>&1
 }

@@ -14,17 +14,13 @@
 #include "gate/ncu/profile.h"
 #include "gate/ncu/stored_profiles.h"
 #include "gate/ncu/window_attribution.h"
+#include "gate/reports/ncu_diagnosis_text.h"
 
 namespace gpuperf::gate::cli {
 namespace {
 
 NcuProfile load_ncu_profile(const std::string& path) {
   return parse_ncu_csv(formats::read_text_file(path, "did ncu write its --csv output there?"), path);
-}
-
-NcuBaseline load_ncu_baseline(const std::string& path) {
-  return ncu_baseline_from_text(formats::read_text_file(path, "record the profiles with scripts/record_ncu.sh"),
-                                path);
 }
 
 // NAME's profile in a file of stored profiles (ncu-store's).
@@ -58,13 +54,8 @@ std::map<std::string, NcuProfile> windowed_profiles(const Arguments& args, std::
   const ResultsFile fingerprinted = load_results(args.required("--fingerprints"));
   const std::vector<std::string> order = parse_window_order(
       formats::read_text_file(order_path, "gpuperf_bench --profiler-window-order=FILE writes it"), order_path);
-  std::vector<Window> windows;
-  for (const std::string& name : order) {
-    const auto fingerprint = fingerprinted.fingerprints.find(name);
-    windows.push_back({name, fingerprint == fingerprinted.fingerprints.end() ? std::vector<ExpectedLaunch>{}
-                                                                             : expected_launches(fingerprint->second)});
-  }
-  const WindowAttribution attribution = attribute_windows(load_ncu_profile(csv), windows, csv);
+  const WindowAttribution attribution =
+      attribute_windows(load_ncu_profile(csv), windows_in_order(order, fingerprinted), csv);
   for (const LeftOut& left : attribution.left_out) out << "left out: " << left.benchmark << ": " << left.reason << "\n";
   if (attribution.profiles.empty()) {
     throw formats::InputError(csv + ": no benchmark's rows could be attributed" +
@@ -105,23 +96,9 @@ int run_ncu_store(const Arguments& args, std::ostream& out, std::ostream& /*err*
     checked_outputs(args, {"--profiles"});
     profiles = windowed_profiles(args, out);
   }
-  NcuBaseline stored;
-  stored.gpu_slug = slug;
-  // Read, add and write under the file's lock: parallel stores into one file each keep their profiles.
-  const formats::FileLock lock(path);
-  if (formats::input_file_exists(path)) {
-    stored = load_ncu_baseline(path);
-    if (stored.gpu_slug != slug) {
-      throw formats::InputError(path + " holds profiles of " + stored.gpu_slug + ", not " + slug +
-                                " - each GPU's profiles go beside its own baseline");
-    }
-  }
+  store_ncu_profiles(path, slug, profiles);
   std::size_t launches = 0;
-  for (const auto& [benchmark, profile] : profiles) {
-    stored.benchmarks[benchmark] = profile;
-    launches += profile.kernels.size();
-  }
-  formats::write_file_atomically(path, ncu_baseline_to_text(stored));
+  for (const auto& [benchmark, profile] : profiles) launches += profile.kernels.size();
   if (one) {
     out << "stored the profile of " << profiles.begin()->first << " (" << launches << " kernel launches) in " << path
         << "\n";
@@ -138,8 +115,8 @@ int run_ncu_diff(const Arguments& args, std::ostream& out, std::ostream& /*err*/
   const NcuProfile after = after_profile(args);
   const std::string before_label = args.has("--before-label") ? args.value("--before-label") : "before";
   const std::string after_label = args.has("--after-label") ? args.value("--after-label") : "after";
-  std::string markdown = args.has("--title") ? "#### " + args.value("--title") + "\n\n" : "";
-  markdown += markdown_diff_table(diff_profiles(before, after), before_label, after_label);
+  const std::string markdown = ncu_diff_markdown(args.has("--title") ? args.value("--title") : "",
+                                                 diff_profiles(before, after), before_label, after_label);
   formats::OutputFiles files;
   if (args.has("--json")) {
     const nlohmann::json doc = {{"before", before}, {"after", after}};

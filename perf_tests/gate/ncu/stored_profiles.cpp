@@ -2,6 +2,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "formats/atomic_file.h"
+#include "formats/input_error.h"
 #include "formats/json_fields.h"
 #include "formats/json_input.h"
 #include "formats/names.h"
@@ -38,6 +40,27 @@ NcuBaseline ncu_baseline_from_text(const std::string& text, const std::string& s
     stored.benchmarks[name] = read_ncu_profile(benchmarks.member(name, profile));
   }
   return stored;
+}
+
+NcuBaseline load_ncu_baseline(const std::string& path) {
+  return ncu_baseline_from_text(formats::read_text_file(path, "record the profiles with scripts/record_ncu.sh"),
+                                path);
+}
+
+void store_ncu_profiles(const std::string& path, const std::string& gpu_slug,
+                        const std::map<std::string, NcuProfile>& profiles) {
+  NcuBaseline stored;
+  stored.gpu_slug = gpu_slug;
+  const formats::FileLock lock(path);
+  if (formats::input_file_exists(path)) {
+    stored = load_ncu_baseline(path);
+    if (stored.gpu_slug != gpu_slug) {
+      throw formats::InputError(path + " holds profiles of " + stored.gpu_slug + ", not " + gpu_slug +
+                                " - each GPU's profiles go beside its own baseline");
+    }
+  }
+  for (const auto& [benchmark, profile] : profiles) stored.benchmarks[benchmark] = profile;
+  formats::write_file_atomically(path, ncu_baseline_to_text(stored));
 }
 
 }  // namespace gpuperf::gate

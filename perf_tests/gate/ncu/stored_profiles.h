@@ -24,4 +24,14 @@ std::string ncu_baseline_to_text(const NcuBaseline& stored);
 // formats::InputError naming `source` and what is wrong when `text` is not such a file.
 NcuBaseline ncu_baseline_from_text(const std::string& text, const std::string& source);
 
+// The stored profiles file at `path`; formats::InputError naming it and what to do when it cannot be read.
+NcuBaseline load_ncu_baseline(const std::string& path);
+
+// Adds `profiles` (benchmark -> profile) to the file at `path`, created where absent, replacing a
+// benchmark's earlier profile; read, merged and written under the file's lock (formats/atomic_file.h), so
+// that parallel stores into one file each keep theirs. formats::InputError when the file holds another
+// GPU's profiles than `gpu_slug`'s, or cannot be read.
+void store_ncu_profiles(const std::string& path, const std::string& gpu_slug,
+                        const std::map<std::string, NcuProfile>& profiles);
+
 }  // namespace gpuperf::gate

@@ -163,4 +163,14 @@ std::vector<std::string> parse_window_order(std::string_view text, const std::st
   return order;
 }
 
+std::vector<Window> windows_in_order(const std::vector<std::string>& order, const ResultsFile& fingerprinted) {
+  std::vector<Window> windows;
+  for (const std::string& name : order) {
+    const auto fingerprint = fingerprinted.fingerprints.find(name);
+    windows.push_back({name, fingerprint == fingerprinted.fingerprints.end() ? std::vector<ExpectedLaunch>{}
+                                                                             : expected_launches(fingerprint->second)});
+  }
+  return windows;
+}
+
 }  // namespace gpuperf::gate

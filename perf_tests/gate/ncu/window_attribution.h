@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "formats/fingerprint.h"
+#include "gate/inputs/results.h"
 #include "gate/ncu/profile.h"
 
 namespace gpuperf::gate {
@@ -58,6 +59,11 @@ struct WindowAttribution {
 //   so that nothing is stored from the pass. So is a window with no launches (no fingerprint to count by).
 WindowAttribution attribute_windows(const NcuProfile& rows, const std::vector<Window>& windows,
                                     const std::string& source);
+
+// The windows of one pass in the order the bench ran them (`order`, its order file), each expecting the
+// launches of its fingerprint in `fingerprinted` (none where it has no captured one: attribute_windows then
+// refuses the pass, as nothing counts its rows).
+std::vector<Window> windows_in_order(const std::vector<std::string>& order, const ResultsFile& fingerprinted);
 
 // "(256, 1, 1)" as ncu's raw page writes a launch's "Block Size" and "Grid Size"; `text` is read leniently
 // (any separators between three whole numbers).
