@@ -137,6 +137,7 @@ const std::vector<Command>& commands() {
        R"(  perf_gate compare --baseline FILE --results R1.json [R2.json ...] [--family F | --filter REGEX]
                     [--strict] [--skip-unchanged] [--looks K] [--alpha A] [--markdown OUT.md]
                     [--json OUT.json] [--remeasure-list OUT.txt] [--runner-history FILE] [--fail-on-platform]
+                    [--same-code-ledger FILE]
       Judge results (Google Benchmark JSON of one GPU; each file is one process) against the GPU's
       baseline: per benchmark, the processes' medians against the baseline's, with a Student t interval
       on their spread. One line per benchmark that is not SAME, most severe first, then a summary.
@@ -144,9 +145,11 @@ const std::vector<Command>& commands() {
       --strict: a benchmark of the baseline missing from the results fails. --alpha: the run's
       family-wise false-alarm rate (default 0.01), split over every benchmark of the baseline and --looks
       (the most times the caller judges one benchmark: 1 + re-measurements; default 1).
-      --remeasure-list: the AMBIGUOUS benchmarks, one a line. Every report names how the platform
-      (driver, CUDA runtime, SM count, memory, median clocks beyond 2%) differs from the baseline's,
-      and suggests re-recording when a quarter of the judged benchmarks moved with it.
+      --remeasure-list: the AMBIGUOUS benchmarks, one a line. --same-code-ledger: the verdicts on
+      unchanged code are counted in FILE (as ledger) and the count is rendered in the reports. Every
+      report names how the platform (driver, CUDA runtime, SM count, memory, median clocks beyond 2%)
+      differs from the baseline's, and suggests re-recording when a quarter of the judged benchmarks
+      moved with it.
       Memory canary: the ceiling benchmarks (copy, read, memset) in the results, whatever --family or
       --filter selects, compared with the baseline's like a verdict; when every one's interval lies
       beyond 1% in one direction, the reports warn that this machine streams memory slower (faster)
@@ -180,7 +183,8 @@ const std::vector<Command>& commands() {
         {"--markdown", kValue, kFileOut, "OUT.md", "write the report as Markdown"},
         {"--json", kValue, kFileOut, "OUT.json", "write the report as JSON"},
         {"--remeasure-list", kValue, kFileOut, "OUT.txt", "write the AMBIGUOUS benchmarks, one a line"},
-        {"--runner-history", kValue, kFileIn, "FILE", "judge each runner against its own history (history-offsets)"}}},
+        {"--runner-history", kValue, kFileIn, "FILE", "judge each runner against its own history (history-offsets)"},
+        {"--same-code-ledger", kValue, kFileInOut, "FILE", "count the verdicts on unchanged code in this ledger"}}},
       {"unchanged",
        cli::run_unchanged,
        "list the benchmarks whose code and platform equal the baseline's",
@@ -238,7 +242,7 @@ const std::vector<Command>& commands() {
        "judge the interleaved results of two builds on one GPU",
        R"(  perf_gate ab --a A1.json [A2.json ...] --b B1.json [B2.json ...] [--tolerance-pct X (default 1.0)]
                [--family F | --filter REGEX] [--looks K] [--alpha A] [--markdown OUT.md] [--json OUT.json]
-               [--remeasure-list OUT.txt]
+               [--remeasure-list OUT.txt] [--same-code-ledger FILE]
       Compare build B with build A measured on one GPU, runs interleaved A1 B1 A2 B2 ...: pair i is
       (A_i, B_i); a benchmark absent from a pair is left out of it. Same verdicts, budget and exit codes
       as compare; the budget is split over every benchmark of A and B. The reports name how B's
@@ -254,21 +258,22 @@ const std::vector<Command>& commands() {
         {"--alpha", kValue, kNotAFile, "A (0.01)", "the run's family-wise false-alarm rate"},
         {"--markdown", kValue, kFileOut, "OUT.md", "write the report as Markdown"},
         {"--json", kValue, kFileOut, "OUT.json", "write the report as JSON"},
-        {"--remeasure-list", kValue, kFileOut, "OUT.txt", "write the AMBIGUOUS benchmarks, one a line"}}},
+        {"--remeasure-list", kValue, kFileOut, "OUT.txt", "write the AMBIGUOUS benchmarks, one a line"},
+        {"--same-code-ledger", kValue, kFileInOut, "FILE", "count the verdicts on unchanged code in this ledger"}}},
       {"ledger",
        cli::run_ledger,
        "add a report's verdicts on unchanged code to the false-alarm count",
-       R"(  perf_gate ledger --ledger FILE --report VERDICT.json [--markdown REPORT.md]
+       R"(  perf_gate ledger --ledger FILE --report VERDICT.json
       Add the report's timed verdicts on unchanged code (identical fingerprints) to the running count
       of its GPU model and mode in FILE (created if missing; updated under a lock, atomically): any SLOW
       or FAST among them is a false alarm of the gate. Prints the count with the observed false-alarm
-      rate (of verdicts, and of reports), appends that line to REPORT.md and writes the count into
-      VERDICT.json ("same_code_ledger"). A report counted before (a retried step) changes
-      nothing: the ledger remembers the reports it counted.
+      rate (of verdicts, and of reports). The report is left as it is: compare and ab
+      --same-code-ledger FILE count as they judge and render the count in their reports. A report
+      counted before (a retried step) changes nothing: the ledger remembers the reports it counted.
 )",
        {{"--ledger", kValue, kFileInOut, "FILE", "the ledger to update (created if missing)"},
-        {"--report", kValue, kFileInOut, "VERDICT.json", "the report (compare --json); gets the count added"},
-        {"--markdown", kValue, kFileInOut, "REPORT.md", "append the count's line to this report"}}},
+        {"--report", kValue, kFileIn, "VERDICT.json", "the report (compare or ab --json)"},
+        {"--markdown", kValue, kFileIn, "REPORT.md", "refused: compare or ab --same-code-ledger renders the count"}}},
       {"ncu-metrics",
        cli::run_ncu_metrics,
        "print the Nsight Compute metrics the diagnosis collects",

@@ -8,6 +8,7 @@
 #include "formats/exit_codes.h"
 #include "formats/names.h"
 #include "gate/cli/commands.h"
+#include "gate/driver/shared_steps.h"
 #include "gate/inputs/baseline.h"
 #include "gate/inputs/results.h"
 #include "gate/inputs/runner_history.h"
@@ -56,15 +57,22 @@ ReportFiles checked_report_files(const Arguments& args) {
   return files;
 }
 
-int finish(const ReportFiles& files, const Comparison& comparison, std::ostream& out) {
-  write_report_files(comparison, files);
-  write_console_report(comparison, out);
-  return exit_code(comparison);
+// The reports, rendered once: with the same-code ledger's count where --same-code-ledger asks for it.
+int finish(const Arguments& args, const ReportFiles& files, Comparison comparison, std::ostream& out,
+           std::ostream& err) {
+  Report report{std::move(comparison)};
+  if (args.has("--same-code-ledger")) {
+    const std::string named = files.json.empty() ? std::string("this report") : files.json;
+    report.same_code = driver::count_in_ledger(args.value("--same-code-ledger"), report.comparison, named, err);
+  }
+  write_report_files(report, files);
+  write_console_report(report, out);
+  return exit_code(report.comparison);
 }
 
 }  // namespace
 
-int run_compare(const Arguments& args, std::ostream& out, std::ostream& /*err*/) {
+int run_compare(const Arguments& args, std::ostream& out, std::ostream& err) {
   CompareOptions options;
   options.selection = selection_from(args);
   options.run_alpha = args.number("--alpha", kMinAlpha, kMaxAlpha).value_or(kDefaultRunAlpha);
@@ -78,7 +86,7 @@ int run_compare(const Arguments& args, std::ostream& out, std::ostream& /*err*/)
   if (args.has("--runner-history")) runner_history = read_runner_history(args.value("--runner-history"));
   options.runner_history = runner_history ? &*runner_history : nullptr;
   const std::vector<ResultsFile> results = load_results_files(args.list("--results"));
-  return finish(files, compare_with_baseline(baseline, results, options), out);
+  return finish(args, files, compare_with_baseline(baseline, results, options), out, err);
 }
 
 int run_unchanged(const Arguments& args, std::ostream& out, std::ostream& /*err*/) {
@@ -99,7 +107,7 @@ int run_unchanged(const Arguments& args, std::ostream& out, std::ostream& /*err*
   return formats::kExitPass;
 }
 
-int run_ab(const Arguments& args, std::ostream& out, std::ostream& /*err*/) {
+int run_ab(const Arguments& args, std::ostream& out, std::ostream& err) {
   AbOptions options;
   options.selection = selection_from(args);
   options.run_alpha = args.number("--alpha", kMinAlpha, kMaxAlpha).value_or(kDefaultRunAlpha);
@@ -108,7 +116,7 @@ int run_ab(const Arguments& args, std::ostream& out, std::ostream& /*err*/) {
   const ReportFiles files = checked_report_files(args);
   const std::vector<ResultsFile> a = load_results_files(args.list("--a"));
   const std::vector<ResultsFile> b = load_results_files(args.list("--b"));
-  return finish(files, compare_ab(a, b, options), out);
+  return finish(args, files, compare_ab(a, b, options), out, err);
 }
 
 }  // namespace gpuperf::gate::cli

@@ -40,6 +40,7 @@ class AbRun {
   void run_arm(Arm& arm, const std::string& filter, const std::string& time_filter,
                const std::vector<std::string>& alone);
   Look judge();
+  int write_reports(const Look& last);
   void remeasure(int attempt, const std::vector<std::string>& ambiguous);
 
   const AbRunOptions& options_;
@@ -51,7 +52,7 @@ class AbRun {
   std::optional<bool> time_filter_support_;
   MeasuredResults measured_a_;
   MeasuredResults measured_b_;
-  bool report_written_ = false;  // by a judgement of this comparison: the console may name the report
+  std::optional<Comparison> decided_;  // the latest judgement's; none where it failed
 };
 
 // The reports of the comparison: <out>/ab.md and ab.verdict.json.
@@ -76,15 +77,28 @@ int AbRun::run() {
   const Look last = judge_until_decided(
       options_.max_remeasure, [this] { return judge(); },
       [this](int attempt, const std::vector<std::string>& ambiguous) { remeasure(attempt, ambiguous); });
-  const std::string report = options_.out + "/ab.verdict.json";
-  const std::string markdown = options_.out + "/ab.md";
+  return write_reports(last);
+}
+
+// The reports of the last judgement, rendered once with the ledger's count; the console names them.
+int AbRun::write_reports(const Look& last) {
+  if (!decided_) return last.exit_code;
+  const ReportFiles files = ab_report_files(options_);
+  Report report{std::move(*decided_)};
   if (!options_.same_code_ledger.empty() && last.exit_code != formats::kExitInvalidInput) {
-    add_to_same_code_ledger(options_.same_code_ledger, report, markdown, out_, err_);
+    report.same_code = count_in_ledger(options_.same_code_ledger, report.comparison, files.json, err_);
   }
+  try {
+    write_report_files(report, files);
+  } catch (const formats::InputError& e) {
+    err_ << "perf_gate: error: " << e.what() << "\n";
+    return formats::kExitInvalidInput;
+  }
+  write_console_report(report, out_);
   if (last.exit_code == formats::kExitRegression && options_.diagnosis && b_.suite.abilities().checks) {
     run_ncu_diagnosis({"--a", a_.suite.program(), "--b", b_.suite.program(), "--dir", options_.out}, err_);
   }
-  if (report_written_) out_ << "report: " << markdown << "\n";
+  out_ << "report: " << files.markdown << "\n";
   return last.exit_code;
 }
 
@@ -139,19 +153,17 @@ void AbRun::run_arm(Arm& arm, const std::string& filter, const std::string& time
   arm.runs.push_back(files.results);
 }
 
-// Every round so far: the reports written, the console lines printed.
+// Every round so far, decided; the reports are written once, after the last look.
 Look AbRun::judge() {
+  decided_.reset();
   try {
     const std::vector<ResultsFile> a = measured_a_.read(a_.suite, a_.runs);
     const std::vector<ResultsFile> b = measured_b_.read(b_.suite, b_.runs);
     AbOptions options;
     options.tolerance_pct = options_.tolerance_pct;
     options.looks = looks_budget(options_.max_remeasure);
-    const Comparison comparison = compare_ab(a, b, options);
-    write_report_files(comparison, ab_report_files(options_));
-    report_written_ = true;
-    write_console_report(comparison, out_);
-    return {exit_code(comparison), ambiguous_benchmarks(comparison)};
+    decided_ = compare_ab(a, b, options);
+    return {exit_code(*decided_), ambiguous_benchmarks(*decided_)};
   } catch (const formats::InputError& e) {
     err_ << "perf_gate: error: " << e.what() << "\n";
     return {formats::kExitInvalidInput, {}};

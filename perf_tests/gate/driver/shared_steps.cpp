@@ -4,7 +4,7 @@
 
 #include "formats/exit_codes.h"
 #include "gate/driver/console.h"
-#include "gate/ledger/ledger_update.h"
+#include "gate/reports/reports.h"
 
 namespace gpuperf::gate::driver {
 
@@ -13,15 +13,20 @@ void stop_after_failure(const std::string& log, const std::string& message, std:
   throw DriverStop(formats::kExitInvalidInput, message);
 }
 
-void add_to_same_code_ledger(const std::string& ledger, const std::string& report, const std::string& markdown,
-                             std::ostream& out, std::ostream& err) {
-  int code = formats::kExitInvalidInput;
+std::optional<LedgerCount> count_in_ledger(const std::string& ledger, const Comparison& comparison,
+                                           const std::string& report, std::ostream& err) {
   try {
-    code = update_same_code_ledger(ledger, report, markdown, out, err);
+    const LedgerCount count = count_in_same_code_ledger(ledger, json_report(comparison), report);
+    if (count.counted_before) {
+      // A retried CI step: counting it again would inflate the count.
+      err << "perf_gate: " << report << " was counted in " << ledger << " already (the same report); nothing changed\n";
+    }
+    return count;
   } catch (const std::exception& e) {
     err << "perf_gate: error: " << e.what() << "\n";
   }
-  if (code != formats::kExitPass) note(err, "the same-code ledger " + ledger + " was not updated (the verdict stands)");
+  note(err, "the same-code ledger " + ledger + " was not updated (the verdict stands)");
+  return std::nullopt;
 }
 
 int report_stop(const DriverStop& stop, std::ostream& err) {

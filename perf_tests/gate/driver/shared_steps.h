@@ -3,6 +3,7 @@
 // added to, a stop is printed, and the results measured so far are read once each.
 
 #include <map>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -11,6 +12,8 @@
 #include "gate/driver/process.h"
 #include "gate/driver/suite.h"
 #include "gate/inputs/results.h"
+#include "gate/judging/comparison.h"
+#include "gate/ledger/ledger_update.h"
 
 namespace gpuperf::gate::driver {
 
@@ -18,10 +21,12 @@ namespace gpuperf::gate::driver {
 // crashed proves nothing about the code, so the test is an infrastructure failure.
 [[noreturn]] void stop_after_failure(const std::string& log, const std::string& message, std::ostream& err);
 
-// Adds the report's verdicts on unchanged code to the ledger (ledger/ledger_update.h); where it cannot, its
-// error and "the same-code ledger L was not updated (the verdict stands)" on `err`.
-void add_to_same_code_ledger(const std::string& ledger, const std::string& report, const std::string& markdown,
-                             std::ostream& out, std::ostream& err);
+// Counts the comparison's verdicts on unchanged code in the ledger (ledger/ledger_update.h), identified by
+// the JSON report it renders, before any report is written: the count is rendered in them (reports/report.h).
+// `report` names the report in the ledger's line. Where it cannot, its error and "the same-code ledger L was
+// not updated (the verdict stands)" on `err`, and none.
+std::optional<LedgerCount> count_in_ledger(const std::string& ledger, const Comparison& comparison,
+                                           const std::string& report, std::ostream& err);
 
 // Prints how a test stopped ("SKIPPED: why" for exit 77, "error: why" otherwise) and returns its exit code.
 int report_stop(const DriverStop& stop, std::ostream& err);

@@ -85,6 +85,7 @@ class StoredRun {
   void measure_look(const std::string& time_filter, const std::vector<std::string>& alone);
   void measure(int run, const std::string& time_filter, const std::vector<std::string>& alone);
   Look judge();
+  int write_reports(const Look& last);
   void diagnose();
 
   const StoredRunOptions& options_;
@@ -111,7 +112,7 @@ class StoredRun {
   int run_count_ = 0;
   int looks_taken_ = 0;  // judgements so far
   MeasuredResults measured_;
-  bool report_written_ = false;  // by a judgement of this run: the console may name the report
+  std::optional<Comparison> decided_;  // the latest judgement's; none where it failed
 };
 
 int StoredRun::run() {
@@ -150,9 +151,23 @@ int StoredRun::run() {
         }
         phases_.end("remeasure");
       });
+  return write_reports(last);
+}
+
+// The reports of the last judgement, rendered once with the ledger's count; the console names them.
+int StoredRun::write_reports(const Look& last) {
+  if (!decided_) return last.exit_code;
+  Report report{std::move(*decided_)};
   if (!options_.same_code_ledger.empty() && last.exit_code != formats::kExitInvalidInput) {
-    add_to_same_code_ledger(options_.same_code_ledger, prefix_ + ".verdict.json", prefix_ + ".md", out_, err_);
+    report.same_code = count_in_ledger(options_.same_code_ledger, report.comparison, prefix_ + ".verdict.json", err_);
   }
+  try {
+    write_report_files(report, stored_report_files(options_));
+  } catch (const formats::InputError& e) {
+    err_ << "perf_gate: error: " << e.what() << "\n";
+    return formats::kExitInvalidInput;
+  }
+  write_console_report(report, out_);
   // Nsight Compute profiles our suite's cases in their profiler window (--profiler-window), which a team's
   // suite has not.
   if (last.exit_code == formats::kExitRegression && options_.diagnosis && suite_.abilities().checks) {
@@ -160,7 +175,7 @@ int StoredRun::run() {
     diagnose();
     phases_.end("diagnosis");
   }
-  if (report_written_) out_ << "report: " << prefix_ << ".md\n";
+  out_ << "report: " << prefix_ << ".md\n";
   return last.exit_code;
 }
 
@@ -294,8 +309,9 @@ void StoredRun::measure(int run, const std::string& time_filter, const std::vect
   runs_.push_back(files.results);
 }
 
-// Every process so far against the baseline: the reports written, the console lines printed.
+// Every process so far against the baseline, decided; the reports are written once, after the last look.
 Look StoredRun::judge() {
+  decided_.reset();
   try {
     std::vector<ResultsFile> results = measured_.read(suite_, runs_);
     if (fingerprints_) results.push_back(*fingerprints_);
@@ -307,11 +323,8 @@ Look StoredRun::judge() {
     options.fail_on_platform = options_.fail_on_platform;
     options.skip_unchanged = skip_unchanged_;
     options.runner_history = runner_history_ ? &*runner_history_ : nullptr;
-    const Comparison comparison = compare_with_baseline(baseline_, results, options);
-    write_report_files(comparison, stored_report_files(options_));
-    report_written_ = true;
-    write_console_report(comparison, out_);
-    return {exit_code(comparison), ambiguous_benchmarks(comparison)};
+    decided_ = compare_with_baseline(baseline_, results, options);
+    return {exit_code(*decided_), ambiguous_benchmarks(*decided_)};
   } catch (const formats::InputError& e) {
     err_ << "perf_gate: error: " << e.what() << "\n";
     return {formats::kExitInvalidInput, {}};

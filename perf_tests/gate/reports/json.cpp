@@ -10,6 +10,7 @@
 #include "gate/reports/code_lines.h"
 #include "gate/reports/code_words.h"
 #include "gate/reports/numbers.h"
+#include "gate/reports/report.h"
 #include "gate/reports/reports.h"
 #include "gate/reports/row_words.h"
 #include "gate/reports/wording.h"
@@ -104,9 +105,7 @@ ordered runner_entry(const BenchmarkComparison& row) {
                  {"runs", row.runner->runs}};
 }
 
-}  // namespace
-
-std::string json_report(const Comparison& comparison) {
+ordered comparison_document(const Comparison& comparison) {
   ordered doc;
   doc["schema_version"] = kReportSchemaVersion;
   doc["harness_version"] = formats::kHarnessVersion;  // the gpuperf that judged, beside the format's version
@@ -206,8 +205,22 @@ std::string json_report(const Comparison& comparison) {
     });
   }
   doc["benchmarks"] = std::move(rows);
-  // Benchmark names and error messages come from outside: replace invalid UTF-8 instead of throwing.
+  return doc;
+}
+
+// Benchmark names and error messages come from outside: replace invalid UTF-8 instead of throwing.
+std::string report_text(const ordered& doc) {
   return doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+}
+
+}  // namespace
+
+std::string json_report(const Comparison& comparison) { return report_text(comparison_document(comparison)); }
+
+std::string json_report(const Report& report) {
+  ordered doc = comparison_document(report.comparison);
+  if (report.same_code && report.same_code->tally) doc["same_code_ledger"] = tally_json(*report.same_code->tally);
+  return report_text(doc);
 }
 
 }  // namespace gpuperf::gate

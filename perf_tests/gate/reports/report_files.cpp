@@ -17,15 +17,11 @@ void check_report_files(const ReportFiles& files) {
   }
 }
 
-void write_report_files(const Comparison& comparison, const ReportFiles& files) {
+void write_report_files(const Report& report, const ReportFiles& files) {
   formats::OutputFiles outputs;
-  if (!files.markdown.empty()) {
-    std::ostringstream markdown;
-    write_markdown_report(comparison, markdown);
-    outputs.add(files.markdown, markdown.str());
-  }
-  if (!files.json.empty()) outputs.add(files.json, json_report(comparison));
-  if (!files.remeasure_list.empty()) outputs.add(files.remeasure_list, remeasure_list(comparison));
+  if (!files.markdown.empty()) outputs.add(files.markdown, markdown_report(report));
+  if (!files.json.empty()) outputs.add(files.json, json_report(report));
+  if (!files.remeasure_list.empty()) outputs.add(files.remeasure_list, remeasure_list(report.comparison));
   outputs.write();
 }
 

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "gate/judging/comparison.h"
+#include "gate/reports/report.h"
 
 namespace gpuperf::gate {
 
@@ -21,8 +22,9 @@ struct ReportFiles {
 // judged: a bad one fails at once, with nothing written. InputError naming it.
 void check_report_files(const ReportFiles& files);
 
-// Writes every file given, all or none (formats::OutputFiles). InputError naming a file that failed.
-void write_report_files(const Comparison& comparison, const ReportFiles& files);
+// Writes every file given, all or none (formats::OutputFiles), rendered from `report`: once per judgement,
+// when the run has everything the report holds. InputError naming a file that failed.
+void write_report_files(const Report& report, const ReportFiles& files);
 
 // Removes every file given that exists: what a run does first, so that one ending before its judgement
 // (an exit 2 or 77) leaves no earlier run's report in its place, looking like its own. InputError naming

@@ -191,6 +191,31 @@ TEST_F(StoredRunTest, AmbiguousBenchmarksAreRemeasuredWithinTheLooksBudget) {
   const std::vector<std::string> names = phase_names();
   EXPECT_EQ(names.size(), 3 + static_cast<std::size_t>(remeasured / 3));
   EXPECT_EQ(names.back(), "remeasure");
+  // Rendered once, after the last look: one summary line, one report named.
+  std::size_t summaries = 0;
+  for (std::size_t at = out_.find("perf_gate compare: "); at != std::string::npos;
+       at = out_.find("perf_gate compare: ", at + 1)) {
+    ++summaries;
+  }
+  EXPECT_EQ(summaries, 1u) << out_;
+}
+
+// The same-code ledger counts the run's verdicts on unchanged code before the reports are written, and
+// its count is rendered in them with the verdicts: no report is rewritten after it was written.
+TEST_F(StoredRunTest, TheLedgersCountIsRenderedInTheReportsOfTheRun) {
+  record_baseline_file(fake_fingerprints("00000000000000aa"));
+  FakeSuite suite;
+  suite.fingerprints = fake_fingerprints("00000000000000aa");
+  StoredRunOptions o = options();
+  o.same_code_ledger = path("ledger.json");
+  EXPECT_EQ(run(suite, o), formats::kExitPass) << out_ << err_;
+  const std::string line = "same code on this GPU (NVIDIA H200, against the baseline), 1 report since";
+  EXPECT_NE(out_.find(line), std::string::npos) << out_;
+  EXPECT_NE(file_text(path("out/fake.md")).find("\n" + line), std::string::npos);
+  const nlohmann::json verdict = nlohmann::json::parse(file_text(path("out/fake.verdict.json")));
+  EXPECT_EQ(verdict.at("same_code_ledger").at("reports"), 1);
+  EXPECT_EQ(verdict.at("same_code_ledger").at("verdicts").at("SAME"), 2) << verdict.dump();
+  EXPECT_TRUE(std::filesystem::exists(path("ledger.json")));
 }
 
 // A team's suite (--format gbench): no checking process, no canary, and without --time-filter the

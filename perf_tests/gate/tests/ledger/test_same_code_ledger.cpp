@@ -221,41 +221,67 @@ int run(const std::vector<std::string>& args, std::string* out = nullptr) {
 
 class LedgerCommand : public ScratchFolderTest {};
 
-TEST_F(LedgerCommand, CountsEachReportIntoTheFileTheReportsAndTheJson) {
+// compare --same-code-ledger counts as it judges and renders the count in its reports, written once; the
+// ledger command counts a report written before and leaves it as it is.
+TEST_F(LedgerCommand, CompareRendersTheCountInItsReportsAndTheLedgerCommandWritesOnlyTheLedger) {
   const std::string ledger = path("ledger.json");
   const std::string report = path("verdict.json");
   const std::string markdown = path("summary.md");
-  formats::write_file_atomically(report, report_text("results_same_code_slow_"));
-  formats::write_file_atomically(markdown, "# report\n");
-
+  const std::vector<std::string> compare = {"compare", "--baseline", testdata("baseline_h200_fingerprints.json"),
+                                            "--results", testdata("results_same_code_slow_1.json"),
+                                            testdata("results_same_code_slow_2.json"),
+                                            testdata("results_same_code_slow_3.json"), "--json", report,
+                                            "--markdown", markdown, "--same-code-ledger", ledger};
   std::string out;
-  ASSERT_EQ(run({"ledger", "--ledger", ledger, "--report", report, "--markdown", markdown}, &out), formats::kExitPass) << out;
-  // Another report (another run): its id differs, so it counts.
+  ASSERT_EQ(run(compare, &out), formats::kExitRegression) << out;
+  EXPECT_NE(out.find("same code on this GPU (NVIDIA H200, against the baseline), 1 report since"), std::string::npos)
+      << out;
+  nlohmann::ordered_json verdict = nlohmann::ordered_json::parse(file_text(report));
+  EXPECT_EQ(verdict.at("same_code_ledger").at("reports"), 1);
+  EXPECT_EQ(verdict.at("same_code_ledger").at("verdicts").at("SLOW"), 1);
+  EXPECT_EQ(verdict.begin().key(), "schema_version");
+  EXPECT_EQ(std::prev(verdict.end()).key(), "same_code_ledger") << "the count comes last, after the benchmarks";
+  const std::string md = file_text(markdown);
+  EXPECT_EQ(md.rfind("### Perf gate (compare)", 0), 0u) << md;
+  EXPECT_NE(md.find("\nsame code on this GPU (NVIDIA H200, against the baseline), 1 report since"), std::string::npos)
+      << md;
+  // The report, without its count, is what the ledger identifies: the same report given to the ledger
+  // command is known, and changes nothing.
+  verdict.erase("same_code_ledger");
+  const std::string bare = path("bare.json");
+  formats::write_file_atomically(bare, verdict.dump(2) + "\n");
+  const std::string ledger_once = file_text(ledger);
+  ASSERT_EQ(run({"ledger", "--ledger", ledger, "--report", bare}, &out), formats::kExitPass) << out;
+  EXPECT_NE(out.find("already (the same report); nothing changed"), std::string::npos) << out;
+  EXPECT_EQ(file_text(ledger), ledger_once);
+
+  // Another report (another run): its id differs, so it counts; the report itself is not rewritten.
   const std::string second = path("verdict2.json");
-  nlohmann::ordered_json other = nlohmann::ordered_json::parse(report_text("results_same_code_slow_"));
-  other["run_id"] = "second";
-  formats::write_file_atomically(second, other.dump(2) + "\n");
-  ASSERT_EQ(run({"ledger", "--ledger", ledger, "--report", second, "--markdown", markdown}, &out), formats::kExitPass) << out;
+  verdict["run_id"] = "second";
+  formats::write_file_atomically(second, verdict.dump(2) + "\n");
+  const std::string second_text = file_text(second);
+  ASSERT_EQ(run({"ledger", "--ledger", ledger, "--report", second}, &out), formats::kExitPass) << out;
   EXPECT_NE(out.find("2 reports since"), std::string::npos) << out;
   EXPECT_NE(out.find(kReduce9 + std::string(" (2)")), std::string::npos) << out;
+  EXPECT_EQ(file_text(second), second_text);
+  EXPECT_EQ(ledger_from_text(file_text(ledger), ledger).tallies.at("nvidia-h200").at("compare").slow, 2);
 
-  const SameCodeLedger counted = ledger_from_text(file_text(ledger), ledger);
-  EXPECT_EQ(counted.tallies.at("nvidia-h200").at("compare").slow, 2);
-  const nlohmann::ordered_json verdict = nlohmann::ordered_json::parse(file_text(second));
-  EXPECT_EQ(verdict.at("same_code_ledger").at("reports"), 2);
-  EXPECT_EQ(verdict.at("same_code_ledger").at("verdicts").at("SLOW"), 2);
-  EXPECT_EQ(verdict.begin().key(), "schema_version") << "the report keeps its keys in their order";
-  const std::string md = file_text(markdown);
-  EXPECT_EQ(md.rfind("# report\n", 0), 0u);
-  EXPECT_NE(md.find("same code on this GPU (NVIDIA H200, against the baseline), 2 reports"), std::string::npos) << md;
+  // --markdown asked the ledger command to rewrite a report: refused, saying what to do instead.
+  EXPECT_EQ(run({"ledger", "--ledger", ledger, "--report", second, "--markdown", markdown}, &out),
+            formats::kExitInvalidInput);
+  EXPECT_NE(out.find("--same-code-ledger"), std::string::npos) << out;
 
   // A corrupt ledger: exit 2, the file and the report left as they were.
   formats::write_file_atomically(ledger, "{\"schema_version\": 1, \"gp");
-  const std::string before = file_text(report);
   EXPECT_EQ(run({"ledger", "--ledger", ledger, "--report", report}, &out), formats::kExitInvalidInput);
   EXPECT_NE(out.find("start a new count"), std::string::npos) << out;
   EXPECT_EQ(file_text(ledger), "{\"schema_version\": 1, \"gp");
-  EXPECT_EQ(file_text(report), before);
+  // compare with that ledger: the verdict stands, its reports written without a count, the ledger untouched.
+  const std::string md_before = file_text(markdown);
+  EXPECT_EQ(run(compare, &out), formats::kExitRegression) << out;
+  EXPECT_NE(out.find("was not updated (the verdict stands)"), std::string::npos) << out;
+  EXPECT_FALSE(nlohmann::json::parse(file_text(report)).contains("same_code_ledger"));
+  EXPECT_EQ(file_text(ledger), "{\"schema_version\": 1, \"gp");
 }
 
 // A retried CI step gives the same report again: it used to be counted twice. The ledger remembers the
@@ -263,15 +289,13 @@ TEST_F(LedgerCommand, CountsEachReportIntoTheFileTheReportsAndTheJson) {
 TEST_F(LedgerCommand, ARetriedCallCountsTheReportOnce) {
   const std::string ledger = path("ledger.json");
   const std::string report = path("verdict.json");
-  const std::string markdown = path("summary.md");
   formats::write_file_atomically(report, report_text("results_same_code_slow_"));
-  formats::write_file_atomically(markdown, "# report\n");
-  const std::vector<std::string> args = {"ledger", "--ledger", ledger, "--report", report, "--markdown", markdown};
+  const std::vector<std::string> args = {"ledger", "--ledger", ledger, "--report", report};
 
   std::ostringstream out1, err1;
   ASSERT_EQ(run_cli(args, out1, err1), formats::kExitPass) << err1.str();
   EXPECT_NE(out1.str().find("1 report since"), std::string::npos) << out1.str();
-  const std::string ledger_once = file_text(ledger), report_once = file_text(report), markdown_once = file_text(markdown);
+  const std::string ledger_once = file_text(ledger), report_once = file_text(report);
 
   std::ostringstream out2, err2;
   ASSERT_EQ(run_cli(args, out2, err2), formats::kExitPass) << err2.str();
@@ -280,10 +304,9 @@ TEST_F(LedgerCommand, ARetriedCallCountsTheReportOnce) {
   EXPECT_NE(out2.str().find("1 report since"), std::string::npos) << out2.str();
   EXPECT_EQ(file_text(ledger), ledger_once);
   EXPECT_EQ(file_text(report), report_once);
-  EXPECT_EQ(file_text(markdown), markdown_once);
   EXPECT_EQ(ledger_from_text(ledger_once, ledger).tallies.at("nvidia-h200").at("compare").reports, 1);
-  EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir_), std::filesystem::directory_iterator()), 3)
-      << "the three files, no temporary file, no lock file (they are in this user's lock folder)";
+  EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir_), std::filesystem::directory_iterator()), 2)
+      << "the two files, no temporary file, no lock file (they are in this user's lock folder)";
 }
 
 TEST(SameCodeLedger, RemembersTheLatestReportsOnly) {
@@ -311,7 +334,7 @@ TEST(SameCodeLedger, RemembersTheLatestReportsOnly) {
   EXPECT_EQ(error(R"(["0123456789abcdef"])"), "accepted");
 }
 
-TEST(SameCodeLedger, AReportRewrittenByTheLedgerKeepsItsId) {
+TEST(SameCodeLedger, AReportWithItsCountKeepsItsId) {
   nlohmann::json report = nlohmann::json::parse(report_text("results_same_code_slow_"));
   const std::string id = report_id(report);
   report["same_code_ledger"] = {{"reports", 1}};
