@@ -88,6 +88,9 @@ int AbRun::write_reports(const Look& last) {
   if (!options_.same_code_ledger.empty() && last.exit_code != formats::kExitInvalidInput) {
     report.same_code = count_in_ledger(options_.same_code_ledger, report.comparison, files.json, err_);
   }
+  if (last.exit_code == formats::kExitRegression && options_.diagnosis && b_.suite.abilities().checks) {
+    report.diagnosis = diagnose_ab(report.comparison, {a_.suite.program(), b_.suite.program(), options_.out});
+  }
   try {
     write_report_files(report, files);
   } catch (const formats::InputError& e) {
@@ -95,9 +98,6 @@ int AbRun::write_reports(const Look& last) {
     return formats::kExitInvalidInput;
   }
   write_console_report(report, out_);
-  if (last.exit_code == formats::kExitRegression && options_.diagnosis && b_.suite.abilities().checks) {
-    run_ncu_diagnosis({"--a", a_.suite.program(), "--b", b_.suite.program(), "--dir", options_.out}, err_);
-  }
   out_ << "report: " << files.markdown << "\n";
   return last.exit_code;
 }

@@ -13,9 +13,10 @@
 // the ambiguous benchmarks with the first rounds' filter (each timed case keeps its history); where a
 // build predates --time-filter, both builds time them alone. The GPU is build B's; the perf_gate running
 // judges (no gate need sit beside either build).
-// On a regression, scripts/ncu_diagnose.sh profiles the 3 slowest SLOW benchmarks in both builds with
-// Nsight Compute and appends the metric tables to ab.md (skipped with the reason where ncu cannot run).
-// The same-code ledger counts the verdicts on benchmarks whose code is the same in both builds.
+// After the last look: the same-code ledger counts the verdicts on benchmarks whose code is the same in
+// both builds; on a regression, Nsight Compute profiles the 3 slowest SLOW benchmarks in both builds
+// (driver/ncu_diagnosis.h; skipped with the reason where ncu cannot run); then the reports are rendered
+// once, with the count and the metric tables (reports/report.h).
 // Writes into `out`: a.roundN.json/.log, b.roundN.json/.log (each process), ab.md and ab.verdict.json.
 // Exit 0 no regression, 1 regression, 2 invalid input or infrastructure, 77 not judged.
 

@@ -308,48 +308,4 @@ std::vector<std::string> ncu_profile_script_candidates() {
   return candidates;
 }
 
-namespace {
-
-// The transitional reader: the SLOW rows of a verdict JSON, each with its change as a ratio.
-Comparison ncu_diag_slow_rows(const std::string& verdict_path) {
-  const nlohmann::json doc = nlohmann::json::parse(ncu_diag_file_text(verdict_path));
-  Comparison comparison;
-  for (const nlohmann::json& row : doc.at("benchmarks")) {
-    if (row.value("verdict", "") != "SLOW" || !row.contains("change_pct") || !row["change_pct"].is_number()) continue;
-    BenchmarkComparison slow;
-    slow.name = row.at("name").get<std::string>();
-    slow.verdict = Verdict::kSlow;
-    slow.ratio = 1.0 + row["change_pct"].get<double>() / 100.0;
-    comparison.benchmarks.push_back(slow);
-  }
-  return comparison;
-}
-
-}  // namespace
-
-void run_ncu_diagnosis(const std::vector<std::string>& arguments, std::ostream& err) {
-  std::map<std::string, std::string> given;
-  for (std::size_t i = 0; i + 1 < arguments.size(); i += 2) given[arguments[i]] = arguments[i + 1];
-  try {
-    std::vector<NcuDiagnosis> entries;
-    std::string markdown;
-    if (given.count("--stored") > 0) {
-      markdown = given["--markdown"];
-      entries = diagnose_stored(ncu_diag_slow_rows(given["--verdict"]),
-                                {given["--stored"], given["--bench"], given["--fingerprints"], given["--dir"]});
-    } else {
-      markdown = given["--dir"] + "/ab.md";
-      entries = diagnose_ab(ncu_diag_slow_rows(given["--dir"] + "/ab.verdict.json"),
-                            {given["--a"], given["--b"], given["--dir"]});
-    }
-    std::ofstream(markdown, std::ios::app) << ncu_diagnosis_markdown(entries);
-    std::ostringstream lines;
-    write_ncu_diagnosis_console(entries, lines);
-    std::istringstream each(lines.str());
-    for (std::string line; std::getline(each, line);) note(err, line);
-  } catch (const std::exception& e) {
-    note(err, std::string("the ncu diagnosis failed (") + e.what() + "); the verdict stands");
-  }
-}
-
 }  // namespace gpuperf::gate::driver

@@ -54,10 +54,4 @@ std::string this_program();
 // The places ncu_profile.sh is looked for, in order.
 std::vector<std::string> ncu_profile_script_candidates();
 
-// Transitional, until the driver passes its Comparison to diagnose_stored / diagnose_ab and renders the
-// entries into its report: the arguments scripts/ncu_diagnose.sh took (--stored ... | --a --b --dir),
-// the SLOW rows read back from the verdict JSON the driver just wrote, the section appended to its
-// Markdown report and the console lines written to `err`. Never throws.
-void run_ncu_diagnosis(const std::vector<std::string>& arguments, std::ostream& err);
-
 }  // namespace gpuperf::gate::driver

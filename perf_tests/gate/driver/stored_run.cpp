@@ -86,7 +86,7 @@ class StoredRun {
   void measure(int run, const std::string& time_filter, const std::vector<std::string>& alone);
   Look judge();
   int write_reports(const Look& last);
-  void diagnose();
+  std::vector<NcuDiagnosis> diagnose(const Comparison& comparison);
 
   const StoredRunOptions& options_;
   Suite& suite_;
@@ -161,6 +161,13 @@ int StoredRun::write_reports(const Look& last) {
   if (!options_.same_code_ledger.empty() && last.exit_code != formats::kExitInvalidInput) {
     report.same_code = count_in_ledger(options_.same_code_ledger, report.comparison, prefix_ + ".verdict.json", err_);
   }
+  // Nsight Compute profiles our suite's cases in their profiler window (--profiler-window), which a team's
+  // suite has not.
+  if (last.exit_code == formats::kExitRegression && options_.diagnosis && suite_.abilities().checks) {
+    phases_.begin();
+    report.diagnosis = diagnose(report.comparison);
+    phases_.end("diagnosis");
+  }
   try {
     write_report_files(report, stored_report_files(options_));
   } catch (const formats::InputError& e) {
@@ -168,13 +175,6 @@ int StoredRun::write_reports(const Look& last) {
     return formats::kExitInvalidInput;
   }
   write_console_report(report, out_);
-  // Nsight Compute profiles our suite's cases in their profiler window (--profiler-window), which a team's
-  // suite has not.
-  if (last.exit_code == formats::kExitRegression && options_.diagnosis && suite_.abilities().checks) {
-    phases_.begin();
-    diagnose();
-    phases_.end("diagnosis");
-  }
   out_ << "report: " << prefix_ << ".md\n";
   return last.exit_code;
 }
@@ -332,12 +332,10 @@ Look StoredRun::judge() {
 }
 
 // The kernels to profile: the fingerprints of this run's checking process (none with --no-reference-check).
-void StoredRun::diagnose() {
+std::vector<NcuDiagnosis> StoredRun::diagnose(const Comparison& comparison) {
   const std::string stored = baseline_path_.substr(0, baseline_path_.size() - 5) + ".ncu.json";
-  run_ncu_diagnosis({"--stored", stored, "--bench", suite_.program(), "--verdict", prefix_ + ".verdict.json",
-                     "--fingerprints", fingerprints_ ? prefix_ + ".fingerprints.json" : prefix_ + ".run1.json",
-                     "--markdown", prefix_ + ".md", "--dir", prefix_},
-                    err_);
+  return diagnose_stored(comparison, {stored, suite_.program(),
+                                      fingerprints_ ? prefix_ + ".fingerprints.json" : prefix_ + ".run1.json", prefix_});
 }
 
 }  // namespace

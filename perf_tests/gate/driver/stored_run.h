@@ -40,9 +40,11 @@
 // - The same-code ledger (perf_gate ledger): the final verdicts on unchanged code are added to the count
 //   the file keeps for this GPU model, and the reports state the gate's observed false-alarm rate. A ledger
 //   that cannot be updated is a warning; it never changes the verdict.
-// - On a regression, scripts/ncu_diagnose.sh profiles the 3 slowest SLOW benchmarks with Nsight Compute and
-//   appends the metric diff against the profiles recorded beside the baseline (baselines/<gpu>.ncu.json,
-//   scripts/record_ncu.sh) to the Markdown report; where ncu or that file is missing, one line says so.
+// - On a regression, Nsight Compute profiles the 3 slowest SLOW benchmarks (driver/ncu_diagnosis.h) and the
+//   Markdown report ends with the metric diff against the profiles recorded beside the baseline
+//   (baselines/<gpu>.ncu.json, scripts/record_ncu.sh); where ncu or that file is missing, one line says so.
+// - The reports are rendered once, after the last look, with the ledger's count and the diagnosis
+//   (reports/report.h).
 //
 // Writes into `out`: <name>.fingerprints.json/.log (the checking process), <name>.runN.json/.log (each
 // timing process), <name>.md and <name>.verdict.json (the reports). Exit 0 pass, 1 regression, 2

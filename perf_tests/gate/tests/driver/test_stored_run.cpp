@@ -3,6 +3,7 @@
 // scenarios of scripts/tests/test_perf_test.sh that need no process.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <optional>
@@ -318,6 +319,33 @@ TEST_F(StoredRunTest, SkipUnchangedTimesOnlyWhatChanged) {
   EXPECT_EQ(run(changed, o), formats::kExitRegression) << out_ << err_;
   const std::string only_long = "time ^(fake/long/n:2)(/|$)|^ceiling/ reps=30";
   EXPECT_EQ(changed.calls, (std::vector<std::string>{"gpu", "check ^fake/", only_long, only_long, only_long}));
+}
+
+// A regression's Nsight Compute diagnosis is part of the report rendered once: where ncu cannot be found,
+// the Markdown ends with the line that says so, after the table, and the console says it too.
+TEST_F(StoredRunTest, TheDiagnosisOfARegressionIsRenderedInItsReport) {
+  record_baseline_file();
+  FakeSuite suite;
+  suite.slowdown_pct = 10.0;
+  suite.suite_abilities.checks = true;
+  StoredRunOptions o = options();
+  o.diagnosis = true;
+  const char* previous = std::getenv("NCU");
+  const std::string kept = previous != nullptr ? previous : "";
+  ::setenv("NCU", path("no-ncu-here").c_str(), 1);
+  const int code = run(suite, o);
+  if (previous != nullptr) {
+    ::setenv("NCU", kept.c_str(), 1);
+  } else {
+    ::unsetenv("NCU");
+  }
+  EXPECT_EQ(code, formats::kExitRegression) << out_ << err_;
+  const std::string skipped = "ncu not found (no program " + path("no-ncu-here");
+  const std::string md = file_text(path("out/fake.md"));
+  EXPECT_NE(md.find("\nNcu diagnosis skipped: " + skipped), std::string::npos) << md;
+  EXPECT_GT(md.find("Ncu diagnosis skipped"), md.find("| Verdict | Benchmark |")) << "after the table";
+  EXPECT_NE(out_.find("ncu diagnosis skipped: " + skipped), std::string::npos) << out_;
+  EXPECT_EQ(phase_names().back(), "diagnosis");
 }
 
 // --shard: the suite's listing cut by the baseline's costs (shards.h); the canary, fake/long and fake/short
