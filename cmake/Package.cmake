@@ -20,7 +20,9 @@ set(GPUPERF_INSTALL_SCRIPTSDIR "${CMAKE_INSTALL_DATADIR}/gpuperf/scripts")
 
 # gpuperf_version's header set is the generated formats/version.h: installed beside the other formats
 # headers (include/gpuperf/formats/version.h).
-install(TARGETS gpuperf_formats gpuperf_version gpuperf_common gpuperf_harness gpuperf_gate gpuperf_fingerprint
+install(TARGETS gpuperf_formats gpuperf_version gpuperf_common gpuperf_harness gpuperf_gate gpuperf_gate_core
+                gpuperf_gate_ledger gpuperf_gate_history gpuperf_gate_recording gpuperf_gate_ncu gpuperf_gate_fleet
+                gpuperf_gate_phases gpuperf_gate_lab gpuperf_gate_reports gpuperf_gate_driver gpuperf_fingerprint
                 gpuperf_cupti_capture gpuperf_bench_main gpuperf_correctness_main gpuperf_warnings perf_gate
         EXPORT gpuperfTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}

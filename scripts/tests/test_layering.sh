@@ -8,7 +8,9 @@
 #     and inside the gate, lowest first (GATE_LAYERS below): the core that reads and decides
 #     (statistics <- inputs <- judging), the wings over it (ledger, history, recording, ncu, fleet,
 #     analysis, phases: the core and their own folder, never each other), the reports that render a
-#     comparison (and the ncu wing's diagnosis, its data), the driver of a perf test, the commands, the fuzz target and the tests over everything
+#     comparison with what the ledger and ncu wings add to it, the driver of a perf test (never the
+#     lab's analysis/, nor history/ and fleet/), the commands, the fuzz target and the tests over
+#     everything. The rows are the links of the gate's libraries (perf_tests/gate/CMakeLists.txt).
 #   kernels/<family>/, examples/     their own folder, common/, formats/
 # Fails naming every include that crosses upward or sideways (e.g. the harness including the gate).
 #   test_layering.sh
@@ -50,7 +52,7 @@ GATE_LAYERS=(
   "judging:statistics inputs"
   "ledger:$core" "history:$core" "recording:$core" "ncu:$core" "fleet:$core" "analysis:$core" "phases:$core"
   "reports:$core ledger ncu"
-  "driver:$core ledger history recording ncu fleet analysis phases reports"
+  "driver:$core ledger recording ncu phases reports"
   "cli:$core ledger history recording ncu fleet analysis phases reports driver"
 )
 layered=" "
