@@ -62,6 +62,12 @@ const Point kPoints[] = {
 constexpr double kMinRSquared = 0.9;        // the seed's linear model explains the sweep
 constexpr double kMinLatencyLow = 10.0;     // [cycles] below: the bracket is not around the loads
 constexpr double kMinLatencyHigh = 200.0;   // [cycles] above: not an on-chip access
+// [cycles] how much more T must be at a row's largest congestion c than at its smallest. A row is not
+// checked step by step: one step may add as little as C1, about a cycle per load (c=1 -> 2 at i=1), and at
+// two warps the median of runs moved by up to 3 cycles between neighbours on an H200 (T(i=1,w=2): 52 cycles
+// at c=1, 49 at c=2; T(i=32,w=2): 179, 177): a rise checked step by step failed unchanged code in the
+// README's main command and in 2 of about 25 runs of the correctness tests.
+constexpr double kRowRiseCycles = 1.0;
 
 std::string shape_of(const Config& config) {
   return shape({{"i", config.loads}, {"w", config.warps}, {"c", config.congestion}});
@@ -168,16 +174,22 @@ class LatencyModelFitInstance final : public Instance {
       why << " minimum latency " << fit.min_latency << " cycles outside [" << kMinLatencyLow << ", "
           << kMinLatencyHigh << "];";
     }
-    // Bank conflicts serialise: T rises strictly with c at every (i, w). Points are c-ascending in a row.
-    for (std::size_t k = 1; k < fit.points.size(); ++k) {
-      const auto& before = fit.points[k - 1];
-      const auto& now = fit.points[k];
-      if (now.config.loads != before.config.loads || now.config.warps != before.config.warps) continue;
-      if (!(now.cycles > before.cycles)) {
-        why << " T(i=" << now.config.loads << ",w=" << now.config.warps << ") does not rise with c: c="
-            << before.config.congestion << " " << before.cycles << " cycles, c=" << now.config.congestion << " "
-            << now.cycles << " cycles;";
+    // Bank conflicts serialise: at every (i, w), T rises from the row's smallest c to its largest. Points
+    // are c-ascending in a row.
+    std::size_t row_start = 0;
+    for (std::size_t k = 1; k <= fit.points.size(); ++k) {
+      const auto& first = fit.points[row_start];
+      if (k < fit.points.size() && fit.points[k].config.loads == first.config.loads &&
+          fit.points[k].config.warps == first.config.warps) {
+        continue;
       }
+      const auto& last = fit.points[k - 1];
+      if (k - 1 > row_start && !(last.cycles > first.cycles + kRowRiseCycles)) {
+        why << " T(i=" << first.config.loads << ",w=" << first.config.warps << ") does not rise with c: c="
+            << first.config.congestion << " " << first.cycles << " cycles, c=" << last.config.congestion << " "
+            << last.cycles << " cycles;";
+      }
+      row_start = k;
     }
     if (why.str().empty()) return CheckResult::pass();
     return CheckResult::fail("latency model fit:" + why.str());
