@@ -99,7 +99,7 @@ PATH=/usr/bin:/bin expect 2 "no perf_gate with ab-run found" "with no gate to be
 expect 1 "^SLOW  *fake/long/n:2" "builds with no gate beside them are judged by the one given" \
   --a "$work/alone-a/gpuperf_bench" --b "$work/alone-b/gpuperf_bench" --gate "$gate"
 # The driver itself, as a project runs it from the installed package: its regression diagnosed with ncu,
-# ncu_diagnose.sh reading the profiles with the perf_gate that runs (none beside the builds).
+# the diagnosis reading the profiles with the perf_gate that runs (none beside the builds).
 rc=0
 PATH="$work/fake-ncu:$PATH" FAKE_FINGERPRINTS=1 "$gate" ab-run --a "$work/alone-a/gpuperf_bench" \
   --b "$work/alone-b/gpuperf_bench" --out "$work/alone-out" --rounds 2 --max-remeasure 0 >"$work/log" 2>&1 || rc=$?

@@ -56,7 +56,7 @@ const std::vector<Command>& commands() {
       process. --skip-unchanged: benchmarks whose fingerprint and platform equal the baseline's are not
       timed (UNCHANGED). --same-code-ledger: the verdicts on unchanged code are added to FILE (as ledger).
       --runner-history, --fail-on-platform: as compare's.
-      On a regression, scripts/ncu_diagnose.sh profiles the slowest SLOW benchmarks (--no-diagnosis: not).
+      On a regression, Nsight Compute profiles the slowest SLOW benchmarks (--no-diagnosis: not).
       Writes into --out: F.fingerprints.json, F.runN.json (each process, its .log beside), F.md and
       F.verdict.json; where its time went into $GPUPERF_PHASES_DIR (default --out/phases)/perf_phases.F.json.
       Each process gets GPUPERF_GIT_COMMIT (default: the commit of DIR's checkout). A process that fails or
@@ -108,7 +108,7 @@ const std::vector<Command>& commands() {
       rounds (at most --max-remeasure times), timed after the first rounds' other cases where both builds
       know --time-filter, alone otherwise. Round 1 checks both builds' cases against their references
       (--no-reference-check: it only times). This perf_gate judges: none need sit beside either build.
-      On a regression, scripts/ncu_diagnose.sh profiles the slowest SLOW benchmarks in both builds.
+      On a regression, Nsight Compute profiles the slowest SLOW benchmarks in both builds.
       Writes into --out: a.roundN.json, b.roundN.json (each process, its .log beside), ab.md and
       ab.verdict.json. --format gbench, nvbench: two builds of a team's suite NAME, as run's (every
       benchmark each round; its own options after -- select them, not --filter; --no-reference-check
