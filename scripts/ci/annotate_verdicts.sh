@@ -25,13 +25,7 @@ if (($# >= 1)) && [[ $1 == --gate ]]; then
   shift 2
 fi
 (($# == 1)) || die "$EXIT_INVALID" "usage: $0 [--gate PATH] RESULTS_DIR"
-if [[ -z $gate ]]; then
-  for candidate in "$here/../../../../bin/perf_gate" "$(command -v perf_gate || true)"; do
-    if [[ -n $candidate && -x $candidate ]]; then gate=$candidate; break; fi
-  done
-  [[ -n $gate ]] || die "$EXIT_INVALID" "no perf_gate (installed with these scripts, or on PATH): give --gate PATH"
-fi
-[[ -x $gate ]] || die "$EXIT_INVALID" "--gate $gate is not a program: give the build's perf_gate"
+gate=$(ci_gate "$gate" "the build's perf_gate")
 shopt -s nullglob
 reports=("$1"/*.verdict.json)
 ((${#reports[@]})) || die "$EXIT_INVALID" "no *.verdict.json in $1: the gate wrote no report"

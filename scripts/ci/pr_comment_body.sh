@@ -26,13 +26,7 @@ if (($# >= 1)) && [[ $1 == --gate ]]; then
   shift 2
 fi
 (($# == 2)) || die "$EXIT_INVALID" "usage: $0 [--gate PATH] ARTIFACT_DIR RUN_URL"
-if [[ -z $gate ]]; then
-  for candidate in "$here/../../../../bin/perf_gate" "$(command -v perf_gate || true)"; do
-    if [[ -n $candidate && -x $candidate ]]; then gate=$candidate; break; fi
-  done
-  [[ -n $gate ]] || die "$EXIT_INVALID" "no perf_gate (installed with these scripts, or on PATH): give --gate PATH"
-fi
-[[ -x $gate ]] || die "$EXIT_INVALID" "--gate $gate is not a program: give the perf_gate built from the harness"
+gate=$(ci_gate "$gate" "the perf_gate built from the harness")
 [[ -d $1 ]] || die "$EXIT_INVALID" "artifact folder $1 does not exist"
 mapfile -t reports < <(find "$1" -name '*.verdict.json' -type f | LC_ALL=C sort)
 args=(pr-comment --run-url "$2")

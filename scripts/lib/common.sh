@@ -211,5 +211,20 @@ harness_in() {
   [[ -x $bench && -x $gate ]] || die "$EXIT_INVALID" "no built harness in $1: build first (cmake --build $1)"
 }
 
+# ci_gate <given> <what to give>: the perf_gate a scripts/ci/ script prints with. <given> (its --gate), else
+# the one installed with these scripts (<prefix>/bin/perf_gate beside <prefix>/share/gpuperf/scripts/ci/),
+# else perf_gate on PATH; dies saying to give --gate where none is, or where <given> is not a program.
+ci_gate() {
+  local given=$1 what=$2 candidate
+  if [[ -z $given ]]; then
+    for candidate in "$(dirname "${BASH_SOURCE[0]}")/../../../../bin/perf_gate" "$(command -v perf_gate || true)"; do
+      if [[ -n $candidate && -x $candidate ]]; then echo "$candidate"; return; fi
+    done
+    die "$EXIT_INVALID" "no perf_gate (installed with these scripts, or on PATH): give --gate PATH"
+  fi
+  [[ -x $given ]] || die "$EXIT_INVALID" "--gate $given is not a program: give $what"
+  echo "$given"
+}
+
 # A Google Benchmark filter matching exactly these benchmark names (one per line on stdin).
 exact_filter() { echo "^($(names_alternation))(/|\$)"; }
