@@ -66,7 +66,7 @@ constexpr double kMinLatencyHigh = 200.0;   // [cycles] above: not an on-chip ac
 // checked step by step: one step may add as little as C1, about a cycle per load (c=1 -> 2 at i=1), and at
 // two warps the median of runs moved by up to 3 cycles between neighbours on an H200 (T(i=1,w=2): 52 cycles
 // at c=1, 49 at c=2; T(i=32,w=2): 179, 177): a rise checked step by step failed unchanged code in the
-// README's main command and in 2 of about 25 runs of the correctness tests.
+// README's main command on two hosts of four, and the correctness tests within 12 repeats on one of them.
 constexpr double kRowRiseCycles = 1.0;
 
 std::string shape_of(const Config& config) {
