@@ -7,7 +7,9 @@
 #     job's result) is success, failure otherwise, linking to RUN_URL;
 #   - BODY.md (pr_comment_body.sh's comment) on each open pull request whose head is exactly SHA,
 #     through post_pr_comment.sh. A pull request whose head moved on since the dispatch is left alone:
-#     the measured commit is no longer what it would merge.
+#     the measured commit is no longer what it would merge. An empty BODY.md (the comment could not be
+#     rendered: the job's log says why) posts the status alone, with a warning: the pull request's
+#     required check never waits on the comment.
 # Runs in a hosted job of its own that holds the write token and never runs the measured code.
 #
 #   dispatch_report.sh SHA RESULT RUN_URL BODY.md
@@ -36,6 +38,10 @@ jq -n --arg state "$state" --arg context "$check" --arg url "$run_url" --arg des
   gh api --method POST "repos/$GH_REPO/statuses/$sha" --input - >/dev/null
 echo "status '$check' = $state on $sha"
 
+if [[ ! -s $body ]]; then
+  echo "::warning title=No comment::the verdicts' comment could not be rendered (see the step's log): the status is on the commit, no comment was posted"
+  exit 0
+fi
 mapfile -t numbers < <(gh api --paginate "repos/$GH_REPO/pulls?state=open&per_page=100" \
   --jq ".[] | select(.head.sha == \"$sha\") | .number")
 if ((${#numbers[@]} == 0)); then

@@ -217,6 +217,13 @@ expect 2 "RESULT 'passed' is not a job result" "the result is a job's result" \
 expect 2 "CHECK_NAME 'perf\` / result' is not a check name" "a check name is plain text" \
   report CHECK_NAME='perf` / result' bash "$ci/dispatch_report.sh" "$sha40" success https://github.invalid/r/1 "$work/comment.md"
 expect 1 "" "nothing was posted for them" test -e "$work/report-gh.log"
+: >"$work/empty-comment.md"
+expect 0 "the status is on the commit, no comment was posted" \
+  "a comment that could not be rendered leaves the status posted, alone" \
+  report FAKE_GH_STATUSES="$work/report-statuses.jsonl" bash "$ci/dispatch_report.sh" "$sha40" failure \
+  https://github.invalid/r/1 "$work/empty-comment.md"
+expect 0 '"failure"' "the status posted is the run's" jq -c .state "$work/report-statuses.jsonl"
+expect 1 "" "no comment was listed or posted" grep -q "pulls\|comments" "$work/report-gh.log"
 
 expect 0 "2" "two GPUs make a resource spec of two" env FAKE_GPU_COUNT=2 bash "$ci/resource_spec.sh" "$work/spec.json"
 expect 0 '{"id":"gpu_fake_1","slots":4}' "one gpus resource of 4 slots per GPU, named from its UUID as CTest allows" jq -c '.local[0].gpus[1]' "$work/spec.json"
