@@ -39,7 +39,7 @@ expect 0 "wrote $baseline: 3 benchmarks of NVIDIA H100 80GB HBM3 (nvidia-h100-80
 check "the baseline holds the states by our names" jq -e '.benchmarks | keys ==
   ["team_nv/copy_sweep/T:F32,BlockSize:256", "team_nv/copy_sweep/T:F32,BlockSize:64", "team_nv/scan"]' "$baseline"
 check "each process ran on device 0, the driver's repetitions its minimum samples, into --jsonbin" \
-  grep -qx -- "--devices 0 --min-samples 5 --jsonbin $work/record/team_nv.record1.json" "$work/record_args"
+  grep -qx -- "--devices 0 --min-samples 5 --min-time 0.05 --jsonbin $work/record/team_nv.record1.json" "$work/record_args"
 # shellcheck disable=SC2016  # jq's own variable
 check "the median of the state's sample times, as nvbench wrote them [us]" \
   jq -e --arg n "$state64" '.benchmarks[$n].median | . > 19.9 and . < 20.1' "$baseline"
@@ -49,8 +49,10 @@ FAKE_ARGS_LOG=$work/clean_args run_suite
 expect 0 "PASS - NVIDIA H100 80GB HBM3 (nvidia-h100-80gb-hbm3) vs baseline .*: 3 SAME (exit 0)" "clean run"
 check "the report says fingerprints were not captured, and why" \
   grep -q "Code changes not checked: fingerprints not captured (an nvbench suite)." "$work/out/team_nv.md"
-check "3 timing processes of every state" test "$(grep -c -- "^--devices 0 --min-samples 30 --jsonbin" \
+check "3 timing processes of every state" test "$(grep -c -- "^--devices 0 --min-samples 30 --min-time 0.05 --jsonbin" \
   "$work/clean_args")" -eq 3 -a "$(wc -l <"$work/clean_args")" -eq 3
+check "the min-time the driver chose is said once" \
+  test "$(grep -c "runs until at least 0.05 s of GPU time (--min-time 0.05, the driver's choice" "$work/log")" -eq 1
 
 # A planted 10% slowdown of one state fails, naming it; the other states stay SAME.
 FAKE_SLOWDOWN_PCT=10 FAKE_SLOW_NAME="BlockSize=2\^6" run_suite
@@ -65,7 +67,7 @@ FAKE_SLOWDOWN_PCT=2 FAKE_SLOW_NAME="BlockSize=2\^6" FAKE_SPREAD_PCT=1 FAKE_ARGS_
 (exit 0)
 expect 0 "re-measuring 1 ambiguous benchmark(s) in 3 more processes, attempt 1 of 1" "re-measurement at the tolerance"
 check "a re-measurement selects the state by --benchmark and an --axis per axis" test "$(grep -c -- \
-  "^--devices 0 --min-samples 30 --benchmark copy_sweep --axis T=F32 --axis BlockSize=64 --jsonbin" \
+  "^--devices 0 --min-samples 30 --min-time 0.05 --benchmark copy_sweep --axis T=F32 --axis BlockSize=64 --jsonbin" \
   "$work/remeasure_args")" -eq 3
 
 # The team's own arguments come after the driver's global options; those the driver owns are refused.

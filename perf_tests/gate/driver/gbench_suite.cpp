@@ -5,6 +5,7 @@
 #include "formats/foreign_names.h"
 #include "gate/driver/benchmark_filters.h"
 #include "gate/driver/driver_stop.h"
+#include "gate/driver/suite_pace.h"
 #include "gate/inputs/gbench_results.h"
 
 namespace gpuperf::gate::driver {
@@ -28,11 +29,17 @@ std::string gbench_filter(const std::vector<std::string>& names, const std::stri
 ProcessOutcome GbenchSuite::time(const TimingRequest& request, const ProcessFiles& files) {
   std::vector<std::string> argv = {program_};
   argv.insert(argv.end(), arguments_.begin(), arguments_.end());
-  if (!request.only_names.empty()) argv.push_back("--benchmark_filter=" + gbench_filter(request.only_names, family_));
+  const PaceChoice pace = gbench_pace(arguments_);  // the driver's minimum time where the team's is not set
+  note_pace_once(pace.note);
+  argv.insert(argv.end(), pace.added.begin(), pace.added.end());
+  const std::string filter = request.only_names.empty() ? "" : gbench_filter(request.only_names, family_);
+  if (!filter.empty()) argv.push_back("--benchmark_filter=" + filter);
   argv.push_back("--benchmark_repetitions=" + std::to_string(request.repetitions));
   argv.push_back("--benchmark_out=" + files.results);
   argv.emplace_back("--benchmark_out_format=json");
-  return run_process({argv, request.environment, files.log});
+  const std::optional<int> count =
+      request.only_names.empty() ? std::nullopt : std::optional<int>(static_cast<int>(request.only_names.size()));
+  return run_with_progress({argv, request.environment, files.log}, gbench_log_progress, filter, count);
 }
 
 ResultsFile GbenchSuite::read_results(const std::string& path) const {

@@ -6,6 +6,7 @@
 #include "formats/exit_codes.h"
 #include "formats/foreign_names.h"
 #include "gate/driver/driver_stop.h"
+#include "gate/driver/suite_pace.h"
 #include "gate/inputs/nvbench_results.h"
 
 namespace gpuperf::gate::driver {
@@ -75,14 +76,19 @@ std::vector<std::string> nvbench_selection(const std::vector<std::string>& names
 // the ambiguous ones (request.only_names). request.check_references is the team's tests' business.
 ProcessOutcome NvbenchSuite::time(const TimingRequest& request, const ProcessFiles& files) {
   std::vector<std::string> argv = {program_, "--devices", "0", "--min-samples", std::to_string(request.repetitions)};
+  const PaceChoice pace = nvbench_pace(arguments_);  // before any --benchmark: it applies to all
+  note_pace_once(pace.note);
+  argv.insert(argv.end(), pace.added.begin(), pace.added.end());
   argv.insert(argv.end(), arguments_.begin(), arguments_.end());
+  std::string selected;  // the selection as one key for the progress of processes alike
   if (!request.only_names.empty()) {
     const std::vector<std::string> selection = nvbench_selection(request.only_names, family_);
     argv.insert(argv.end(), selection.begin(), selection.end());
+    for (const std::string& word : selection) selected += word + " ";
   }
   argv.emplace_back("--jsonbin");
   argv.push_back(files.results);
-  return run_process({argv, request.environment, files.log});
+  return run_with_progress({argv, request.environment, files.log}, nvbench_log_progress, selected, std::nullopt);
 }
 
 ResultsFile NvbenchSuite::read_results(const std::string& path) const {

@@ -225,7 +225,8 @@ class ChildWatch {
     }
   }
 
-  ProcessOutcome wait() const {
+  // `while_running`, where given, is called between two looks at the child.
+  ProcessOutcome wait(const std::function<void()>& while_running = nullptr) const {
     for (;;) {
       if (const std::optional<ProcessOutcome> outcome = ended(pid_)) {
         g_process_running_group = 0;
@@ -238,6 +239,7 @@ class ChildWatch {
         return *outcome;
       }
       check();
+      if (while_running) while_running();
       ::poll(nullptr, 0, kProcessPollMs);
     }
   }
@@ -273,7 +275,9 @@ ProcessTimeLimit::ProcessTimeLimit(int seconds) : previous_s_(g_process_time_lim
 
 ProcessTimeLimit::~ProcessTimeLimit() { g_process_time_limit_s = previous_s_; }
 
-ProcessOutcome run_process(const ProcessSpec& spec) {
+ProcessOutcome run_process(const ProcessSpec& spec) { return run_process(spec, nullptr); }
+
+ProcessOutcome run_process(const ProcessSpec& spec, const std::function<void()>& while_running) {
   FileActions actions;
   int log = -1;
   if (!spec.log_path.empty()) {
@@ -292,7 +296,7 @@ ProcessOutcome run_process(const ProcessSpec& spec) {
     throw;
   }
   if (log >= 0) ::close(log);
-  return ChildWatch(pid, spec).wait();
+  return ChildWatch(pid, spec).wait(while_running);
 }
 
 ProcessOutcome run_process_captured(const ProcessSpec& spec, std::string& output) {

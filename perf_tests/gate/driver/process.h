@@ -7,6 +7,7 @@
 //   dies of that signal itself. The GPU's lock is not inherited (gpu_lock.h), so a benchmark left running
 //   would time kernels beside the next run, which holds the lock.
 
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -56,6 +57,10 @@ class ProcessTimeLimit {
 // executable) or its log cannot be created, naming the program or the file; and when it runs past the
 // time limit: then it and its process group are killed first.
 ProcessOutcome run_process(const ProcessSpec& spec);
+
+// The same, calling `while_running` every few milliseconds until the child ends (to watch its log:
+// process_progress.h). It must return quickly and not throw.
+ProcessOutcome run_process(const ProcessSpec& spec, const std::function<void()>& while_running);
 
 // Runs the process with stdout and stderr captured together into `output` (as $(cmd 2>&1) does).
 ProcessOutcome run_process_captured(const ProcessSpec& spec, std::string& output);

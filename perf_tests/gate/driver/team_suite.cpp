@@ -1,7 +1,10 @@
 #include "gate/driver/team_suite.h"
 
+#include <iostream>
+
 #include "formats/exit_codes.h"
 #include "formats/input_error.h"
+#include "gate/driver/console.h"
 #include "gate/driver/driver_stop.h"
 #include "gate/driver/nvml_gpu.h"
 
@@ -28,6 +31,18 @@ SuiteGpu TeamSuite::gpu() {
 ProcessOutcome TeamSuite::check(const std::string& /*filter*/, const EnvironmentAdditions& /*environment*/,
                                 const ProcessFiles& /*files*/) {
   throw DriverStop(formats::kExitInvalidInput, "a team's suite has no checking process");
+}
+
+void TeamSuite::note_pace_once(const std::string& text) {
+  if (pace_noted_ || text.empty()) return;
+  pace_noted_ = true;
+  note(std::cerr, family_ + ": " + text);
+}
+
+ProcessOutcome TeamSuite::run_with_progress(const ProcessSpec& spec, ProcessProgress::LogReader reader,
+                                            const std::string& selection, std::optional<int> known_total) {
+  if (!progress_) progress_.emplace(reader, std::cerr);
+  return progress_->run(spec, selection, known_total);
 }
 
 std::optional<ResultsFile> TeamSuite::read_fingerprints(const std::string& /*path*/) const { return std::nullopt; }

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "formats/gpu_identity.h"
+#include "gate/driver/process_progress.h"
 #include "gate/driver/suite.h"
 
 namespace gpuperf::gate::driver {
@@ -40,12 +41,23 @@ class TeamSuite : public Suite {
   // The GPU NVML names; DriverStop: exit 77 where there is none, 2 where NVML cannot say.
   const formats::GpuIdentity& identity() const;
 
+  // Says `text` on stderr as a note the first time a timing process is run ("" says nothing): the pace the
+  // driver chose for the suite (suite_pace.h), once a run.
+  void note_pace_once(const std::string& text);
+
+  // Runs a timing process with its progress on stderr, read from its log by `reader` (process_progress.h);
+  // `selection` ("" the whole suite) and `known_total` as ProcessProgress::run takes them.
+  ProcessOutcome run_with_progress(const ProcessSpec& spec, ProcessProgress::LogReader reader,
+                                   const std::string& selection, std::optional<int> known_total);
+
   const std::string program_;
   const std::string family_;
   const std::vector<std::string> arguments_;
 
  private:
   mutable std::optional<formats::GpuIdentity> identity_;  // read once, by gpu() or the first results read
+  bool pace_noted_ = false;
+  std::optional<ProcessProgress> progress_;  // made by the first timing process
 };
 
 }  // namespace gpuperf::gate::driver
