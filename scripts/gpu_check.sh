@@ -7,7 +7,7 @@
 #   gpu_check.sh OUTDIR [--build-dir DIR] [--families "a;b"] [--record] [--calibrate]
 #                       [--planted-regression] [--other-process] [--clean-runs N] [--ab-clean-runs N]
 #                       [--clean-family F] [--deadline SECONDS] [--order-check] [--skip-correctness]
-#                       [--skip-perf] [--skip-unit] [--consumer] [--timings]
+#                       [--skip-perf] [--skip-unit] [--consumer] [--nvbench-prefix P] [--timings]
 #
 # --clean-runs / --ab-clean-runs: false-alarm checks on unchanged code, each run in fresh processes:
 # scripts/perf_test.sh of F against the committed baseline (every family for "all"; odd runs with the
@@ -24,7 +24,10 @@
 # --consumer: scripts/consumer_check.sh: the harness installed, examples/consumer built against it,
 # its first baseline recorded, then a real slowdown planted in its kernel judged (OUTDIR/consumer/); and
 # scripts/gbench_consumer_check.sh, the same for examples/gbench_suite, a Google Benchmark suite, with
-# A/B of its clean and planted builds (OUTDIR/gbench_consumer/).
+# A/B of its clean and planted builds (OUTDIR/gbench_consumer/); and scripts/nvbench_consumer_check.sh, the
+# same for examples/nvbench_suite, an nvbench suite (OUTDIR/nvbench_consumer/), where nvbench is installed.
+# --nvbench-prefix: where nvbench is installed (scripts/build_nvbench.sh P); default $NVBENCH_PREFIX; without
+# one the nvbench check is skipped, saying so.
 # --timings: scripts/timing_check.sh, in a copy of the tree (OUTDIR/timings/): the README's main command from
 # no build folder, a pull request's check with one line of a kernel changed, and the A/B job for it, timed.
 # --skip-unit: leave the unit tests out (they need no GPU; a build that CI tested has run them).
@@ -42,6 +45,7 @@ out=$(out_folder "$1") || exit "$EXIT_INVALID"
 shift
 build="$root/build-gpu" families="" record="" calibrate="" planted="" clean_runs=0 ab_clean_runs=0
 clean_family=reduction other_process="" skip_perf="" skip_unit="" skip_correctness="" order_check="" deadline=0 consumer="" timings=""
+nvbench_prefix=${NVBENCH_PREFIX:-}
 while (($#)); do
   case "$1" in
     --build-dir) need_value "$@"; build=$2; shift 2 ;;
@@ -56,6 +60,7 @@ while (($#)); do
     --other-process) other_process=1; shift ;;
     --order-check) order_check=1; shift ;;
     --consumer) consumer=1; shift ;;
+    --nvbench-prefix) need_value "$@"; nvbench_prefix=$2; shift 2 ;;
     --timings) timings=1; shift ;;
     --skip-perf) skip_perf=1; shift ;;
     --skip-unit) skip_unit=1; shift ;;
@@ -212,6 +217,13 @@ if [[ -n $consumer ]]; then
   tail -n 20 "$logs/consumer.log"
   step gbench_consumer "$root/scripts/gbench_consumer_check.sh" "$build" "$out/gbench_consumer"
   tail -n 20 "$logs/gbench_consumer.log"
+  if [[ -n $nvbench_prefix ]]; then
+    step nvbench_consumer "$root/scripts/nvbench_consumer_check.sh" "$build" "$out/nvbench_consumer" \
+      --nvbench-prefix "$nvbench_prefix"
+    tail -n 20 "$logs/nvbench_consumer.log"
+  else
+    echo "== nvbench_consumer: skipped: nvbench is not installed (build it with scripts/build_nvbench.sh P, then --nvbench-prefix P)"
+  fi
 fi
 
 if [[ -n $calibrate ]]; then

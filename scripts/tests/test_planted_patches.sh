@@ -4,6 +4,7 @@
 #   kernels/reduction/planted_slowdown.patch  on this tree          (scripts/gpu_check.sh --planted-regression)
 #   examples/consumer/planted_slowdown.patch  on examples/consumer/ (scripts/consumer_check.sh)
 #   examples/gbench_suite/planted_slowdown.patch  on examples/gbench_suite/ (scripts/gbench_consumer_check.sh)
+#   examples/nvbench_suite/planted_slowdown.patch on examples/nvbench_suite/ (scripts/nvbench_consumer_check.sh)
 #   kernels/reduction/planted_ramp.patch      on this tree          (scripts/history_check.sh)
 # Each is applied to a copy of the files it names, with patch -p1 and no fuzz: a patch that applies only
 # with fuzz lands in changed code and must be regenerated. Then asserts that the reduce9 patch plants
@@ -43,6 +44,7 @@ reduce9=kernels/reduction/reduce9_shfl_down_last_warp.cu
 planted=("kernels/reduction/planted_slowdown.patch|$root|scripts/gpu_check.sh"
   "examples/consumer/planted_slowdown.patch|$root/examples/consumer|scripts/consumer_check.sh"
   "examples/gbench_suite/planted_slowdown.patch|$root/examples/gbench_suite|scripts/gbench_consumer_check.sh"
+  "examples/nvbench_suite/planted_slowdown.patch|$root/examples/nvbench_suite|scripts/nvbench_consumer_check.sh"
   "kernels/reduction/planted_ramp.patch|$root|scripts/history_check.sh")
 for entry in "${planted[@]}"; do
   IFS='|' read -r patch_file tree script <<<"$entry"
