@@ -367,8 +367,9 @@ function(gpuperf_add_suite name)
   endif()
 
   gpuperf_gpu_test_properties(gpu_test_properties on_ctest_gpu)
+  # perf_gate captures the suite's fingerprints with the capture library beside it (gpuperf::fingerprint_inject),
+  # so --skip-unchanged applies as to our families.
   _gpuperf_perf_test_options(perf_test_options)
-  list(REMOVE_ITEM perf_test_options --skip-unchanged)  # a team's suite captures no fingerprints
   set(perf_results_dir ${CMAKE_BINARY_DIR}/perf-results)
   cmake_language(DEFER DIRECTORY "${CMAKE_CURRENT_SOURCE_DIR}" CALL enable_testing)
   if(NOT CMAKE_CURRENT_SOURCE_DIR STREQUAL CMAKE_SOURCE_DIR)

@@ -8,7 +8,9 @@
 #                         build downloaded and built (cmake/FindOrFetch.cmake): their own install rules
 #   lib/, include/gpuperf/, bin/perf_gate   the libraries and objects the generated programs link, the
 #                         headers a family includes ("common/registry.h", ...; "formats/version.h", the
-#                         harness's version, generated), the gate
+#                         harness's version, generated), the gate, and the capture library CUDA loads into
+#                         a team's benchmark binary for its fingerprints (lib/libgpuperf_fingerprint_inject.so,
+#                         found by perf_gate beside itself)
 #   share/gpuperf/scripts/  what the generated tests and perf_gate run call (ci/with_ctest_gpu.sh,
 #                         ncu_profile.sh), the scripts that record baselines for a project's build
 #                         (update_baseline.sh, record_ncu.sh), and perf_test.sh and ab_compare.sh, wrappers
@@ -23,9 +25,11 @@ set(GPUPERF_INSTALL_SCRIPTSDIR "${CMAKE_INSTALL_DATADIR}/gpuperf/scripts")
 install(TARGETS gpuperf_formats gpuperf_version gpuperf_common gpuperf_harness gpuperf_gate gpuperf_gate_core
                 gpuperf_gate_ledger gpuperf_gate_history gpuperf_gate_recording gpuperf_gate_ncu gpuperf_gate_fleet
                 gpuperf_gate_phases gpuperf_gate_lab gpuperf_gate_reports gpuperf_gate_driver gpuperf_fingerprint
-                gpuperf_cupti_capture gpuperf_bench_main gpuperf_correctness_main gpuperf_warnings perf_gate
+                gpuperf_cupti_capture gpuperf_fingerprint_inject gpuperf_bench_main gpuperf_correctness_main
+                gpuperf_warnings perf_gate
         EXPORT gpuperfTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+        LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
         RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}
         OBJECTS DESTINATION ${CMAKE_INSTALL_LIBDIR}/gpuperf/objects
         FILE_SET HEADERS DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/gpuperf)

@@ -12,8 +12,12 @@
 #                         spread between processes, the same in every look
 #   FAKE_SKIP=REGEX       the benchmarks whose run name matches it are skipped by the suite itself
 #                         (SkipWithMessage, as Google Benchmark 1.8 writes it: no time, no aggregate rows)
+#   FAKE_CHANGED_GRID=N   the benchmarks FAKE_SLOW_NAME matches launch their kernel on N blocks, not 1056
+#   FAKE_NO_CAPTURE=1     a capture process writes no fingerprint (as where CUDA did not load the library)
 # It takes --benchmark_filter (searched in each run name, as Google Benchmark does), --benchmark_repetitions
-# and --benchmark_out; --benchmark_out_format must be json.
+# and --benchmark_out; --benchmark_out_format must be json. Run with CUDA_INJECTION64_PATH and
+# GPUPERF_FINGERPRINT_OUT set (a capture process of perf_gate), it writes instead what the capture library
+# would: the fingerprint of the one benchmark --benchmark_filter selects.
 set -euo pipefail
 [[ -n ${FAKE_ARGS_LOG:-} ]] && echo "$*" >>"$FAKE_ARGS_LOG"
 out="" filter="." repetitions=1 format=""
@@ -25,6 +29,20 @@ for arg in "$@"; do
     --benchmark_repetitions=*) repetitions=${arg#*=} ;;
   esac
 done
+if [[ -n ${GPUPERF_FINGERPRINT_OUT:-} && -f ${CUDA_INJECTION64_PATH:-} ]]; then
+  [[ -n ${FAKE_NO_CAPTURE:-} ]] && exit 0
+  name=BM_copy; [[ "BM_saxpy/1024/manual_time" =~ $filter ]] && name=BM_saxpy
+  grid=1056
+  [[ -n ${FAKE_CHANGED_GRID:-} && $name =~ ${FAKE_SLOW_NAME:-.} ]] && grid=$FAKE_CHANGED_GRID
+  jq -n --arg name "${name#BM_}_kernel" --argjson grid "$grid" '
+    {schema: 2, capture_status: "cupti", libraries: {cuda_runtime: "13.0.96"},
+     kernels: [{name: "\($name)(float, float const*, float*, long long)", mangled_name: "_Z\($name)",
+                grid: [$grid, 1, 1], block: [256, 1, 1], dynamic_shared_memory_bytes: 0,
+                registers_per_thread: 16, static_shared_memory_bytes: 0, local_memory_per_thread_bytes: 0,
+                sass_hash: "0123456789abcdef", launches: 1}],
+     copies: [{kind: "memset", bytes: 4096, after_launches: 0, count: 1}]}' >"$GPUPERF_FINGERPRINT_OUT"
+  exit 0
+fi
 [[ -n $out && $format == json ]] || { echo "fake_gbench: give --benchmark_out=FILE --benchmark_out_format=json" >&2; exit 2; }
 [[ -n ${FAKE_CRASH:-} ]] && kill -SEGV $$
 [[ -n ${FAKE_FAIL:-} ]] && { echo "CHECK failed: cudaMalloc: out of memory" >&2; exit 1; }

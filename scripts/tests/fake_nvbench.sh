@@ -12,14 +12,18 @@
 #   FAKE_DEVICE_NAME=S    the device's name (default "NVIDIA H100 80GB HBM3")
 #   FAKE_ARGS_LOG=FILE    append each run's arguments to FILE
 #   FAKE_SPREAD_PCT=X     process n (counted in FAKE_ARGS_LOG) X% faster, as fast or X% slower, n mod 3
+#   FAKE_CHANGED_GRID=N   the states FAKE_SLOW_NAME matches launch their kernel on N blocks, not 1056
+# Run with CUDA_INJECTION64_PATH and GPUPERF_FINGERPRINT_OUT set and --profile (a capture process of
+# perf_gate), it writes instead what the capture library would: the fingerprint of the selected state.
 # It takes --devices 0, --min-samples N (the samples a state gets), --jsonbin FILE, and --benchmark NAME
 # each followed by --axis NAME=VALUE options (a state runs where one --benchmark and all its --axis
 # options match it; every state where no --benchmark is given), as nvbench's command line does.
 set -euo pipefail
 [[ -n ${FAKE_ARGS_LOG:-} ]] && echo "$*" >>"$FAKE_ARGS_LOG"
-out="" samples=10 devices="" selections=()
+out="" samples=10 devices="" selections=() profile=0
 while (($#)); do
   case "$1" in
+    --profile) profile=1; shift ;;
     --jsonbin) out=$2; shift 2 ;;
     --min-samples) samples=$2; shift 2 ;;
     --devices) devices=$2; shift 2 ;;
@@ -28,6 +32,22 @@ while (($#)); do
     *) shift ;;
   esac
 done
+if [[ -n ${GPUPERF_FINGERPRINT_OUT:-} && -f ${CUDA_INJECTION64_PATH:-} && $profile == 1 ]]; then
+  case "${selections[*]}" in  # the state's "<benchmark> <state name>", as FAKE_SLOW_NAME matches it
+    *BlockSize=64*) id="copy_sweep Device=0 T=F32 BlockSize=2^6" ;;
+    *BlockSize=256*) id="copy_sweep Device=0 T=F32 BlockSize=2^8" ;;
+    *) id="scan Device=0" ;;
+  esac
+  grid=1056
+  [[ -n ${FAKE_CHANGED_GRID:-} && $id =~ ${FAKE_SLOW_NAME:-.} ]] && grid=$FAKE_CHANGED_GRID
+  jq -n --arg id "$id" --argjson grid "$grid" '
+    {schema: 2, capture_status: "cupti", libraries: {cuda_runtime: "13.0.96"},
+     kernels: [{name: "kernel(\($id))", mangled_name: "_Zkernel", grid: [$grid, 1, 1], block: [256, 1, 1],
+                dynamic_shared_memory_bytes: 0, registers_per_thread: 16, static_shared_memory_bytes: 0,
+                local_memory_per_thread_bytes: 0, sass_hash: "0123456789abcdef", launches: 1}],
+     copies: []}' >"$GPUPERF_FINGERPRINT_OUT"
+  exit 0
+fi
 [[ -n $out ]] || { echo "fake_nvbench: give --jsonbin FILE" >&2; exit 2; }
 [[ $devices == 0 ]] || { echo "fake_nvbench: give --devices 0 (the fake has one GPU)" >&2; exit 2; }
 [[ -n ${FAKE_CRASH:-} ]] && kill -SEGV $$

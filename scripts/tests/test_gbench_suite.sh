@@ -41,41 +41,78 @@ check "the baseline holds the suite's benchmarks by our names" \
 check "the baseline names the GPU NVML (here its stand-in) identified" \
   jq -e '.recorded.gpu_uuids == ["GPU-test-1"] and .gpu.driver == "580.95.05"' "$baseline"
 check "each recording process ran the whole suite with Google Benchmark's own flags" \
-  grep -qx -- "--benchmark_min_time=0.02s --benchmark_repetitions=5 --benchmark_out=$work/record/saxpy_suite.record1.json --benchmark_out_format=json" \
+  grep -qx -- "--benchmark_min_time=0.02 --benchmark_repetitions=5 --benchmark_out=$work/record/saxpy_suite.record1.json --benchmark_out_format=json" \
   "$work/record_args"
-check "10 recording processes" test "$(wc -l <"$work/record_args")" -eq 10
+check "10 recording processes" test "$(grep -c -- "--benchmark_out=" "$work/record_args")" -eq 10
+check "then a capture process for each benchmark, running it once" \
+  test "$(grep -cx -- "--benchmark_filter=^(BM_.*)(/(.*))\*\$ --benchmark_repetitions=1 --benchmark_min_time=0.001" \
+    "$work/record_args")" -eq 2
+check "the baseline holds each benchmark's fingerprint" \
+  jq -e '[.benchmarks[].fingerprint.kernels[0].grid[0]] == [1056, 1056]' "$baseline"
 
-# A clean run passes; the report says plainly that no fingerprint was captured.
+# A clean run passes; each benchmark's fingerprint was captured apart and is the baseline's.
 FAKE_ARGS_LOG=$work/clean_args run_suite
 expect 0 "PASS - NVIDIA H100 80GB HBM3 (nvidia-h100-80gb-hbm3) vs baseline .*: 2 SAME (exit 0)" "clean run"
-check "the report says fingerprints were not captured, and why" \
-  grep -q "Code changes not checked: fingerprints not captured (a Google Benchmark suite)." "$work/out/saxpy_suite.md"
+check "the report says both benchmarks ran the baseline's code" \
+  grep -q "2 benchmarks ran the same code as the baseline, 0 changed" "$work/out/saxpy_suite.md"
+check "2 capture processes running each benchmark once" \
+  test "$(grep -c -- "--benchmark_repetitions=1 --benchmark_min_time=0.001" "$work/clean_args")" -eq 2
 check "3 timing processes, no checking process, no canary, no --time-filter" \
-  test "$(grep -c -- "^--benchmark_min_time=0.02s --benchmark_repetitions=30 --benchmark_out=" "$work/clean_args")" -eq 3 -a \
-  "$(wc -l <"$work/clean_args")" -eq 3
+  test "$(grep -c -- "^--benchmark_min_time=0.02 --benchmark_repetitions=30 --benchmark_out=" "$work/clean_args")" -eq 3 -a \
+  "$(wc -l <"$work/clean_args")" -eq 5
 check "the minimum time the driver chose is said once" \
-  test "$(grep -c "each repetition of a benchmark runs for at least 0.02 s (--benchmark_min_time=0.02s, the driver's choice" \
+  test "$(grep -c "each repetition of a benchmark runs for at least 0.02 s (--benchmark_min_time=0.02, the driver's choice" \
   "$work/log")" -eq 1
-check "the phase file is written" jq -e '[.phases[].phase] == ["lock_wait", "first_look"]' \
+check "the phase file is written" jq -e '[.phases[].phase] == ["lock_wait", "checking", "first_look"]' \
   "$work/out/phases/perf_phases.saxpy_suite.json"
 
-# A planted 10% slowdown of one benchmark fails, naming it; no Nsight Compute diagnosis is tried.
-FAKE_SLOWDOWN_PCT=10 FAKE_SLOW_NAME=copy run_suite
+# A planted 10% slowdown of one benchmark, its kernel launched on fewer blocks, fails, naming it and what
+# changed in its code; no Nsight Compute diagnosis is tried.
+FAKE_SLOWDOWN_PCT=10 FAKE_SLOW_NAME=copy FAKE_CHANGED_GRID=132 run_suite
 expect 1 "SLOW  *saxpy_suite/BM_copy_x3cfloat_x3e/4096  40.0. us -> 44.01 us  +9.9%" "planted slowdown"
+check "the code line names the changed launch" grep -q "code: copy_kernel.*grid 1056x1x1 -> 132x1x1" "$work/log"
 check "the other benchmark stays SAME" jq -e \
   '[.benchmarks[] | select(.verdict == "SAME") | .name] == ["saxpy_suite/BM_saxpy/1024"]' \
   "$work/out/saxpy_suite.verdict.json"
 check "no Nsight Compute diagnosis for a team's suite" bash -c "! grep -q ncu '$work/log'"
 
+# The same slowdown with the baseline's code is the machine's, not the code's: PLATFORM, a pass.
+FAKE_SLOWDOWN_PCT=10 FAKE_SLOW_NAME=copy run_suite
+expect 0 "PLATFORM  *saxpy_suite/BM_copy_x3cfloat_x3e/4096 .*the baseline's own code runs 9.9% slower here" \
+  "a slowdown on unchanged code"
+
+# --skip-unchanged times only what changed; the other benchmark is UNCHANGED, untimed.
+: >"$work/skip_args"
+FAKE_SLOWDOWN_PCT=10 FAKE_SLOW_NAME=copy FAKE_CHANGED_GRID=132 FAKE_ARGS_LOG=$work/skip_args run_suite --skip-unchanged
+expect 1 "1 SLOW, 1 UNCHANGED" "--skip-unchanged"
+check "the unchanged benchmark is UNCHANGED" jq -e \
+  '[.benchmarks[] | select(.verdict == "UNCHANGED") | .name] == ["saxpy_suite/BM_saxpy/1024"]' \
+  "$work/out/saxpy_suite.verdict.json"
+check "the timing processes ran the changed benchmark alone" \
+  test "$(grep -F -- '--benchmark_out=' "$work/skip_args" | grep -cF -- '--benchmark_filter=^(BM_copy<float>/4096)(/(min_time:')" -eq 3
+
+# Where capture fails, the report says why and nothing is skipped.
+FAKE_NO_CAPTURE=1 run_suite --skip-unchanged
+expect 0 "2 SAME" "no fingerprint written"
+check "the report says the capture process wrote none" grep -q "wrote no fingerprint" "$work/out/saxpy_suite.md"
+lone=$work/lone && mkdir -p "$lone" && cp "$gate" "$lone/perf_gate"
+"$lone/perf_gate" run --format gbench --family saxpy_suite --bench "$bench" --baselines "$work/baselines" \
+  --out "$work/out" >"$work/log" 2>&1
+expect 0 "2 SAME" "a perf_gate with no capture library beside it"
+check "the report says no capture library was found" \
+  grep -q "fingerprints not captured (a Google Benchmark suite, and perf_gate found no capture library" \
+  "$work/out/saxpy_suite.md"
+
 # At the tolerance (2%, the same GPU's) with a spread between processes: ambiguous, re-measured by name
 # with --benchmark_filter (the verdict after it is the gate's business, tested elsewhere).
 : >"$work/remeasure_args"
-FAKE_SLOWDOWN_PCT=2 FAKE_SLOW_NAME=copy FAKE_SPREAD_PCT=1 FAKE_ARGS_LOG=$work/remeasure_args run_suite \
+FAKE_SLOWDOWN_PCT=2 FAKE_SLOW_NAME=copy FAKE_CHANGED_GRID=132 FAKE_SPREAD_PCT=1 FAKE_ARGS_LOG=$work/remeasure_args run_suite \
   --max-remeasure 1 || true
 (exit 0)
 expect 0 "re-measuring 1 ambiguous benchmark(s) in 3 more processes, attempt 1 of 1" "re-measurement at the tolerance"
 check "re-measurements select the ambiguous benchmark by its Google Benchmark name" \
-  test "$(grep -cF -- '--benchmark_filter=^(BM_copy<float>/4096)(/(min_time:' "$work/remeasure_args")" -eq 3
+  test "$(grep -F -- '--benchmark_out=' "$work/remeasure_args" |
+    grep -cF -- '--benchmark_filter=^(BM_copy<float>/4096)(/(min_time:')" -eq 3
 
 # The team's own arguments (after --) come first in every process.
 FAKE_ARGS_LOG=$work/own_args run_suite -- --benchmark_min_time=0.2s --benchmark_enable_random_interleaving=false
@@ -121,8 +158,8 @@ chmod +x "$slow_bench"
 "$gate" ab-run --format gbench --suite saxpy_suite --a "$bench" --b "$slow_bench" --out "$work/ab" --rounds 3 \
   >"$work/log" 2>&1
 expect 1 "2 SLOW" "A/B, build B 10% slower"
-check "the A/B report says fingerprints were not captured" \
-  grep -q "fingerprints not captured (a Google Benchmark suite)" "$work/ab/ab.md"
+check "the A/B report says both builds ran the same code" \
+  grep -q "2 benchmarks ran the same code" "$work/ab/ab.md"
 
 # One baseline file shared with our families (their entry planted here as a recording of theirs left it,
 # with a hand-set tolerance): recording the suite replaces its own benchmarks only, the family's entry
@@ -175,7 +212,7 @@ if [[ -n $cmake ]]; then
     "$work/cmake_args"
   suite_test
   expect 0 "100% tests passed" "perf.saxpy_suite clean"
-  FAKE_SLOWDOWN_PCT=10 suite_test
+  FAKE_SLOWDOWN_PCT=10 FAKE_CHANGED_GRID=132 suite_test
   expect 8 "SLOW  *saxpy_suite/BM_saxpy/1024" "perf.saxpy_suite with a planted slowdown"
   bash "$here/../update_baseline.sh" --build-dir "$project/build" --suite nothere >"$work/log" 2>&1
   expect 2 "no suite 'nothere' in" "update_baseline.sh --suite of an unknown suite"

@@ -44,25 +44,29 @@ check "each process ran on device 0, the driver's repetitions its minimum sample
 check "the median of the state's sample times, as nvbench wrote them [us]" \
   jq -e --arg n "$state64" '.benchmarks[$n].median | . > 19.9 and . < 20.1' "$baseline"
 
-# A clean run passes; the report says plainly that no fingerprint was captured.
+# A clean run passes; each state's fingerprint, captured apart (--profile, one state a process), is the
+# baseline's.
 FAKE_ARGS_LOG=$work/clean_args run_suite
 expect 0 "PASS - NVIDIA H100 80GB HBM3 (nvidia-h100-80gb-hbm3) vs baseline .*: 3 SAME (exit 0)" "clean run"
-check "the report says fingerprints were not captured, and why" \
-  grep -q "Code changes not checked: fingerprints not captured (an nvbench suite)." "$work/out/team_nv.md"
+check "the report says every state ran the baseline's code" \
+  grep -q "3 benchmarks ran the same code as the baseline, 0 changed" "$work/out/team_nv.md"
+check "each capture process runs its one state once" grep -qx -- \
+  "--devices 0 --profile --benchmark copy_sweep --axis T=F32 --axis BlockSize=64" "$work/clean_args"
 check "3 timing processes of every state" test "$(grep -c -- "^--devices 0 --min-samples 30 --min-time 0.05 --jsonbin" \
-  "$work/clean_args")" -eq 3 -a "$(wc -l <"$work/clean_args")" -eq 3
+  "$work/clean_args")" -eq 3 -a "$(wc -l <"$work/clean_args")" -eq 6
 check "the min-time the driver chose is said once" \
   test "$(grep -c "runs until at least 0.05 s of GPU time (--min-time 0.05, the driver's choice" "$work/log")" -eq 1
 
 # A planted 10% slowdown of one state fails, naming it; the other states stay SAME.
-FAKE_SLOWDOWN_PCT=10 FAKE_SLOW_NAME="BlockSize=2\^6" run_suite
+FAKE_SLOWDOWN_PCT=10 FAKE_SLOW_NAME="BlockSize=2\^6" FAKE_CHANGED_GRID=132 run_suite
 expect 1 "SLOW  *$state64  20.0. us -> 22.0. us  +9.9%" "planted slowdown"
 check "the other states stay SAME" jq -e '[.benchmarks[] | select(.verdict == "SAME")] | length == 2' \
   "$work/out/team_nv.verdict.json"
+check "the code line names the changed launch" grep -q "code: kernel.*grid 1056x1x1 -> 132x1x1" "$work/log"
 
 # At the tolerance with a spread between processes: ambiguous, the state re-measured alone.
 : >"$work/remeasure_args"
-FAKE_SLOWDOWN_PCT=2 FAKE_SLOW_NAME="BlockSize=2\^6" FAKE_SPREAD_PCT=1 FAKE_ARGS_LOG=$work/remeasure_args \
+FAKE_SLOWDOWN_PCT=2 FAKE_SLOW_NAME="BlockSize=2\^6" FAKE_CHANGED_GRID=132 FAKE_SPREAD_PCT=1 FAKE_ARGS_LOG=$work/remeasure_args \
   run_suite --max-remeasure 1 || true
 (exit 0)
 expect 0 "re-measuring 1 ambiguous benchmark(s) in 3 more processes, attempt 1 of 1" "re-measurement at the tolerance"
@@ -111,7 +115,7 @@ if [[ -n $cmake ]]; then
     "$work/cmake_args"
   suite_test
   expect 0 "100% tests passed" "perf.team_nv clean"
-  FAKE_SLOWDOWN_PCT=10 suite_test
+  FAKE_SLOWDOWN_PCT=10 FAKE_CHANGED_GRID=132 suite_test
   expect 8 "SLOW  *team_nv/scan" "perf.team_nv with a planted slowdown"
 fi
 

@@ -42,7 +42,8 @@ const std::vector<Command>& commands() {
        R"(  perf_gate run (--family F | --shard I/N) --bench PATH --baselines DIR --out DIR [--processes N (3)]
                 [--repetitions N (30)] [--max-remeasure N (3)] [--strict] [--lock-wait SECONDS (1800)] [--no-canary]
                 [--no-reference-check] [--skip-unchanged] [--same-code-ledger FILE] [--no-diagnosis] [--fail-on-platform]
-                [--runner-history FILE] [--format gpuperf|gbench|nvbench] [--record] [-- SUITE ARGS...]
+                [--runner-history FILE] [--format gpuperf|gbench|nvbench] [--fingerprint-library PATH] [--record]
+                [-- SUITE ARGS...]
       A perf test, as CTest runs it: one family's (--family F), or shard I of N of our whole suite (--shard:
       its cases in registry order cut into N runs of equal cost from the baseline's medians, every shard
       cutting alike; CTest's perf.families, perf.families_2of4, one per GPU; files and phases named
@@ -63,9 +64,12 @@ const std::vector<Command>& commands() {
       crashes (a signal, told apart) is exit 2. --format: the kind of suite; gpuperf_bench's (default),
       gbench, a team's Google Benchmark binary, or nvbench, a team's nvbench binary: F names the suite
       (the family of its benchmarks' names, docs/suites.md), the arguments after -- go to each of its
-      processes, the GPU is read with NVML (none: skipped, 77), and it has no checking process,
-      fingerprints or memory canary; re-measurements time the ambiguous benchmarks alone
-      (--benchmark_filter; nvbench: --benchmark NAME --axis NAME=VALUE per state).
+      processes, the GPU is read with NVML (none: skipped, 77), and it has no checking process or memory
+      canary; re-measurements time the ambiguous benchmarks alone (--benchmark_filter; nvbench: --benchmark
+      NAME --axis NAME=VALUE per state). Its fingerprints are captured apart, one benchmark a process run
+      once with the capture library libgpuperf_fingerprint_inject.so loaded by CUDA (--fingerprint-library,
+      else the one beside perf_gate; none found: no fingerprints, and the reports say why): the code lines,
+      --skip-unchanged and the ledger as for our suite.
       --record: records the suite's baseline DIR/<gpu slug>.json instead (scripts/update_baseline.sh
       calls it): our own suite whole (no --family: its baseline holds every family), first checking
       every case and capturing its fingerprint in a process that times nothing, or a team's suite F;
@@ -94,6 +98,7 @@ const std::vector<Command>& commands() {
         {"--no-diagnosis", kSwitch, kNotAFile, "", "no Nsight Compute profile of a regression"},
         {"--runner-history", kValue, kFileIn, "FILE", "judge each runner against its own history (history-offsets)"},
         {"--format", kValue, kNotAFile, "gpuperf|gbench|nvbench", "the kind of suite --bench is (gpuperf)"},
+        {"--fingerprint-library", kValue, kFileIn, "PATH", "a team's suite: the capture library (beside perf_gate)"},
         {"--record", kSwitch, kNotAFile, "", "record the suite's baseline into --baselines instead"},
         {"--", kRest, kNotAFile, "SUITE ARGS...", "arguments for each process of a team's suite"}}},
       {"ab-run",
@@ -102,7 +107,7 @@ const std::vector<Command>& commands() {
        R"(  perf_gate ab-run --a BENCH_A --b BENCH_B --out DIR [--rounds N (6)] [--repetitions N (20)] [--filter REGEX]
                    [--tolerance-pct X (1.0)] [--max-remeasure N (4)] [--lock-wait SECONDS (1800)]
                    [--no-reference-check] [--no-diagnosis] [--same-code-ledger FILE] [--format gpuperf]
-                   [--format gbench|nvbench --suite NAME [-- SUITE ARGS...]]
+                   [--format gbench|nvbench --suite NAME [--fingerprint-library PATH] [-- SUITE ARGS...]]
       Compare build B with build A on this GPU (B's), no stored baseline: --rounds rounds of one process of
       each build, interleaved (A B, B A, ...), judged as ab does; AMBIGUOUS benchmarks get --rounds more
       rounds (at most --max-remeasure times), timed after the first rounds' other cases where both builds
@@ -111,8 +116,8 @@ const std::vector<Command>& commands() {
       On a regression, Nsight Compute profiles the slowest SLOW benchmarks in both builds.
       Writes into --out: a.roundN.json, b.roundN.json (each process, its .log beside), ab.md and
       ab.verdict.json. --format gbench, nvbench: two builds of a team's suite NAME, as run's (every
-      benchmark each round; its own options after -- select them, not --filter; --no-reference-check
-      does not apply).
+      benchmark each round; its own options after -- select them, not --filter; each build's
+      fingerprints captured apart after round 1, as run's; --no-reference-check: none captured).
 )",
        {{"--a", kValue, kFileIn, "BENCH_A", "build A's suite binary (the base)"},
         {"--b", kValue, kFileIn, "BENCH_B", "build B's suite binary (the change)"},
@@ -130,6 +135,7 @@ const std::vector<Command>& commands() {
         {"--same-code-ledger", kValue, kFileInOut, "FILE", "add the verdicts on unchanged code to this ledger"},
         {"--format", kValue, kNotAFile, "gpuperf|gbench|nvbench", "the kind of suite the builds are (gpuperf)"},
         {"--suite", kValue, kNotAFile, "NAME", "the team's suite (with --format gbench or nvbench)"},
+        {"--fingerprint-library", kValue, kFileIn, "PATH", "a team's suite: the capture library (beside perf_gate)"},
         {"--", kRest, kNotAFile, "SUITE ARGS...", "arguments for each process of a team's suite"}}},
       {"compare",
        cli::run_compare,

@@ -1,6 +1,7 @@
 // run, ab-run: the driver's commands (gate/driver/): a perf test against the stored baseline, and two
 // builds compared; the options parsed into the procedures' options, the suites made from --format.
 #include <cstdlib>
+#include <filesystem>
 #include <memory>
 #include <optional>
 #include <string>
@@ -16,6 +17,8 @@
 #include "gate/driver/stored_run.h"
 #include "gate/driver/suite_format.h"
 #include "gate/driver/suite_record.h"
+#include "gate/driver/team_fingerprints.h"
+#include "gate/driver/team_suite.h"
 #include "gate/inputs/baseline.h"
 
 namespace gpuperf::gate::cli {
@@ -39,6 +42,14 @@ driver::SuiteFormat format_of(const Arguments& args) {
   return driver::parse_suite_format(args.has("--format") ? args.value("--format") : "gpuperf");
 }
 
+// The folder of this perf_gate, where its capture library is looked for (team_fingerprints.h); "" where
+// it cannot be read.
+std::string executable_folder() {
+  std::error_code error;
+  const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", error);
+  return error ? "" : self.parent_path().string();
+}
+
 // A team's suite (gbench, nvbench) takes its benchmarks' family from --family (run) or --suite (ab-run), and
 // the arguments after "--" for each of its processes. --filter is a regular expression over our suite's
 // names; a team selects what its suite runs with its tool's own option, among the arguments after "--".
@@ -47,6 +58,10 @@ std::unique_ptr<driver::Suite> suite_from(const Arguments& args, const std::stri
   const std::vector<std::string> arguments = args.has("--") ? args.list("--") : std::vector<std::string>{};
   if (format == driver::SuiteFormat::kGpuperf) {
     if (!arguments.empty()) throw UsageError("arguments after -- are for a team's suite (--format gbench, nvbench)");
+    if (args.has("--fingerprint-library")) {
+      throw UsageError("--fingerprint-library is for a team's suite (--format gbench, nvbench): our own suite "
+                       "captures its fingerprints in its checking process");
+    }
     return driver::make_suite(format, program);
   }
   if (args.has("--filter")) {
@@ -62,7 +77,10 @@ std::unique_ptr<driver::Suite> suite_from(const Arguments& args, const std::stri
     throw formats::InputError(std::string(args.has("--family") ? "--family" : "--suite") + " (the suite's name, "
                               "the family of its benchmarks' names): " + error);
   }
-  return driver::make_suite(format, program, family, arguments);
+  std::unique_ptr<driver::Suite> suite = driver::make_suite(format, program, family, arguments);
+  static_cast<driver::TeamSuite&>(*suite).set_fingerprint_library(
+      driver::find_fingerprint_library(args.value("--fingerprint-library"), executable_folder()));
+  return suite;
 }
 
 // A variable of the environment; nullopt where it is unset or empty (as bash's ${NAME:-default}).

@@ -24,12 +24,13 @@ struct Arm {
   const char* name;  // "a", "b"
   Suite& suite;
   std::vector<std::string> runs;  // its results files, one a round
+  std::optional<ResultsFile> fingerprints;  // a team's suite's, captured apart after round 1
 };
 
 class AbRun {
  public:
   AbRun(const AbRunOptions& options, Suite& a, Suite& b, std::ostream& out, std::ostream& err)
-      : options_(options), a_{"a", a, {}}, b_{"b", b, {}}, out_(out), err_(err) {}
+      : options_(options), a_{"a", a, {}, {}}, b_{"b", b, {}, {}}, out_(out), err_(err) {}
 
   int run();
 
@@ -42,6 +43,7 @@ class AbRun {
   Look judge();
   int write_reports(const Look& last);
   void remeasure(int attempt, const std::vector<std::string>& ambiguous);
+  void capture_fingerprints_apart(Arm& arm);
 
   const AbRunOptions& options_;
   Arm a_;
@@ -74,6 +76,10 @@ int AbRun::run() {
   }
   remove_previous_rounds();
   measure(options_.rounds, options_.filter, "", {});
+  if (options_.check_references) {
+    capture_fingerprints_apart(a_);
+    capture_fingerprints_apart(b_);
+  }
   const Look last = judge_until_decided(
       options_.max_remeasure, [this] { return judge(); },
       [this](int attempt, const std::vector<std::string>& ambiguous) { remeasure(attempt, ambiguous); });
@@ -153,12 +159,28 @@ void AbRun::run_arm(Arm& arm, const std::string& filter, const std::string& time
   arm.runs.push_back(files.results);
 }
 
+// A team's suite: the fingerprints of what the build's round 1 ran, each benchmark in a process of its
+// own (our own suite captures them in round 1 itself). A round that cannot be read is judged's to refuse.
+void AbRun::capture_fingerprints_apart(Arm& arm) {
+  if (!arm.suite.abilities().fingerprints_apart || arm.runs.empty()) return;
+  std::vector<std::string> names;
+  try {
+    for (const auto& entry : arm.suite.read_results(arm.runs.front()).benchmarks) names.push_back(entry.first);
+  } catch (const formats::InputError&) {
+    return;
+  }
+  arm.fingerprints = arm.suite.capture_fingerprints(names, options_.out + "/" + arm.name, err_);
+}
+
 // Every round so far, decided; the reports are written once, after the last look.
 Look AbRun::judge() {
   decided_.reset();
   try {
-    const std::vector<ResultsFile> a = measured_a_.read(a_.suite, a_.runs);
-    const std::vector<ResultsFile> b = measured_b_.read(b_.suite, b_.runs);
+    std::vector<ResultsFile> a = measured_a_.read(a_.suite, a_.runs);
+    std::vector<ResultsFile> b = measured_b_.read(b_.suite, b_.runs);
+    // Held by round 1's file, which ran what they were captured of (a file more would be a round more).
+    if (a_.fingerprints && !a.empty()) a.front().fingerprints = a_.fingerprints->fingerprints;
+    if (b_.fingerprints && !b.empty()) b.front().fingerprints = b_.fingerprints->fingerprints;
     AbOptions options;
     options.tolerance_pct = options_.tolerance_pct;
     options.looks = looks_budget(options_.max_remeasure);

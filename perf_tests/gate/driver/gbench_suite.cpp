@@ -43,7 +43,19 @@ ProcessOutcome GbenchSuite::time(const TimingRequest& request, const ProcessFile
 }
 
 ResultsFile GbenchSuite::read_results(const std::string& path) const {
-  return load_gbench_results(path, family_, identity());
+  return with_fingerprint_reason(load_gbench_results(path, family_, identity()), "a Google Benchmark suite");
+}
+
+// One repetition of the one benchmark, at a minimum time short enough for one iteration: the fingerprint
+// is the same whatever the iterations (process_fingerprint.h), and a MinTime in the suite's code wins
+// anyway. A bare number of seconds: Google Benchmark 1.7 refuses the "s" suffix, 1.8 takes both.
+std::vector<std::string> GbenchSuite::capture_argv(const std::string& name) const {
+  std::vector<std::string> argv = {program_};
+  argv.insert(argv.end(), arguments_.begin(), arguments_.end());
+  argv.push_back("--benchmark_filter=" + gbench_filter({name}, family_));
+  argv.emplace_back("--benchmark_repetitions=1");
+  argv.emplace_back("--benchmark_min_time=0.001");
+  return argv;
 }
 
 }  // namespace gpuperf::gate::driver

@@ -18,6 +18,9 @@ class GbenchSuite : public TeamSuite {
 
   ProcessOutcome time(const TimingRequest& request, const ProcessFiles& files) override;
   ResultsFile read_results(const std::string& path) const override;
+
+ protected:
+  std::vector<std::string> capture_argv(const std::string& name) const override;
 };
 
 // The --benchmark_filter that selects exactly the runs `names` (ours, of the suite `family`) came from,

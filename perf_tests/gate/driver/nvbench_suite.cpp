@@ -92,7 +92,19 @@ ProcessOutcome NvbenchSuite::time(const TimingRequest& request, const ProcessFil
 }
 
 ResultsFile NvbenchSuite::read_results(const std::string& path) const {
-  return load_nvbench_results(path, family_, identity()).results;
+  return with_fingerprint_reason(load_nvbench_results(path, family_, identity()).results, "an nvbench suite");
+}
+
+// The one state, run once: nvbench's --profile ("only run each benchmark once", for profilers), given
+// before the selection so that it applies to it. A state whose axis values the selection cannot hold
+// (nvbench_selection) runs with the other states of its benchmark: its fingerprint is theirs together.
+std::vector<std::string> NvbenchSuite::capture_argv(const std::string& name) const {
+  std::vector<std::string> argv = {program_, "--devices", "0"};
+  argv.insert(argv.end(), arguments_.begin(), arguments_.end());
+  argv.emplace_back("--profile");
+  const std::vector<std::string> selection = nvbench_selection({name}, family_);
+  argv.insert(argv.end(), selection.begin(), selection.end());
+  return argv;
 }
 
 }  // namespace gpuperf::gate::driver

@@ -30,6 +30,9 @@ class NvbenchSuite : public TeamSuite {
 
   ProcessOutcome time(const TimingRequest& request, const ProcessFiles& files) override;
   ResultsFile read_results(const std::string& path) const override;
+
+ protected:
+  std::vector<std::string> capture_argv(const std::string& name) const override;
 };
 
 // The nvbench arguments that select exactly the states `names` (ours, of the suite `family`) came from:

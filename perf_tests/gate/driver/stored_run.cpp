@@ -81,6 +81,7 @@ class StoredRun {
   std::string with_canary(const std::vector<std::string>& names) const;
   void remove_previous_results() const;
   void check_and_fingerprint();
+  void capture_fingerprints_apart();
   void leave_unchanged_untimed();
   void measure_look(const std::string& time_filter, const std::vector<std::string>& alone);
   void measure(int run, const std::string& time_filter, const std::vector<std::string>& alone);
@@ -106,6 +107,7 @@ class StoredRun {
   std::string commit_;
   std::string first_look_;                   // the cases the timing processes run; "" for none
   std::string first_look_timed_;             // of those, the ones the first look times; "" for all
+  std::vector<std::string> first_look_alone_;  // a team's suite: the benchmarks it runs; empty for all
   bool skip_unchanged_ = false;              // as asked, unless no fingerprint was captured
   std::optional<ResultsFile> fingerprints_;  // the checking process's, where it captured some
   std::vector<std::string> runs_;            // every timing process's results, in order
@@ -126,15 +128,19 @@ int StoredRun::run() {
     out_ << "SKIPPED: " << name_ << " holds no case: the suite has fewer cases than shards\n";
     return formats::kExitNotJudged;
   }
-  skip_unchanged_ = options_.skip_unchanged && suite_.abilities().checks;
+  const SuiteAbilities abilities = suite_.abilities();
+  skip_unchanged_ = options_.skip_unchanged && (abilities.checks || abilities.fingerprints_apart);
   if (options_.skip_unchanged && !skip_unchanged_) {
     note(err_, suite_.program() + " captures no fingerprints: --skip-unchanged times every benchmark");
   }
-  if ((options_.check_references || options_.skip_unchanged) && suite_.abilities().checks) check_and_fingerprint();
+  if (options_.check_references || options_.skip_unchanged) {
+    if (abilities.checks) check_and_fingerprint();
+    if (abilities.fingerprints_apart) capture_fingerprints_apart();
+  }
   if (skip_unchanged_) leave_unchanged_untimed();
   if (!first_look_.empty()) {
     phases_.begin();
-    measure_look(first_look_timed_, {});
+    measure_look(first_look_timed_, first_look_alone_);
     phases_.end("first_look");
   }
   const Look last = judge_until_decided(
@@ -267,6 +273,19 @@ void StoredRun::check_and_fingerprint() {
   }
 }
 
+// A team's suite: the fingerprints of the baseline's benchmarks, each in a process of its own (a benchmark
+// the baseline lacks is NEW: it has nothing to be compared with, and is timed).
+void StoredRun::capture_fingerprints_apart() {
+  std::vector<std::string> names;
+  for (const auto& entry : baseline_.benchmarks) {
+    if (selection_.matches(entry.first)) names.push_back(entry.first);
+  }
+  phases_.begin();
+  fingerprints_ = suite_.capture_fingerprints(names, prefix_, err_);
+  phases_.end("checking");
+  if (!fingerprints_) skip_unchanged_ = false;
+}
+
 // Only what changed is timed, with the canary beside it.
 void StoredRun::leave_unchanged_untimed() {
   const std::vector<ResultsFile> checked = {*fingerprints_};
@@ -283,6 +302,8 @@ void StoredRun::leave_unchanged_untimed() {
   // Only these, in a process of their own: a pull request's check costs what changed, not the suite.
   first_look_ = changed.empty() ? "" : with_canary(changed);
   first_look_timed_.clear();
+  // A team's suite selects by name, not by our regular expression (suite.h, TimingRequest::only_names).
+  if (!suite_.abilities().checks) first_look_alone_ = changed;
 }
 
 // `alone`, where not empty: only these benchmarks run (a suite without --time-filter re-measuring them).

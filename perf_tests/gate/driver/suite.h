@@ -5,6 +5,7 @@
 // format (suite_format.h) is one more implementation, and a test fakes one without processes.
 
 #include <optional>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -39,10 +40,12 @@ struct TimingRequest {
   std::vector<std::string> only_names;
 };
 
-// What a suite does beside timing. Our own does both; a team's suite neither (gbench_suite.h).
+// What a suite does beside timing. Our own checks and has the canary; a team's suite neither, and
+// captures its fingerprints apart where the capture library is found (team_fingerprints.h).
 struct SuiteAbilities {
   bool checks = true;  // check() and read_fingerprints(): a checking process that captures fingerprints
   bool canary = true;  // times the memory canary's family (the ceiling) beside its own
+  bool fingerprints_apart = false;  // capture_fingerprints(): processes of their own, one benchmark each
 };
 
 class Suite {
@@ -81,6 +84,14 @@ class Suite {
   // What a checking process wrote; nullopt where it captured no fingerprint (a profiler already attached:
   // the cases were checked, but nothing is known of their code).
   virtual std::optional<ResultsFile> read_fingerprints(const std::string& path) const = 0;
+
+  // The fingerprints of the benchmarks `names` (ours), each captured in a process of its own that times
+  // nothing (abilities().fingerprints_apart), as a results file of fingerprints only, written at
+  // <prefix>.fingerprints.json; a benchmark not captured holds a fingerprint saying why. Notes on `err`.
+  virtual std::optional<ResultsFile> capture_fingerprints(const std::vector<std::string>& /*names*/,
+                                                          const std::string& /*prefix*/, std::ostream& /*err*/) {
+    return std::nullopt;
+  }
 };
 
 }  // namespace gpuperf::gate::driver

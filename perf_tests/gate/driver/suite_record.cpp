@@ -134,6 +134,16 @@ int record_suite_baseline(const RecordRunOptions& options, Suite& suite, std::os
     const std::vector<std::string> paths = recording.time_processes();
     MeasuredResults measured;
     for (ResultsFile& run : measured.read(suite, paths)) runs.push_back(std::move(run));
+    // A team's suite: the fingerprints of what the timing processes ran, each benchmark in a process of
+    // its own, after them (the names come from their results).
+    if (suite.abilities().fingerprints_apart && !runs.empty()) {
+      std::vector<std::string> names;
+      for (const auto& entry : runs.back().benchmarks) names.push_back(entry.first);
+      if (std::optional<ResultsFile> fingerprints =
+              suite.capture_fingerprints(names, options.out + "/" + options.family + ".record", err)) {
+        runs.insert(runs.begin(), std::move(*fingerprints));
+      }
+    }
     RecordOptions record_options;
     record_options.commit = commit;
     write_recorded_baseline(runs, destination, record_options, out);

@@ -2,11 +2,15 @@
 
 #include <iostream>
 
+#include <nlohmann/json.hpp>
+
+#include "formats/atomic_file.h"
 #include "formats/exit_codes.h"
 #include "formats/input_error.h"
 #include "gate/driver/console.h"
 #include "gate/driver/driver_stop.h"
 #include "gate/driver/nvml_gpu.h"
+#include "gate/driver/team_fingerprints.h"
 
 namespace gpuperf::gate::driver {
 
@@ -46,5 +50,34 @@ ProcessOutcome TeamSuite::run_with_progress(const ProcessSpec& spec, ProcessProg
 }
 
 std::optional<ResultsFile> TeamSuite::read_fingerprints(const std::string& /*path*/) const { return std::nullopt; }
+
+std::optional<ResultsFile> TeamSuite::capture_fingerprints(const std::vector<std::string>& names,
+                                                           const std::string& prefix, std::ostream& err) {
+  if (fingerprint_library_.empty()) return std::nullopt;
+  std::vector<CaptureProcess> plan;
+  for (const std::string& name : names) plan.push_back({name, capture_argv(name)});
+  ResultsFile file;
+  file.source = prefix + ".fingerprints.json";
+  file.gpu = gpu_context_of(identity(), file.source);
+  file.fingerprints = capture_fingerprints_apart(plan, fingerprint_library_, prefix, err);
+  // What was captured, beside the run's other files, for whoever wants to see it.
+  nlohmann::json written = nlohmann::json::object();
+  for (const auto& [name, fingerprint] : file.fingerprints) written["fingerprints"][name] = fingerprint;
+  try {
+    formats::write_file_atomically(file.source, written.dump(1) + "\n");
+  } catch (const formats::InputError& e) {
+    note(err, std::string("the captured fingerprints are not kept: ") + e.what());
+  }
+  return file;
+}
+
+ResultsFile TeamSuite::with_fingerprint_reason(ResultsFile file, const std::string& tool) const {
+  file.no_fingerprints_because =
+      fingerprint_library_.empty()
+          ? tool + ", and perf_gate found no capture library " + kFingerprintLibraryFile +
+                " (a build without CUDA): give --fingerprint-library PATH"
+          : "";
+  return file;
+}
 
 }  // namespace gpuperf::gate::driver

@@ -43,10 +43,11 @@ class LaunchCapture {
   // thread; a second begin() before end() starts the window again.
   void begin();
   // Waits for the current device (cudaDeviceSynchronize: kernels still running on another device may be
-  // missed), stops recording and returns what launched since begin(), in launch order, consecutive identical
+  // missed; not with `wait_for_device` false, at a process's exit, where the CUDA runtime may be gone and
+  // what ran has ended: inject.cpp), stops recording and returns what launched since begin(), in launch order, consecutive identical
   // launches merged, and the copies and sets issued since begin() (Fingerprint::copies, covers_copies true). A CUDA or CUPTI failure is not thrown: it gives a fingerprint without kernels whose
   // capture_status names the failing call and its error.
-  formats::Fingerprint end();
+  formats::Fingerprint end(bool wait_for_device = true);
 
   LaunchCapture(const LaunchCapture&) = delete;
   LaunchCapture& operator=(const LaunchCapture&) = delete;

@@ -1,0 +1,109 @@
+#include "gate/driver/team_fingerprints.h"
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
+#include "formats/exit_codes.h"
+#include "formats/input_error.h"
+#include "formats/json_fields.h"
+#include "formats/json_input.h"
+#include "formats/number_text.h"
+#include "gate/driver/console.h"
+#include "gate/driver/driver_stop.h"
+
+namespace gpuperf::gate::driver {
+namespace {
+
+constexpr const char* kInjectionVariable = "CUDA_INJECTION64_PATH";  // read by the CUDA driver at cuInit
+constexpr const char* kOutputVariable = "GPUPERF_FINGERPRINT_OUT";   // read by inject.cpp
+
+formats::Fingerprint not_captured(const std::string& why) {
+  formats::Fingerprint fingerprint;
+  fingerprint.capture_status = why;
+  return fingerprint;
+}
+
+// The process's output, after a line naming its benchmark, at the end of the log of every capture.
+void append_to_log(const std::string& from, const std::string& to, const std::string& benchmark) {
+  std::ofstream log(to, std::ios::app | std::ios::binary);
+  log << "== " << benchmark << "\n";
+  std::ifstream part(from, std::ios::binary);
+  if (part) log << part.rdbuf();
+}
+
+}  // namespace
+
+formats::Fingerprint read_captured_fingerprint(const std::string& path, const ProcessOutcome& outcome,
+                                               const std::string& log) {
+  if (!outcome.succeeded()) {
+    return not_captured("the capture process failed (" + outcome.describe() + "; log: " + log + ")");
+  }
+  std::error_code error;
+  if (!std::filesystem::exists(path, error)) {
+    return not_captured("the capture process wrote no fingerprint: it never initialized CUDA, or CUDA did not "
+                        "load the capture library (log: " + log + ")");
+  }
+  try {
+    const nlohmann::json json =
+        formats::parse_json_document(formats::read_text_file(path, "the capture library writes it"), path);
+    return formats::read_fingerprint(
+        formats::ObjectReader(json, path, "", "the capture library writes one fingerprint (formats/fingerprint.h)"));
+  } catch (const formats::InputError& e) {
+    return not_captured(std::string("the capture library wrote no valid fingerprint: ") + e.what());
+  }
+}
+
+std::map<std::string, formats::Fingerprint> capture_fingerprints_apart(const std::vector<CaptureProcess>& plan,
+                                                                       const std::string& library,
+                                                                       const std::string& prefix, std::ostream& err) {
+  const auto started = std::chrono::steady_clock::now();
+  const std::string file = prefix + ".fingerprint.json";
+  const std::string part_log = prefix + ".fingerprint.log";
+  const std::string log = prefix + ".fingerprints.log";
+  std::error_code error;
+  std::filesystem::remove(log, error);
+  note(err, "capturing the fingerprints of " + std::to_string(plan.size()) +
+                " benchmark(s), one process each, timing nothing (log: " + log + ")");
+  std::map<std::string, formats::Fingerprint> captured;
+  int not_captured_count = 0;
+  for (const CaptureProcess& process : plan) {
+    std::filesystem::remove(file, error);  // an earlier process's file would be read as this one's
+    const ProcessOutcome outcome =
+        run_process({process.argv, {{kInjectionVariable, library}, {kOutputVariable, file}}, part_log});
+    append_to_log(part_log, log, process.benchmark);
+    formats::Fingerprint fingerprint = read_captured_fingerprint(file, outcome, log);
+    if (fingerprint.capture_status != formats::kCapturedByCupti) ++not_captured_count;
+    captured[process.benchmark] = std::move(fingerprint);
+  }
+  std::filesystem::remove(file, error);
+  std::filesystem::remove(part_log, error);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  note(err, "captured " + std::to_string(plan.size() - not_captured_count) + " of " + std::to_string(plan.size()) +
+                " fingerprint(s) in " + formats::format_number("%.1f", seconds) + " s" +
+                (not_captured_count > 0 ? " (the report says why the others were not)" : ""));
+  return captured;
+}
+
+std::string find_fingerprint_library(const std::string& given, const std::string& executable_dir) {
+  namespace fs = std::filesystem;
+  std::error_code error;
+  if (!given.empty()) {
+    if (!fs::is_regular_file(given, error)) {
+      throw DriverStop(formats::kExitInvalidInput, "--fingerprint-library " + given +
+                                                       " is not a file: give the path of " + kFingerprintLibraryFile +
+                                                       " (lib/ of the harness's install)");
+    }
+    return fs::absolute(given, error).string();
+  }
+  const fs::path bin(executable_dir);
+  for (const fs::path& candidate : {bin / ".." / "lib" / kFingerprintLibraryFile, bin / ".." / "lib64" / kFingerprintLibraryFile,
+                                    bin / ".." / "harness" / "fingerprint" / kFingerprintLibraryFile}) {
+    if (fs::is_regular_file(candidate, error)) return fs::weakly_canonical(candidate, error).string();
+  }
+  return "";
+}
+
+}  // namespace gpuperf::gate::driver
