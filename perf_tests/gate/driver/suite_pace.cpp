@@ -23,11 +23,12 @@ PaceChoice gbench_pace(const std::vector<std::string>& arguments) {
   for (const std::string& argument : arguments) {
     if (argument.rfind("--benchmark_min_time", 0) == 0) return {};
   }
-  const std::string flag = "--benchmark_min_time=" + pace_seconds_text(kGbenchRepetitionTimeS) + "s";
+  // A bare number of seconds: Google Benchmark 1.7 (Debian 12) refuses the "s" suffix, 1.8 takes both.
+  const std::string flag = "--benchmark_min_time=" + pace_seconds_text(kGbenchRepetitionTimeS);
   return {{flag},
           "each repetition of a benchmark runs for at least " + pace_seconds_text(kGbenchRepetitionTimeS) + " s (" +
               flag + ", the driver's choice: the suite's ARGS do not set it; a MinTime() or Iterations() in the "
-              "suite's code wins over it). Give ARGS --benchmark_min_time=<seconds>s to choose another"};
+              "suite's code wins over it). Give ARGS --benchmark_min_time=<seconds> to choose another"};
 }
 
 PaceChoice nvbench_pace(const std::vector<std::string>& arguments) {

@@ -5,7 +5,7 @@
 // At Google Benchmark's default (0.5 s a repetition) a first baseline of a 3-benchmark suite took 690 s on an
 // H200 (10 processes of 69 s); with --benchmark_min_time=0.05s its stored check took 47 s instead of 210 s,
 // with the same verdicts.
-// - Google Benchmark: --benchmark_min_time=<kGbenchRepetitionTimeS>s, unless an argument starts with
+// - Google Benchmark: --benchmark_min_time=<kGbenchRepetitionTimeS>, unless an argument starts with
 //   --benchmark_min_time. A MinTime() or Iterations() set in the suite's code wins over the flag (Google
 //   Benchmark's rule), so such a benchmark keeps its own pace.
 // - nvbench: --min-time <kNvbenchStateTimeS>, unless the arguments set --min-time, --max-noise,
@@ -37,7 +37,7 @@ struct PaceChoice {
   std::string note;                // "" where nothing is added
 };
 
-// For a Google Benchmark suite: {"--benchmark_min_time=0.02s"} unless `arguments` set it.
+// For a Google Benchmark suite: {"--benchmark_min_time=0.02"} unless `arguments` set it.
 PaceChoice gbench_pace(const std::vector<std::string>& arguments);
 
 // For an nvbench suite: {"--min-time", "0.05"} unless `arguments` set nvbench's stopping rule.

@@ -22,8 +22,8 @@ using testing::ScratchFolderTest;
 
 TEST(SuitePace, GbenchGetsTheDriversMinimumTimeUnlessTheTeamSetsOne) {
   const PaceChoice chosen = gbench_pace({"--benchmark_enable_random_interleaving=false"});
-  EXPECT_EQ(chosen.added, (Args{"--benchmark_min_time=0.02s"}));
-  expect_words(chosen.note, {"0.02 s", "--benchmark_min_time=0.02s", "driver's choice", "MinTime()",
+  EXPECT_EQ(chosen.added, (Args{"--benchmark_min_time=0.02"}));
+  expect_words(chosen.note, {"0.02 s", "--benchmark_min_time=0.02", "driver's choice", "MinTime()",
                              "Iterations()", "ARGS --benchmark_min_time="});
   for (const Args& own : {Args{"--benchmark_min_time=0.2s"}, Args{"--benchmark_min_time=100x"},
                           Args{"--x", "--benchmark_min_time=1"}}) {
@@ -31,7 +31,7 @@ TEST(SuitePace, GbenchGetsTheDriversMinimumTimeUnlessTheTeamSetsOne) {
     EXPECT_TRUE(kept.added.empty()) << own.back();
     EXPECT_EQ(kept.note, "") << own.back();
   }
-  EXPECT_EQ(gbench_pace({}).added, (Args{"--benchmark_min_time=0.02s"})) << "no arguments at all";
+  EXPECT_EQ(gbench_pace({}).added, (Args{"--benchmark_min_time=0.02"})) << "no arguments at all";
 }
 
 TEST(SuitePace, NvbenchGetsTheDriversMinTimeUnlessTheTeamTunesItsStoppingRule) {
