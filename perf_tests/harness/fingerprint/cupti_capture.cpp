@@ -1,6 +1,6 @@
 #include "harness/fingerprint/cupti_capture.h"
 
-#include <cuda_runtime.h>
+#include <cuda.h>
 #include <cupti.h>
 #include <cxxabi.h>
 
@@ -291,7 +291,9 @@ formats::Fingerprint LaunchCapture::end(bool wait_for_device) {
   // CUPTI delivers records asynchronously, and a record is complete only once its kernel has ended: after
   // the synchronization, a forced flush (1) hands over every record of the window. Each step runs even
   // when one before it failed, so that the kind ends up disabled; the first failure is reported.
-  const cudaError_t synchronized = wait_for_device ? cudaDeviceSynchronize() : cudaSuccess;
+  // The driver API's: the CUDA runtime of the program may be a static copy, and the capture library
+  // (inject.cpp) must load no runtime of its own, which would show among the program's libraries.
+  const CUresult synchronized = wait_for_device ? cuCtxSynchronize() : CUDA_SUCCESS;
   const CUptiResult flushed = cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
   CUptiResult disabled = CUPTI_SUCCESS;
   for (const CUpti_ActivityKind kind : kCapturedKinds) {
@@ -305,9 +307,13 @@ formats::Fingerprint LaunchCapture::end(bool wait_for_device) {
     records.swap(state.records);
     copy_records.swap(state.copy_records);
   }
-  if (synchronized != cudaSuccess) {
-    fingerprint.capture_status = std::string("CUDA error in cudaDeviceSynchronize: ") +
-                                 cudaGetErrorName(synchronized) + ": " + cudaGetErrorString(synchronized);
+  if (synchronized != CUDA_SUCCESS) {
+    const char* name = nullptr;
+    const char* text = nullptr;
+    cuGetErrorName(synchronized, &name);
+    cuGetErrorString(synchronized, &text);
+    fingerprint.capture_status = std::string("CUDA error in cuCtxSynchronize: ") + (name ? name : "?") + ": " +
+                                 (text ? text : "?");
   } else if (flushed != CUPTI_SUCCESS) {
     fingerprint.capture_status = cupti_error("cuptiActivityFlushAll", flushed);
   } else if (disabled != CUPTI_SUCCESS) {

@@ -42,11 +42,13 @@ class LaunchCapture {
   // From now on, record kernel launches, copies and sets on every device and stream. begin() and end() are called from one
   // thread; a second begin() before end() starts the window again.
   void begin();
-  // Waits for the current device (cudaDeviceSynchronize: kernels still running on another device may be
-  // missed; not with `wait_for_device` false, at a process's exit, where the CUDA runtime may be gone and
-  // what ran has ended: inject.cpp), stops recording and returns what launched since begin(), in launch order, consecutive identical
-  // launches merged, and the copies and sets issued since begin() (Fingerprint::copies, covers_copies true). A CUDA or CUPTI failure is not thrown: it gives a fingerprint without kernels whose
-  // capture_status names the failing call and its error.
+  // Waits for the current context (cuCtxSynchronize: the device's primary context, where the CUDA runtime
+  // made it current; kernels still running on another device may be missed), stops recording and returns
+  // what launched since begin(), in launch order, consecutive identical launches merged, and the copies and
+  // sets issued since begin() (Fingerprint::copies, covers_copies true). With `wait_for_device` false it
+  // does not wait: at a process's exit (inject.cpp), where what ran has ended and the runtime may be gone.
+  // A CUDA or CUPTI failure is not thrown: it gives a fingerprint without kernels whose capture_status
+  // names the failing call and its error.
   formats::Fingerprint end(bool wait_for_device = true);
 
   LaunchCapture(const LaunchCapture&) = delete;
