@@ -362,7 +362,9 @@ function(gpuperf_add_suite name)
   # The arguments as add_test() passes them (an empty one dropped), for the test and its file alike.
   set(arguments ${ARG_ARGS})
   set(suite_arguments "")
-  if(NOT arguments STREQUAL "")  # not if(arguments): a lone argument "0" or "OFF" is false
+  # Quoted: not if(arguments), as a lone argument "0" or "OFF" is false; and an unset `arguments` (no ARGS)
+  # unquoted would be the word itself, giving the test a bare "--" that perf_gate refuses.
+  if(NOT "${arguments}" STREQUAL "")
     set(suite_arguments -- ${arguments})
   endif()
 

@@ -216,6 +216,10 @@ if [[ -n $cmake ]]; then
   expect 8 "SLOW  *saxpy_suite/BM_saxpy/1024" "perf.saxpy_suite with a planted slowdown"
   bash "$here/../update_baseline.sh" --build-dir "$project/build" --suite nothere >"$work/log" 2>&1
   expect 2 "no suite 'nothere' in" "update_baseline.sh --suite of an unknown suite"
+  # Without ARGS the test's command line ends with the driver's own options, no bare "--".
+  team_project saxpy_suite gbench
+  suite_test
+  expect 0 "100% tests passed" "perf.saxpy_suite of a suite declared without ARGS"
 fi
 
 expectations_summary "gbench suite"
