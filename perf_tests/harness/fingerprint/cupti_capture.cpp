@@ -1,6 +1,5 @@
 #include "harness/fingerprint/cupti_capture.h"
 
-#include <cuda.h>
 #include <cupti.h>
 #include <cxxabi.h>
 
@@ -18,6 +17,7 @@
 #include <vector>
 
 #include "harness/fingerprint/cubin_sass.h"
+#include "harness/fingerprint/device_wait.h"
 
 namespace gpuperf::fingerprint {
 namespace {
@@ -291,9 +291,7 @@ formats::Fingerprint LaunchCapture::end(bool wait_for_device) {
   // CUPTI delivers records asynchronously, and a record is complete only once its kernel has ended: after
   // the synchronization, a forced flush (1) hands over every record of the window. Each step runs even
   // when one before it failed, so that the kind ends up disabled; the first failure is reported.
-  // The driver API's: the CUDA runtime of the program may be a static copy, and the capture library
-  // (inject.cpp) must load no runtime of its own, which would show among the program's libraries.
-  const CUresult synchronized = wait_for_device ? cuCtxSynchronize() : CUDA_SUCCESS;
+  const std::string wait_error = wait_for_device ? wait_for_current_device() : "";
   const CUptiResult flushed = cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
   CUptiResult disabled = CUPTI_SUCCESS;
   for (const CUpti_ActivityKind kind : kCapturedKinds) {
@@ -307,13 +305,8 @@ formats::Fingerprint LaunchCapture::end(bool wait_for_device) {
     records.swap(state.records);
     copy_records.swap(state.copy_records);
   }
-  if (synchronized != CUDA_SUCCESS) {
-    const char* name = nullptr;
-    const char* text = nullptr;
-    cuGetErrorName(synchronized, &name);
-    cuGetErrorString(synchronized, &text);
-    fingerprint.capture_status = std::string("CUDA error in cuCtxSynchronize: ") + (name ? name : "?") + ": " +
-                                 (text ? text : "?");
+  if (!wait_error.empty()) {
+    fingerprint.capture_status = wait_error;
   } else if (flushed != CUPTI_SUCCESS) {
     fingerprint.capture_status = cupti_error("cuptiActivityFlushAll", flushed);
   } else if (disabled != CUPTI_SUCCESS) {

@@ -42,8 +42,8 @@ class LaunchCapture {
   // From now on, record kernel launches, copies and sets on every device and stream. begin() and end() are called from one
   // thread; a second begin() before end() starts the window again.
   void begin();
-  // Waits for the current context (cuCtxSynchronize: the device's primary context, where the CUDA runtime
-  // made it current; kernels still running on another device may be missed), stops recording and returns
+  // Waits for the current device (device_wait.h; kernels still running on another device may be
+  // missed), stops recording and returns
   // what launched since begin(), in launch order, consecutive identical launches merged, and the copies and
   // sets issued since begin() (Fingerprint::copies, covers_copies true). With `wait_for_device` false it
   // does not wait: at a process's exit (inject.cpp), where what ran has ended and the runtime may be gone.
