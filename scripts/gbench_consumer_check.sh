@@ -40,7 +40,7 @@ run_perf perf_clean saxpy_suite
 echo "stored check, clean: $((EPOCHSECONDS - started)) s" | tee -a "$out/times.txt"
 expect "perf.saxpy_suite passes against it" test "$(ctest_status perf.saxpy_suite "$out/perf_clean.log")" = Passed
 expect "with both benchmarks' code the baseline's" grep -q "2 benchmarks ran the same code as the baseline" \
-  "$out/perf_clean.log"
+  "$out/perf_clean.md"
 
 "$prefix/bin/perf_gate" ab-run --format gbench --suite saxpy_suite --a "$project/build/saxpy_bench" \
   --b "$planted/build/saxpy_bench" --out "$out/ab" >"$out/ab.log" 2>&1
