@@ -7,6 +7,7 @@
 #include <sstream>
 #include <vector>
 
+#include "formats/escape.h"
 #include "gate/driver/console.h"
 
 namespace gpuperf::gate::driver {
@@ -123,10 +124,11 @@ std::string progress_line(const LogProgress& progress, std::optional<int> total,
                           std::optional<double> expected_s) {
   const std::string unit = progress.total ? "states" : "benchmarks";
   std::string what;
+  // The names come from the suite's own output: escaped for the console and a CI log.
   if (!progress.running.empty()) {
-    what = "running " + progress.running + ": ";
+    what = "running " + formats::escape_console(progress.running) + ": ";
   } else if (progress.finished > 0) {
-    what = progress.last_finished + " finished: ";
+    what = formats::escape_console(progress.last_finished) + " finished: ";
   }
   if (progress.finished == 0) {
     what += "none of the " + unit + " finished yet";

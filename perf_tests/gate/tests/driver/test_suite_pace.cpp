@@ -135,6 +135,11 @@ TEST(ProcessProgress, LineSaysWhatRanWhatIsLeftAndTheTimes) {
   const LogProgress nvbench = nvbench_log_progress("Run:  [2/6] scan [Device=0]\n");
   EXPECT_EQ(progress_line(nvbench, 6, 12.0, 36.0),
             "progress: running scan [Device=0]: 1 of 6 states done, 5 left; 12 s so far, about 36 s expected");
+  // The names are the suite's output: a control byte is escaped, never passed to the terminal or CI log.
+  LogProgress hostile;
+  hostile.running = "x\x1b[2J\n::error::y";
+  EXPECT_EQ(progress_line(hostile, std::nullopt, 1.0, std::nullopt).rfind("progress: running x\\x1b[2J\\x0a::error::y: ", 0),
+            0u);
 }
 
 class ProcessProgressRun : public testing::ScratchFolderTest {};
