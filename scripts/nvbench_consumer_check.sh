@@ -49,48 +49,5 @@ example_copy "$root/examples/nvbench_suite" "$planted" planted
 build_example "$project" "$prefix"
 build_example "$planted" "$prefix"
 prefix=$harness_prefix
-state="nvbench_suite/saxpy/Elements:67108864"
-
-run_perf perf_without_baseline nvbench_suite
-expect "perf.nvbench_suite is skipped while the GPU has no baseline" \
-  test "$(ctest_status perf.nvbench_suite "$out/perf_without_baseline.log")" = Skipped
-started=$EPOCHSECONDS
-"$prefix/share/gpuperf/scripts/update_baseline.sh" --build-dir "$project/build" --suite nvbench_suite \
-  >"$out/record.log" 2>&1
-echo "first baseline: $((EPOCHSECONDS - started)) s" | tee -a "$out/times.txt"
-baseline=$(compgen -G "$project/baselines/*.json" | head -n 1)
-expect "update_baseline.sh --suite writes the project's own baselines/<gpu>.json" test -n "$baseline"
-[[ -n $baseline ]] && cp -f "$baseline" "$out/"
-expect "the baseline holds $state" grep -q "\"$state\"" "${baseline:-/dev/null}"
-started=$EPOCHSECONDS
-run_perf perf_clean nvbench_suite
-echo "stored check, clean: $((EPOCHSECONDS - started)) s" | tee -a "$out/times.txt"
-expect "perf.nvbench_suite passes against it" test "$(ctest_status perf.nvbench_suite "$out/perf_clean.log")" = Passed
-expect "with every state's code the baseline's" grep -q "6 benchmarks ran the same code as the baseline" \
-  "$out/perf_clean.md"
-
-"$prefix/bin/perf_gate" ab-run --format nvbench --suite nvbench_suite --a "$project/build/nvbench_bench" \
-  --b "$planted/build/nvbench_bench" --out "$out/ab" >"$out/ab.log" 2>&1
-expect "A/B of the clean and the planted build fails" test "$?" -eq 1
-expect "on saxpy at 2^26 elements" grep -q "^SLOW .*$state" "$out/ab.log"
-expect "naming saxpy_kernel's grid" grep -q "code: .*saxpy_kernel.*grid [0-9]*x1x1 -> [0-9]*x1x1 blocks" "$out/ab.log"
-
-plant_in_project
-run_perf perf_planted nvbench_suite
-expect "perf.nvbench_suite fails after the planted slowdown" \
-  test "$(ctest_status perf.nvbench_suite "$out/perf_planted.log")" = Failed
-expect "with a SLOW line for saxpy at 2^26 elements" grep -q "^SLOW .*$state" "$out/perf_planted.log"
-expect "and a code line naming saxpy_kernel's grid" \
-  grep -q "code: .*saxpy_kernel.*grid [0-9]*x1x1 -> [0-9]*x1x1 blocks" "$out/perf_planted.log"
-
-"$prefix/bin/perf_gate" run --format nvbench --family nvbench_suite --bench "$project/build/nvbench_bench" \
-  --baselines "$project/baselines" --out "$out/skip" --skip-unchanged >"$out/skip.log" 2>&1
-expect "--skip-unchanged fails on the planted change" test "$?" -eq 1
-expect "and leaves the 5 untouched states untimed, UNCHANGED" jq -e \
-  '[.benchmarks[] | select(.verdict == "UNCHANGED")] | length == 5' "$out/skip/nvbench_suite.verdict.json"
-
-echo "== the planted slowdown, as the perf test printed it"
-grep -hE "^(SLOW|SAME|FAST|AMBIGUOUS) " "$out/perf_planted.log" | head -n 12
-echo "== and as A/B printed it"
-grep -hE "^(SLOW|SAME|FAST|AMBIGUOUS) " "$out/ab.log" | head -n 12
+team_suite_check nvbench nvbench_suite nvbench_bench nvbench_suite/saxpy/Elements:67108864 saxpy_kernel 6 5
 example_check_end examples/nvbench_suite

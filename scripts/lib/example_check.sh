@@ -1,7 +1,8 @@
 # shellcheck shell=bash
-# What the end-to-end checks of an example project share (consumer_check.sh, gbench_consumer_check.sh): the
-# harness installed into a fresh prefix, copies of the example configured and built against it, the
-# expectations counted and a CTest test's status read. Source it after lib/common.sh; do not run it.
+# What the end-to-end checks of an example project share (consumer_check.sh, gbench_consumer_check.sh,
+# nvbench_consumer_check.sh): the harness installed into a fresh prefix, copies of the example configured and
+# built against it, the expectations counted, a CTest test's status read, and a team's suite taken from
+# nothing to its planted slowdown. Source it after lib/common.sh; do not run it.
 
 # example_check_start <script> <its arguments: BUILD OUTDIR>: sets build (absolute) and out (created); exits
 # 2 on bad usage or a build without the harness, 77 on a host without a GPU (the harness's gpuperf_bench
@@ -92,4 +93,59 @@ example_check_end() {
   ((failures == 0)) || exit "$EXIT_REGRESSION"
   echo "$1 on $(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -n 1): every expectation held" \
     "in $((EPOCHSECONDS - check_started)) s"
+}
+
+# team_suite_check <format> <suite> <binary> <planted benchmark> <kernel> <benchmarks> <unchanged>: a team's
+# suite (gpuperf_add_suite of $project, its planted twin in $planted, both built), from nothing to its planted
+# slowdown caught, as gbench_consumer_check.sh and nvbench_consumer_check.sh state it: skipped without a
+# baseline; the first baseline recorded (timed, OUTDIR/times.txt), holding <planted benchmark>; a clean check
+# passes (timed), every one of its <benchmarks> benchmarks with the baseline's code; A/B of the clean and
+# the planted build, then the stored check of the planted project, fail on <planted benchmark> with a code
+# line naming <kernel>'s grid; --skip-unchanged leaves <unchanged> benchmarks UNCHANGED, untimed.
+team_suite_check() {
+  local format=$1 suite=$2 binary=$3 slow=$4 kernel=$5 benchmarks=$6 unchanged=$7 started baseline
+  local grid_line="code: .*$kernel.*grid [0-9]*x1x1 -> [0-9]*x1x1 blocks"
+  run_perf perf_without_baseline "$suite"
+  expect "perf.$suite is skipped while the GPU has no baseline" \
+    test "$(ctest_status "perf.$suite" "$out/perf_without_baseline.log")" = Skipped
+  started=$EPOCHSECONDS
+  "$prefix/share/gpuperf/scripts/update_baseline.sh" --build-dir "$project/build" --suite "$suite" \
+    >"$out/record.log" 2>&1
+  echo "first baseline: $((EPOCHSECONDS - started)) s" | tee -a "$out/times.txt"
+  baseline=$(compgen -G "$project/baselines/*.json" | head -n 1)
+  expect "update_baseline.sh --suite writes the project's own baselines/<gpu>.json" test -n "$baseline"
+  [[ -n $baseline ]] && cp -f "$baseline" "$out/"
+  expect "the baseline holds $slow" grep -q "\"$slow\"" "${baseline:-/dev/null}"
+  started=$EPOCHSECONDS
+  run_perf perf_clean "$suite"
+  echo "stored check, clean: $((EPOCHSECONDS - started)) s" | tee -a "$out/times.txt"
+  expect "perf.$suite passes against it" test "$(ctest_status "perf.$suite" "$out/perf_clean.log")" = Passed
+  expect "with its $benchmarks benchmarks' code the baseline's" \
+    grep -q "$benchmarks benchmarks ran the same code as the baseline" "$out/perf_clean.md"
+
+  "$prefix/bin/perf_gate" ab-run --format "$format" --suite "$suite" --a "$project/build/$binary" \
+    --b "$planted/build/$binary" --out "$out/ab" >"$out/ab.log" 2>&1
+  expect "A/B of the clean and the planted build fails" test "$?" -eq 1
+  expect "on $slow" grep -q "^SLOW .*$slow" "$out/ab.log"
+  expect "naming $kernel's grid" grep -q "$grid_line" "$out/ab.log"
+
+  plant_in_project
+  run_perf perf_planted "$suite"
+  expect "perf.$suite fails after the planted slowdown" \
+    test "$(ctest_status "perf.$suite" "$out/perf_planted.log")" = Failed
+  expect "with a SLOW line for $slow" grep -q "^SLOW .*$slow" "$out/perf_planted.log"
+  expect "and a code line naming $kernel's grid" grep -q "$grid_line" "$out/perf_planted.log"
+
+  "$prefix/bin/perf_gate" run --format "$format" --family "$suite" --bench "$project/build/$binary" \
+    --baselines "$project/baselines" --out "$out/skip" --skip-unchanged >"$out/skip.log" 2>&1
+  expect "--skip-unchanged fails on the planted change" test "$?" -eq 1
+  # shellcheck disable=SC2016  # jq's own variables
+  expect "and leaves the $unchanged others untimed, UNCHANGED" jq -e --arg slow "$slow" --argjson n "$unchanged" \
+    '[.benchmarks[] | select(.verdict == "UNCHANGED") | .name] | length == $n and all(. != $slow)' \
+    "$out/skip/$suite.verdict.json"
+
+  echo "== the planted slowdown, as the perf test printed it"
+  grep -hE "^(SLOW|SAME|FAST|AMBIGUOUS) " "$out/perf_planted.log" | head -n 12
+  echo "== and as A/B printed it"
+  grep -hE "^(SLOW|SAME|FAST|AMBIGUOUS) " "$out/ab.log" | head -n 12
 }
