@@ -273,8 +273,9 @@ void StoredRun::check_and_fingerprint() {
   }
 }
 
-// A team's suite: the fingerprints of the baseline's benchmarks, each in a process of its own (a benchmark
-// the baseline lacks is NEW: it has nothing to be compared with, and is timed).
+// A team's suite: the fingerprints of the baseline's benchmarks, each in a process of its own. A benchmark
+// the baseline lacks has no code to be compared with: it is timed (NEW), except under --skip-unchanged,
+// which times only the baseline's benchmarks whose code changed (docs/suites.md).
 void StoredRun::capture_fingerprints_apart() {
   std::vector<std::string> names;
   for (const auto& entry : baseline_.benchmarks) {
