@@ -142,7 +142,7 @@ void AbRun::run_arm(Arm& arm, const std::string& filter, const std::string& time
   // Round 1 checks every case of both builds against its reference; later rounds only time.
   const TimingRequest request{
       filter, time_filter, options_.repetitions, round_ == 1 && options_.check_references, {}, alone};
-  const ProcessOutcome outcome = arm.suite.time(request, files);
+  const ProcessOutcome outcome = arm.suite.time(request, files, err_);
   const std::string build = std::string("build ") + arm.name;
   if (outcome.signaled) {
     stop_after_failure(files.log,

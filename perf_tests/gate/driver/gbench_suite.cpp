@@ -26,11 +26,11 @@ std::string gbench_filter(const std::vector<std::string>& names, const std::stri
 
 // The first look runs every benchmark of the binary (its family is the whole suite); a re-measurement
 // names the ambiguous ones (request.only_names). request.check_references is the team's tests' business.
-ProcessOutcome GbenchSuite::time(const TimingRequest& request, const ProcessFiles& files) {
+ProcessOutcome GbenchSuite::time(const TimingRequest& request, const ProcessFiles& files, std::ostream& err) {
   std::vector<std::string> argv = {program_};
   argv.insert(argv.end(), arguments_.begin(), arguments_.end());
   const PaceChoice pace = gbench_pace(arguments_);  // the driver's minimum time where the team's is not set
-  note_pace_once(pace.note);
+  note_pace_once(pace.note, err);
   argv.insert(argv.end(), pace.added.begin(), pace.added.end());
   const std::string filter = request.only_names.empty() ? "" : gbench_filter(request.only_names, family_);
   if (!filter.empty()) argv.push_back("--benchmark_filter=" + filter);
@@ -39,7 +39,7 @@ ProcessOutcome GbenchSuite::time(const TimingRequest& request, const ProcessFile
   argv.emplace_back("--benchmark_out_format=json");
   const std::optional<int> count =
       request.only_names.empty() ? std::nullopt : std::optional<int>(static_cast<int>(request.only_names.size()));
-  return run_with_progress({argv, request.environment, files.log}, gbench_log_progress, filter, count);
+  return run_with_progress({argv, request.environment, files.log}, gbench_log_progress, filter, count, err);
 }
 
 ResultsFile GbenchSuite::read_results(const std::string& path) const {

@@ -16,7 +16,7 @@ class GbenchSuite : public TeamSuite {
  public:
   using TeamSuite::TeamSuite;
 
-  ProcessOutcome time(const TimingRequest& request, const ProcessFiles& files) override;
+  ProcessOutcome time(const TimingRequest& request, const ProcessFiles& files, std::ostream& err) override;
   ResultsFile read_results(const std::string& path) const override;
 
  protected:

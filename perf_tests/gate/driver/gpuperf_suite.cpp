@@ -60,7 +60,7 @@ ProcessOutcome GpuperfSuite::check(const std::string& filter, const EnvironmentA
        files.log});
 }
 
-ProcessOutcome GpuperfSuite::time(const TimingRequest& request, const ProcessFiles& files) {
+ProcessOutcome GpuperfSuite::time(const TimingRequest& request, const ProcessFiles& files, std::ostream& /*err*/) {
   std::vector<std::string> argv = {program_};
   if (!request.check_references) argv.emplace_back("--no-reference-check");
   argv.push_back("--benchmark_filter=" + request.filter);

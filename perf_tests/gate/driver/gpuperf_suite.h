@@ -18,7 +18,7 @@ class GpuperfSuite : public Suite {
   SuiteGpu gpu() override;
   ProcessOutcome check(const std::string& filter, const EnvironmentAdditions& environment,
                        const ProcessFiles& files) override;
-  ProcessOutcome time(const TimingRequest& request, const ProcessFiles& files) override;
+  ProcessOutcome time(const TimingRequest& request, const ProcessFiles& files, std::ostream& err) override;
   bool supports_time_filter() override;
   std::optional<formats::CaseListing> case_listing() override;  // --list-cases
   ResultsFile read_results(const std::string& path) const override;

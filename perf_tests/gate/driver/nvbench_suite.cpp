@@ -74,10 +74,10 @@ std::vector<std::string> nvbench_selection(const std::vector<std::string>& names
 
 // The first look runs every state of the binary (its family is the whole suite); a re-measurement names
 // the ambiguous ones (request.only_names). request.check_references is the team's tests' business.
-ProcessOutcome NvbenchSuite::time(const TimingRequest& request, const ProcessFiles& files) {
+ProcessOutcome NvbenchSuite::time(const TimingRequest& request, const ProcessFiles& files, std::ostream& err) {
   std::vector<std::string> argv = {program_, "--devices", "0", "--min-samples", std::to_string(request.repetitions)};
   const PaceChoice pace = nvbench_pace(arguments_);  // before any --benchmark: it applies to all
-  note_pace_once(pace.note);
+  note_pace_once(pace.note, err);
   argv.insert(argv.end(), pace.added.begin(), pace.added.end());
   argv.insert(argv.end(), arguments_.begin(), arguments_.end());
   std::string selected;  // the selection as one key for the progress of processes alike
@@ -88,7 +88,7 @@ ProcessOutcome NvbenchSuite::time(const TimingRequest& request, const ProcessFil
   }
   argv.emplace_back("--jsonbin");
   argv.push_back(files.results);
-  return run_with_progress({argv, request.environment, files.log}, nvbench_log_progress, selected, std::nullopt);
+  return run_with_progress({argv, request.environment, files.log}, nvbench_log_progress, selected, std::nullopt, err);
 }
 
 ResultsFile NvbenchSuite::read_results(const std::string& path) const {

@@ -28,7 +28,7 @@ class NvbenchSuite : public TeamSuite {
   // DriverStop (exit 2) where `arguments` hold an option the driver owns.
   NvbenchSuite(std::string program, std::string family, std::vector<std::string> arguments);
 
-  ProcessOutcome time(const TimingRequest& request, const ProcessFiles& files) override;
+  ProcessOutcome time(const TimingRequest& request, const ProcessFiles& files, std::ostream& err) override;
   ResultsFile read_results(const std::string& path) const override;
 
  protected:

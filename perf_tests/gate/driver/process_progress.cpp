@@ -147,7 +147,7 @@ std::string progress_line(const LogProgress& progress, std::optional<int> total,
 }
 
 ProcessOutcome ProcessProgress::run(const ProcessSpec& spec, const std::string& selection,
-                                    std::optional<int> known_total) {
+                                    std::optional<int> known_total, std::ostream& err) {
   using Clock = std::chrono::steady_clock;
   const Clock::time_point start = Clock::now();
   const auto past = past_.find(selection);
@@ -182,8 +182,8 @@ ProcessOutcome ProcessProgress::run(const ProcessSpec& spec, const std::string& 
       last_line = now;
       const double elapsed_s = std::chrono::duration<double>(now - start).count();
       const std::optional<int> total = progress.total ? progress.total : known_total;
-      note(err_, progress_line(progress, total, elapsed_s, expected_process_s(progress, total, elapsed_s, previous_s)));
-      err_.flush();
+      note(err, progress_line(progress, total, elapsed_s, expected_process_s(progress, total, elapsed_s, previous_s)));
+      err.flush();
     } catch (...) {
       // Progress is a courtesy: a log that cannot be read leaves the process to run unwatched.
     }

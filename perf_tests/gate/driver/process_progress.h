@@ -55,16 +55,18 @@ std::optional<double> expected_process_s(const LogProgress& progress, std::optio
 std::string progress_line(const LogProgress& progress, std::optional<int> total, double elapsed_s,
                           std::optional<double> expected_s);
 
-// Runs a team suite's timing processes with progress lines on `err`, remembering each selection's time and
-// count for the next process of the same selection.
+// Runs a team suite's timing processes with progress lines, remembering each selection's time and count for
+// the next process of the same selection.
 class ProcessProgress {
  public:
   using LogReader = LogProgress (*)(const std::string&);
-  ProcessProgress(LogReader reader, std::ostream& err) : reader_(reader), err_(err) {}
+  explicit ProcessProgress(LogReader reader) : reader_(reader) {}
 
-  // Runs `spec` (run_process) with its log watched. `selection`: what the process runs ("" the whole suite),
-  // the key of the time remembered; `known_total`: the count where the caller knows it (a re-measurement).
-  ProcessOutcome run(const ProcessSpec& spec, const std::string& selection, std::optional<int> known_total);
+  // Runs `spec` (run_process) with its log watched and its progress lines on `err`. `selection`: what the
+  // process runs ("" the whole suite), the key of the time remembered; `known_total`: the count where the
+  // caller knows it (a re-measurement).
+  ProcessOutcome run(const ProcessSpec& spec, const std::string& selection, std::optional<int> known_total,
+                     std::ostream& err);
 
  private:
   struct Past {
@@ -72,7 +74,6 @@ class ProcessProgress {
     int finished = 0;
   };
   LogReader reader_;
-  std::ostream& err_;
   std::map<std::string, Past> past_;  // by selection
 };
 

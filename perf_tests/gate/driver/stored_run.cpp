@@ -318,7 +318,7 @@ void StoredRun::measure(int run, const std::string& time_filter, const std::vect
   const ProcessFiles files{name + ".json", name + ".log"};
   const TimingRequest request{alone.empty() ? first_look_ : exact_filter(alone), time_filter, options_.repetitions,
                               false, {{"GPUPERF_GIT_COMMIT", commit_}}, alone};
-  const ProcessOutcome outcome = suite_.time(request, files);
+  const ProcessOutcome outcome = suite_.time(request, files, err_);
   const std::string where = " during run " + std::to_string(run) + " of " + name_ + "; log: " + files.log;
   if (outcome.signaled) {
     stop_after_failure(files.log, "the benchmark binary crashed (signal " + std::to_string(outcome.code) + ")" + where,

@@ -67,8 +67,9 @@ class Suite {
   virtual ProcessOutcome check(const std::string& filter, const EnvironmentAdditions& environment,
                                const ProcessFiles& files) = 0;
 
-  // One process that times, as `request` says.
-  virtual ProcessOutcome time(const TimingRequest& request, const ProcessFiles& files) = 0;
+  // One process that times, as `request` says; what the suite says while it runs (a team's: its pace, its
+  // progress) goes to `err`, the procedure's own stream.
+  virtual ProcessOutcome time(const TimingRequest& request, const ProcessFiles& files, std::ostream& err) = 0;
 
   // Whether this build can time a subset of the cases it runs (TimingRequest::time_filter); an older one
   // times the ambiguous benchmarks alone.

@@ -97,7 +97,7 @@ std::vector<std::string> Recording::time_processes() {
     const ProcessFiles files =
         fresh_files(options_.family.empty() ? "record.run" + number : options_.family + ".record" + number);
     const TimingRequest request{kWholeSuite, "", options_.repetitions, false, environment_, {}};
-    const ProcessOutcome outcome = suite_.time(request, files);
+    const ProcessOutcome outcome = suite_.time(request, files, err_);
     const std::string code = std::to_string(outcome.code);
     stop_unless_succeeded(outcome, "the benchmark binary crashed (signal " + code + ") in run " + number,
                           "the benchmark binary failed (exit " + code + ") in run " + number, files);

@@ -1,6 +1,6 @@
 #include "gate/driver/team_suite.h"
 
-#include <iostream>
+#include <ostream>
 
 #include <nlohmann/json.hpp>
 
@@ -37,16 +37,17 @@ ProcessOutcome TeamSuite::check(const std::string& /*filter*/, const Environment
   throw DriverStop(formats::kExitInvalidInput, "a team's suite has no checking process");
 }
 
-void TeamSuite::note_pace_once(const std::string& text) {
+void TeamSuite::note_pace_once(const std::string& text, std::ostream& err) {
   if (pace_noted_ || text.empty()) return;
   pace_noted_ = true;
-  note(std::cerr, family_ + ": " + text);
+  note(err, family_ + ": " + text);
 }
 
 ProcessOutcome TeamSuite::run_with_progress(const ProcessSpec& spec, ProcessProgress::LogReader reader,
-                                            const std::string& selection, std::optional<int> known_total) {
-  if (!progress_) progress_.emplace(reader, std::cerr);
-  return progress_->run(spec, selection, known_total);
+                                            const std::string& selection, std::optional<int> known_total,
+                                            std::ostream& err) {
+  if (!progress_) progress_.emplace(reader);
+  return progress_->run(spec, selection, known_total, err);
 }
 
 std::optional<ResultsFile> TeamSuite::read_fingerprints(const std::string& /*path*/) const { return std::nullopt; }

@@ -57,14 +57,14 @@ class TeamSuite : public Suite {
   // are captured apart.
   ResultsFile with_fingerprint_reason(ResultsFile file, const std::string& tool) const;
 
-  // Says `text` on stderr as a note the first time a timing process is run ("" says nothing): the pace the
+  // Says `text` on `err` as a note the first time a timing process is run ("" says nothing): the pace the
   // driver chose for the suite (suite_pace.h), once a run.
-  void note_pace_once(const std::string& text);
+  void note_pace_once(const std::string& text, std::ostream& err);
 
-  // Runs a timing process with its progress on stderr, read from its log by `reader` (process_progress.h);
+  // Runs a timing process with its progress on `err`, read from its log by `reader` (process_progress.h);
   // `selection` ("" the whole suite) and `known_total` as ProcessProgress::run takes them.
   ProcessOutcome run_with_progress(const ProcessSpec& spec, ProcessProgress::LogReader reader,
-                                   const std::string& selection, std::optional<int> known_total);
+                                   const std::string& selection, std::optional<int> known_total, std::ostream& err);
 
   const std::string program_;
   const std::string family_;

@@ -64,7 +64,8 @@ class FakeSuite : public driver::Suite {
     return outcome_of_next_process();
   }
 
-  driver::ProcessOutcome time(const driver::TimingRequest& request, const driver::ProcessFiles& files) override {
+  driver::ProcessOutcome time(const driver::TimingRequest& request, const driver::ProcessFiles& files,
+                              std::ostream& /*err*/) override {
     calls.push_back(std::string("time ") + (request.check_references ? "check " : "") + request.filter +
                     (request.time_filter.empty() ? "" : " time=" + request.time_filter) +
                     " reps=" + std::to_string(request.repetitions) +

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "gate/driver/gbench_suite.h"
 #include "gate/driver/process_progress.h"
 #include "gate/driver/suite_pace.h"
 #include "gate/tests/support/gate_test_support.h"
@@ -156,8 +157,8 @@ TEST_F(ProcessProgressRun, PrintsALineOnABenchmarkFinishedAndExpectsThePreviousT
                                    "sleep 1.5\n");
   ::chmod(script.c_str(), 0755);
   std::ostringstream err;
-  ProcessProgress progress(gbench_log_progress, err);
-  ASSERT_TRUE(progress.run({{script}, {}, path("run1.log")}, "", std::nullopt).succeeded());
+  ProcessProgress progress(gbench_log_progress);
+  ASSERT_TRUE(progress.run({{script}, {}, path("run1.log")}, "", std::nullopt, err).succeeded());
   const std::string first = err.str();
   EXPECT_NE(first.find("[perf_gate] progress: BM_b/manual_time finished: 2 benchmarks done (how many are left is "
                        "not known yet); "),
@@ -166,9 +167,25 @@ TEST_F(ProcessProgressRun, PrintsALineOnABenchmarkFinishedAndExpectsThePreviousT
   EXPECT_NE(first.find("(first process, no estimate yet)"), std::string::npos) << first;
   EXPECT_EQ(first.find("BM_a/manual_time finished"), std::string::npos) << "BM_a came within kProgressMinGapS";
   err.str("");
-  ASSERT_TRUE(progress.run({{script}, {}, path("run2.log")}, "", std::nullopt).succeeded());
+  ASSERT_TRUE(progress.run({{script}, {}, path("run2.log")}, "", std::nullopt, err).succeeded());
   EXPECT_NE(err.str().find("2 of 2 benchmarks done, 0 left; "), std::string::npos) << err.str();
   EXPECT_NE(err.str().find(" s expected"), std::string::npos) << "the first process's time: " << err.str();
+}
+
+// A team's suite says its pace on the stream of the procedure that times it (a test's, here), once a run,
+// never on the process's own stderr behind the procedure's back.
+TEST_F(ProcessProgressRun, TheSuitesPaceNoteGoesToTheProceduresStreamOnce) {
+  const std::string script = write("bench.sh", "#!/bin/sh\nexit 0\n");
+  ::chmod(script.c_str(), 0755);
+  GbenchSuite suite(script, "saxpy_suite", {});
+  TimingRequest request;
+  request.repetitions = 2;
+  std::ostringstream err;
+  ASSERT_TRUE(suite.time(request, {path("run1.json"), path("run1.log")}, err).succeeded());
+  ASSERT_TRUE(suite.time(request, {path("run2.json"), path("run2.log")}, err).succeeded());
+  const std::string said = err.str();
+  expect_words(said, {"[perf_gate] saxpy_suite: ", "--benchmark_min_time=0.02"});
+  EXPECT_EQ(said.find("saxpy_suite: "), said.rfind("saxpy_suite: ")) << "said once: " << said;
 }
 
 }  // namespace
