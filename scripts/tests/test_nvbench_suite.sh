@@ -19,7 +19,9 @@ unset GPUPERF_PHASES_DIR GPUPERF_GIT_COMMIT
 source "$here/lib/expectations.sh"
 source "$here/lib/team_project.sh"
 
-echo '{"name": "NVIDIA H100 80GB HBM3", "uuid": "GPU-test-1", "driver": "580.95.05"}' >"$work/gpu.json"
+# NVML's memory total, as on a real GPU, is above the global_memory_size nvbench writes (CUDA's, 81559 MiB).
+echo '{"name": "NVIDIA H100 80GB HBM3", "uuid": "GPU-test-1", "driver": "580.95.05", "memory_mib": 82175}' \
+  >"$work/gpu.json"
 export GPUPERF_TEST_GPU_IDENTITY=$work/gpu.json
 baseline=$work/baselines/nvidia-h100-80gb-hbm3.json
 state64="team_nv/copy_sweep/T:F32,BlockSize:64"
@@ -56,6 +58,7 @@ check "3 timing processes of every state" test "$(grep -c -- "^--devices 0 --min
   "$work/clean_args")" -eq 3 -a "$(wc -l <"$work/clean_args")" -eq 6
 check "the min-time the driver chose is said once" \
   test "$(grep -c "runs until at least 0.05 s of GPU time (--min-time 0.05, the driver's choice" "$work/log")" -eq 1
+check "no platform change against its own baseline" bash -c "! grep -q 'platform changed' $work/log"
 
 # A planted 10% slowdown of one state fails, naming it; the other states stay SAME.
 FAKE_SLOWDOWN_PCT=10 FAKE_SLOW_NAME="BlockSize=2\^6" FAKE_CHANGED_GRID=132 run_suite
@@ -63,6 +66,15 @@ expect 1 "SLOW  *$state64  20.0. us -> 22.0. us  +9.9%" "planted slowdown"
 check "the other states stay SAME" jq -e '[.benchmarks[] | select(.verdict == "SAME")] | length == 2' \
   "$work/out/team_nv.verdict.json"
 check "the code line names the changed launch" grep -q "code: kernel.*grid 1056x1x1 -> 132x1x1" "$work/log"
+
+# --skip-unchanged times only the changed state; the two others are UNCHANGED, untimed.
+: >"$work/skip_args"
+FAKE_SLOWDOWN_PCT=10 FAKE_SLOW_NAME="BlockSize=2\^6" FAKE_CHANGED_GRID=132 FAKE_ARGS_LOG=$work/skip_args \
+  run_suite --skip-unchanged
+expect 1 "1 SLOW, 2 UNCHANGED" "--skip-unchanged"
+check "only the changed state was timed, by --benchmark and its axes" test "$(grep -c -- \
+  "^--devices 0 --min-samples 30 --min-time 0.05 --benchmark copy_sweep --axis T=F32 --axis BlockSize=64 --jsonbin" \
+  "$work/skip_args")" -eq 3 -a "$(grep -c -- "--jsonbin" "$work/skip_args")" -eq 3
 
 # At the tolerance with a spread between processes: ambiguous, the state re-measured alone.
 : >"$work/remeasure_args"

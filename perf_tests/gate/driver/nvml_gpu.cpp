@@ -232,7 +232,8 @@ std::optional<formats::GpuIdentity> parse_test_gpu_identity(const std::string& t
   const nlohmann::json json = formats::parse_json_document(text, source);
   const formats::ObjectReader doc(json, source, "",
                                   std::string("a test GPU identity (") + kTestGpuIdentityVariable +
-                                      ") is {\"name\", \"uuid\"[, \"slug\", \"driver\"]} or {\"none\": \"why\"}");
+                                      ") is {\"name\", \"uuid\"[, \"slug\", \"driver\", \"memory_mib\"]} or "
+                                      "{\"none\": \"why\"}");
   if (const std::optional<std::string> none = doc.optional_string("none")) {
     why_none = *none;
     return std::nullopt;
@@ -242,6 +243,7 @@ std::optional<formats::GpuIdentity> parse_test_gpu_identity(const std::string& t
   gpu.uuid = doc.non_empty_string("uuid");
   gpu.slug = doc.optional_string("slug").value_or("");
   gpu.driver = doc.optional_string("driver").value_or("");
+  gpu.memory_mib = doc.optional_integer("memory_mib", 1);
   return checked(gpu, source);
 }
 

@@ -9,7 +9,7 @@
 //
 // For tests only: GPUPERF_TEST_GPU_IDENTITY names a JSON file that stands in for NVML on a machine
 // without a GPU: {"name": ..., "uuid": ..., "slug": ... (optional, else made from the name), "driver": ...
-// (optional)}, or {"none": "why"} for a machine without one.
+// (optional), "memory_mib": ... (optional, NVML's total)}, or {"none": "why"} for a machine without one.
 
 #include <optional>
 #include <string>

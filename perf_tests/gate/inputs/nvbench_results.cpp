@@ -396,7 +396,12 @@ formats::GpuIdentity identify_gpu(const Reading& reading, const std::optional<fo
   fill(named.driver, given->driver);
   fill(named.cuda_runtime, given->cuda_runtime);
   if (!named.sm_count) named.sm_count = given->sm_count;
-  if (!named.memory_mib) named.memory_mib = given->memory_mib;
+  // The caller's memory total wins: nvbench's global_memory_size is the CUDA runtime's totalGlobalMem, and
+  // NVML's total (the driver's identity, and every other file of the run: the fingerprints captured apart)
+  // counts what the driver reserves too: 143155 and 143771 MiB on one H200. Two sources for one field made
+  // every run "mixed" against its own baseline, a platform change that also kept --skip-unchanged from
+  // leaving anything UNCHANGED.
+  if (given->memory_mib) named.memory_mib = given->memory_mib;
   return named;
 }
 

@@ -409,6 +409,11 @@ TEST(NvmlGpu, TestIdentityFileGivesAGpuOrNone) {
   EXPECT_EQ(gpu->slug, "nvidia-h100-80gb-hbm3") << "made from the name";
   EXPECT_EQ(gpu->uuid, "GPU-1");
   EXPECT_EQ(gpu->driver, "580.1");
+  EXPECT_FALSE(gpu->memory_mib) << "unknown where not given";
+  EXPECT_EQ(parse_test_gpu_identity(R"({"name": "N", "uuid": "U", "memory_mib": 143771})", "id.json", why)->memory_mib,
+            143771);
+  EXPECT_THROW(parse_test_gpu_identity(R"({"name": "N", "uuid": "U", "memory_mib": 0})", "id.json", why),
+               formats::InputError);
   EXPECT_FALSE(parse_test_gpu_identity(R"({"none": "no device visible"})", "id.json", why));
   EXPECT_EQ(why, "no device visible");
   EXPECT_THROW(parse_test_gpu_identity(R"({"name": "x", "uuid": "u", "slug": "../x"})", "id.json", why),

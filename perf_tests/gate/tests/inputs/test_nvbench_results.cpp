@@ -114,6 +114,9 @@ TEST(NvbenchInput, TheGpuIsTheDeviceItsStatesRanOn) {
   EXPECT_EQ(filled.uuid, started_on.uuid) << "what nvbench does not write, the caller fills in";
   EXPECT_EQ(filled.driver, "580.159.04");
   EXPECT_EQ(filled.sm_count, 132);
+  EXPECT_EQ(filled.memory_mib, 85520809984LL >> 20) << "nvbench's, where the caller knows none";
+  started_on.memory_mib = 81559;  // NVML's total, above CUDA's totalGlobalMem
+  EXPECT_EQ(load_fixture(started_on).results.gpu.memory_mib, 81559) << "one source for every file of a run";
 
   started_on.name = "NVIDIA H200";
   expect_words(testing::input_error_of([&] { load_fixture(started_on); }),
