@@ -14,6 +14,8 @@
 #                         (SkipWithMessage, as Google Benchmark 1.8 writes it: no time, no aggregate rows)
 #   FAKE_CHANGED_GRID=N   the benchmarks FAKE_SLOW_NAME matches launch their kernel on N blocks, not 1056
 #   FAKE_NO_CAPTURE=1     a capture process writes no fingerprint (as where CUDA did not load the library)
+#   FAKE_NSIGHT=1         a capture process is stopped as Nsight Compute stops it when attached (its
+#                         ==ERROR== line, exit 1)
 # It takes --benchmark_filter (searched in each run name, as Google Benchmark does), --benchmark_repetitions
 # and --benchmark_out; --benchmark_out_format must be json. Run with CUDA_INJECTION64_PATH and
 # GPUPERF_FINGERPRINT_OUT set (a capture process of perf_gate), it writes instead what the capture library
@@ -31,6 +33,10 @@ for arg in "$@"; do
 done
 if [[ -n ${GPUPERF_FINGERPRINT_OUT:-} && -f ${CUDA_INJECTION64_PATH:-} ]]; then
   [[ -n ${FAKE_NO_CAPTURE:-} ]] && exit 0
+  if [[ -n ${FAKE_NSIGHT:-} ]]; then
+    echo "==ERROR== Another tool/injection might be loaded since CUDA_INJECTION64_PATH is set to $CUDA_INJECTION64_PATH. To run Nsight Compute unset CUDA_INJECTION64_PATH environment variable."
+    exit 1
+  fi
   name=BM_copy; [[ "BM_saxpy/1024/manual_time" =~ $filter ]] && name=BM_saxpy
   grid=1056
   [[ -n ${FAKE_CHANGED_GRID:-} && $name =~ ${FAKE_SLOW_NAME:-.} ]] && grid=$FAKE_CHANGED_GRID

@@ -95,6 +95,10 @@ check "the timing processes ran the changed benchmark alone" \
 FAKE_NO_CAPTURE=1 run_suite --skip-unchanged
 expect 0 "2 SAME" "no fingerprint written"
 check "the report says the capture process wrote none" grep -q "wrote no fingerprint" "$work/out/saxpy_suite.md"
+FAKE_NSIGHT=1 run_suite --skip-unchanged
+expect 0 "2 SAME" "capture processes stopped by an attached Nsight Compute"
+check "the report says another profiler is attached" grep -q "another profiler is attached: an Nsight tool" \
+  "$work/out/saxpy_suite.md"
 lone=$work/lone && mkdir -p "$lone" && cp "$gate" "$lone/perf_gate"
 "$lone/perf_gate" run --format gbench --family saxpy_suite --bench "$bench" --baselines "$work/baselines" \
   --out "$work/out" >"$work/log" 2>&1

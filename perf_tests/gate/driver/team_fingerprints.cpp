@@ -3,6 +3,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 
 #include <nlohmann/json.hpp>
 
@@ -26,18 +27,36 @@ formats::Fingerprint not_captured(const std::string& why) {
   return fingerprint;
 }
 
+// A process's output ("" where it left none).
+std::string output_of(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
 // The process's output, after a line naming its benchmark, at the end of the log of every capture.
-void append_to_log(const std::string& from, const std::string& to, const std::string& benchmark) {
+void append_to_log(const std::string& output, const std::string& to, const std::string& benchmark) {
   std::ofstream log(to, std::ios::app | std::ios::binary);
-  log << "== " << benchmark << "\n";
-  std::ifstream part(from, std::ios::binary);
-  if (part) log << part.rdbuf();
+  log << "== " << benchmark << "\n" << output;
+}
+
+// Whether an Nsight tool stopped the process: Nsight Compute (ncu --target-processes all over a perf test)
+// attaches to every child, and on an H200 (ncu 2025.3) ended each capture process with exit 1 and
+// "==ERROR== Another tool/injection might be loaded since CUDA_INJECTION64_PATH is set to ...": it loads
+// itself by the variable the capture library is loaded by.
+bool nsight_tool_stopped_it(const std::string& output) {
+  return output.rfind("==ERROR==", 0) == 0 || output.find("\n==ERROR==") != std::string::npos;
 }
 
 }  // namespace
 
 formats::Fingerprint read_captured_fingerprint(const std::string& path, const ProcessOutcome& outcome,
-                                               const std::string& log) {
+                                               const std::string& output, const std::string& log) {
+  if (!outcome.succeeded() && nsight_tool_stopped_it(output)) {
+    // The tool's own words stay in the log: they are the process's output, not ours to repeat.
+    return not_captured("another profiler is attached: an Nsight tool stopped the capture process, " +
+                        outcome.describe() + ", as Nsight Compute does where CUDA_INJECTION64_PATH names another "
+                        "library; its ==ERROR== line is in " + log);
+  }
   if (!outcome.succeeded()) {
     return not_captured("the capture process failed (" + outcome.describe() + "; log: " + log + ")");
   }
@@ -73,8 +92,9 @@ std::map<std::string, formats::Fingerprint> capture_fingerprints_apart(const std
     std::filesystem::remove(file, error);  // an earlier process's file would be read as this one's
     const ProcessOutcome outcome =
         run_process({process.argv, {{kInjectionVariable, library}, {kOutputVariable, file}}, part_log});
-    append_to_log(part_log, log, process.benchmark);
-    formats::Fingerprint fingerprint = read_captured_fingerprint(file, outcome, log);
+    const std::string output = output_of(part_log);
+    append_to_log(output, log, process.benchmark);
+    formats::Fingerprint fingerprint = read_captured_fingerprint(file, outcome, output, log);
     if (fingerprint.capture_status != formats::kCapturedByCupti) ++not_captured_count;
     captured[process.benchmark] = std::move(fingerprint);
   }

@@ -36,10 +36,12 @@ std::map<std::string, formats::Fingerprint> capture_fingerprints_apart(const std
                                                                        const std::string& prefix, std::ostream& err);
 
 // What one capture process left in `path`: the fingerprint the library wrote, or one not captured whose
-// capture_status says why: the process failed (`outcome`), wrote no file (it never initialized CUDA, or
-// CUDA did not load the library), or a file that is not a fingerprint. `log` names the process's output.
+// capture_status says why: an Nsight tool attached to the process stopped it (`output`, the process's
+// own output, holds its "==ERROR==" line), the process failed (`outcome`), wrote no file (it never
+// initialized CUDA, or CUDA did not load the library), or a file that is not a fingerprint. `log` names
+// where the output is kept.
 formats::Fingerprint read_captured_fingerprint(const std::string& path, const ProcessOutcome& outcome,
-                                               const std::string& log);
+                                               const std::string& output, const std::string& log);
 
 // The capture library: `given` where not empty (--fingerprint-library: it must exist), else the one beside
 // perf_gate, whose folder is `executable_dir`: installed (<prefix>/bin -> <prefix>/lib, lib64), or in

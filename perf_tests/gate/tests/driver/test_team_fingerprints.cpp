@@ -18,6 +18,7 @@
 namespace gpuperf::gate::driver {
 namespace {
 
+using testing::expect_words;
 using TeamFingerprints = testing::ScratchFolderTest;
 
 constexpr const char* kCaptured = R"json({"schema": 2, "capture_status": "cupti", "libraries": {"cublas": "13.0.2.14"},
@@ -27,7 +28,7 @@ constexpr const char* kCaptured = R"json({"schema": 2, "capture_status": "cupti"
   "copies": []})json";
 
 TEST_F(TeamFingerprints, ReadsWhatTheLibraryWrote) {
-  const formats::Fingerprint read = read_captured_fingerprint(write("f.json", kCaptured), {false, 0}, "L");
+  const formats::Fingerprint read = read_captured_fingerprint(write("f.json", kCaptured), {false, 0}, "", "L");
   EXPECT_EQ(read.capture_status, formats::kCapturedByCupti);
   ASSERT_EQ(read.kernels.size(), 1u);
   EXPECT_EQ(read.kernels[0].grid[0], 1056);
@@ -36,20 +37,33 @@ TEST_F(TeamFingerprints, ReadsWhatTheLibraryWrote) {
 
 TEST_F(TeamFingerprints, SaysWhyThereIsNone) {
   // The process failed: whatever it wrote is not trusted.
-  EXPECT_EQ(read_captured_fingerprint(write("f.json", kCaptured), {false, 3}, "the.log").capture_status,
+  EXPECT_EQ(read_captured_fingerprint(write("f.json", kCaptured), {false, 3}, "", "the.log").capture_status,
             "the capture process failed (exit 3; log: the.log)");
-  EXPECT_EQ(read_captured_fingerprint(write("f.json", kCaptured), {true, 11}, "the.log").capture_status,
+  EXPECT_EQ(read_captured_fingerprint(write("f.json", kCaptured), {true, 11}, "", "the.log").capture_status,
             "the capture process failed (signal 11; log: the.log)");
-  const std::string none = read_captured_fingerprint(path("absent.json"), {false, 0}, "the.log").capture_status;
+  const std::string none = read_captured_fingerprint(path("absent.json"), {false, 0}, "", "the.log").capture_status;
   EXPECT_NE(none.find("wrote no fingerprint"), std::string::npos) << none;
   EXPECT_NE(none.find("the.log"), std::string::npos) << none;
-  const std::string bad = read_captured_fingerprint(write("f.json", "{\"schema\": 2"), {false, 0}, "L").capture_status;
+  const std::string bad = read_captured_fingerprint(write("f.json", "{\"schema\": 2"), {false, 0}, "", "L").capture_status;
   EXPECT_EQ(bad.rfind("the capture library wrote no valid fingerprint: ", 0), 0u) << bad;
   // A reason CUPTI gave is kept as the library wrote it.
   const std::string busy = R"json({"schema": 2, "capture_status": "another profiler holds CUPTI: x", "libraries": {},
                                "kernels": [], "copies": []})json";
-  EXPECT_EQ(read_captured_fingerprint(write("f.json", busy), {false, 0}, "L").capture_status,
+  EXPECT_EQ(read_captured_fingerprint(write("f.json", busy), {false, 0}, "", "L").capture_status,
             "another profiler holds CUPTI: x");
+  // Nsight Compute attached to the process tree stops a capture process (its output as on an H200); its
+  // words are left in the log, not repeated.
+  const std::string ncu_output =
+      "== saxpy_suite/BM_saxpy/67108864\n==ERROR== Another tool/injection might be loaded since "
+      "CUDA_INJECTION64_PATH is set to /p/lib/libgpuperf_fingerprint_inject.so. To run Nsight Compute unset "
+      "CUDA_INJECTION64_PATH environment variable.\n";
+  const std::string refused =
+      read_captured_fingerprint(path("absent.json"), {false, 1}, ncu_output, "the.log").capture_status;
+  expect_words(refused, {"another profiler is attached", "Nsight Compute", "exit 1", "the.log"});
+  EXPECT_EQ(refused.find("/p/lib"), std::string::npos) << refused;
+  EXPECT_EQ(read_captured_fingerprint(path("absent.json"), {false, 1}, "no ==ERROR== at a line's start", "L")
+                .capture_status,
+            "the capture process failed (exit 1; log: L)");
 }
 
 TEST_F(TeamFingerprints, FindsTheLibraryBesidePerfGateInstalledOrBuilt) {
