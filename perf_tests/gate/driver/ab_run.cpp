@@ -15,7 +15,6 @@
 #include "gate/driver/shared_steps.h"
 #include "gate/judging/outcome.h"
 #include "gate/reports/report_files.h"
-#include "gate/reports/reports.h"
 
 namespace gpuperf::gate::driver {
 namespace {
@@ -86,26 +85,16 @@ int AbRun::run() {
   return write_reports(last);
 }
 
-// The reports of the last judgement, rendered once with the ledger's count; the console names them.
+// The reports of the last judgement.
 int AbRun::write_reports(const Look& last) {
   if (!decided_) return last.exit_code;
-  const ReportFiles files = ab_report_files(options_);
-  Report report{std::move(*decided_)};
-  if (!options_.same_code_ledger.empty() && last.exit_code != formats::kExitInvalidInput) {
-    report.same_code = count_in_ledger(options_.same_code_ledger, report.comparison, files.json, err_);
+  ReportExtras extras{options_.same_code_ledger, {}};
+  if (options_.diagnosis && b_.suite.abilities().checks) {
+    extras.diagnose = [this](const Comparison& comparison) {
+      return diagnose_ab(comparison, {a_.suite.program(), b_.suite.program(), options_.out});
+    };
   }
-  if (last.exit_code == formats::kExitRegression && options_.diagnosis && b_.suite.abilities().checks) {
-    report.diagnosis = diagnose_ab(report.comparison, {a_.suite.program(), b_.suite.program(), options_.out});
-  }
-  try {
-    write_report_files(report, files);
-  } catch (const formats::InputError& e) {
-    err_ << "perf_gate: error: " << e.what() << "\n";
-    return formats::kExitInvalidInput;
-  }
-  write_console_report(report, out_);
-  out_ << "report: " << files.markdown << "\n";
-  return last.exit_code;
+  return driver::write_reports(std::move(*decided_), last.exit_code, ab_report_files(options_), extras, out_, err_);
 }
 
 // A round of an earlier comparison would be judged as this one's.

@@ -3,7 +3,9 @@
 #include <exception>
 
 #include "formats/exit_codes.h"
+#include "formats/input_error.h"
 #include "gate/driver/console.h"
+#include "gate/reports/report.h"
 #include "gate/reports/reports.h"
 
 namespace gpuperf::gate::driver {
@@ -27,6 +29,24 @@ std::optional<LedgerCount> count_in_ledger(const std::string& ledger, const Comp
   }
   note(err, "the same-code ledger " + ledger + " was not updated (the verdict stands)");
   return std::nullopt;
+}
+
+int write_reports(Comparison decided, int exit_code, const ReportFiles& files, const ReportExtras& extras,
+                  std::ostream& out, std::ostream& err) {
+  Report report{std::move(decided)};
+  if (!extras.same_code_ledger.empty() && exit_code != formats::kExitInvalidInput) {
+    report.same_code = count_in_ledger(extras.same_code_ledger, report.comparison, files.json, err);
+  }
+  if (exit_code == formats::kExitRegression && extras.diagnose) report.diagnosis = extras.diagnose(report.comparison);
+  try {
+    write_report_files(report, files);
+  } catch (const formats::InputError& e) {
+    err << "perf_gate: error: " << e.what() << "\n";
+    return formats::kExitInvalidInput;
+  }
+  write_console_report(report, out);
+  out << "report: " << files.markdown << "\n";
+  return exit_code;
 }
 
 int report_stop(const DriverStop& stop, std::ostream& err) {

@@ -1,7 +1,8 @@
 #pragma once
 // The steps perf_gate run and ab-run share: a process that failed ends the test, the same-code ledger is
-// added to, a stop is printed, and the results measured so far are read once each.
+// added to, the reports are written, a stop is printed, and the results measured so far are read once each.
 
+#include <functional>
 #include <map>
 #include <optional>
 #include <ostream>
@@ -14,6 +15,7 @@
 #include "gate/inputs/results.h"
 #include "gate/judging/comparison.h"
 #include "gate/ledger/ledger_update.h"
+#include "gate/reports/report_files.h"
 
 namespace gpuperf::gate::driver {
 
@@ -27,6 +29,20 @@ namespace gpuperf::gate::driver {
 // not updated (the verdict stands)" on `err`, and none.
 std::optional<LedgerCount> count_in_ledger(const std::string& ledger, const Comparison& comparison,
                                            const std::string& report, std::ostream& err);
+
+// What a test's reports are made of besides its judgement: the ledger to count it in ("" none), and the
+// Nsight Compute diagnosis of a regression, which a test without one leaves empty.
+struct ReportExtras {
+  std::string same_code_ledger;
+  std::function<std::vector<NcuDiagnosis>(const Comparison&)> diagnose;
+};
+
+// The reports of a test's last judgement (`decided`, whose exit code is `exit_code`), rendered once
+// (reports/report.h): counted in the ledger unless the judgement was invalid (exit 2), diagnosed where it
+// failed on a regression, written to `files`, then printed on `out` with "report: <markdown>". Returns
+// `exit_code`, or 2 (the error on `err`) where a file could not be written.
+int write_reports(Comparison decided, int exit_code, const ReportFiles& files, const ReportExtras& extras,
+                  std::ostream& out, std::ostream& err);
 
 // Prints how a test stopped ("SKIPPED: why" for exit 77, "error: why" otherwise) and returns its exit code.
 int report_stop(const DriverStop& stop, std::ostream& err);

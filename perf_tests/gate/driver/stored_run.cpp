@@ -160,29 +160,21 @@ int StoredRun::run() {
   return write_reports(last);
 }
 
-// The reports of the last judgement, rendered once with the ledger's count; the console names them.
+// The reports of the last judgement. Nsight Compute profiles our suite's cases in their profiler window
+// (--profiler-window), which a team's suite has not.
 int StoredRun::write_reports(const Look& last) {
   if (!decided_) return last.exit_code;
-  Report report{std::move(*decided_)};
-  if (!options_.same_code_ledger.empty() && last.exit_code != formats::kExitInvalidInput) {
-    report.same_code = count_in_ledger(options_.same_code_ledger, report.comparison, prefix_ + ".verdict.json", err_);
+  ReportExtras extras{options_.same_code_ledger, {}};
+  if (options_.diagnosis && suite_.abilities().checks) {
+    extras.diagnose = [this](const Comparison& comparison) {
+      phases_.begin();
+      std::vector<NcuDiagnosis> diagnosis = diagnose(comparison);
+      phases_.end("diagnosis");
+      return diagnosis;
+    };
   }
-  // Nsight Compute profiles our suite's cases in their profiler window (--profiler-window), which a team's
-  // suite has not.
-  if (last.exit_code == formats::kExitRegression && options_.diagnosis && suite_.abilities().checks) {
-    phases_.begin();
-    report.diagnosis = diagnose(report.comparison);
-    phases_.end("diagnosis");
-  }
-  try {
-    write_report_files(report, stored_report_files(options_));
-  } catch (const formats::InputError& e) {
-    err_ << "perf_gate: error: " << e.what() << "\n";
-    return formats::kExitInvalidInput;
-  }
-  write_console_report(report, out_);
-  out_ << "report: " << prefix_ << ".md\n";
-  return last.exit_code;
+  return driver::write_reports(std::move(*decided_), last.exit_code, stored_report_files(options_), extras, out_,
+                               err_);
 }
 
 // The family's cases, or the shard's: of the suite's listing cut as every shard cuts it (shards.h).
