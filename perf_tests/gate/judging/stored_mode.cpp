@@ -169,6 +169,19 @@ void add_canary(const Baseline& baseline, const std::vector<ResultsFile>& result
   }
 }
 
+// The files that carry fingerprints: the checking processes (ours), the fingerprints captured apart (a
+// team's suite). What --skip-unchanged left untimed was decided on these, before any timing process ran
+// (perf_gate unchanged, driver/stored_run.h); a timing process's platform cannot undo that decision and make
+// a benchmark nobody timed MISSING, a verdict that blames the code. The report still lists how the timing
+// processes' platform differs (Comparison::platform).
+std::vector<ResultsFile> fingerprinting_files(const std::vector<ResultsFile>& results) {
+  std::vector<ResultsFile> files;
+  for (const ResultsFile& file : results) {
+    if (!file.fingerprints.empty()) files.push_back(file);
+  }
+  return files;
+}
+
 }  // namespace
 
 RowReason why_not_judgeable(const BenchmarkSamples& samples, int usable_processes) {
@@ -273,7 +286,8 @@ Comparison compare_with_baseline(const Baseline& baseline, const std::vector<Res
     comparison.benchmarks.push_back(std::move(row));
   }
   const std::set<std::string> unchanged =
-      options.skip_unchanged ? unchanged_benchmarks(baseline, results, options.selection) : std::set<std::string>{};
+      options.skip_unchanged ? unchanged_benchmarks(baseline, fingerprinting_files(results), options.selection)
+                             : std::set<std::string>{};
   for (const auto& [name, entry] : baseline.benchmarks) {
     if (!options.selection.matches(name) || pooled.count(name) != 0) continue;
     BenchmarkComparison row;

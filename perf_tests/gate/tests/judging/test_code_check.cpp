@@ -204,6 +204,21 @@ TEST(SkipUnchanged, UnchangedPassesChangedIsJudged) {
   EXPECT_EQ(row_of(not_skipping, kPointerChase).verdict, Verdict::kMissing) << "only with --skip-unchanged";
 }
 
+// What was left untimed was decided on the checking process, before the timing processes ran: a timing
+// process on another driver (updated in between) leaves the decision, and the report says the platform
+// changed; it does not turn a benchmark nobody timed into MISSING.
+TEST(SkipUnchanged, TheDecisionIsTheCheckingProcesssNotTheTimingProcesses) {
+  std::vector<ResultsFile> results = processes("results_changed_only_");
+  for (ResultsFile& file : results) file.gpu.driver = "590.44.01";
+  results.push_back(load_results(testdata("results_fingerprint_only.json")));
+  const Comparison c = compared(fingerprinted_baseline(), results, true);
+  EXPECT_EQ(row_of(c, kPointerChase).verdict, Verdict::kUnchanged);
+  EXPECT_EQ(row_of(c, kReduce9).verdict, Verdict::kSlow);
+  bool driver_listed = false;
+  for (const PlatformChange& change : c.platform) driver_listed = driver_listed || change.field == "driver";
+  EXPECT_TRUE(driver_listed) << "the timing processes' driver is still reported";
+}
+
 TEST(SkipUnchanged, AnotherDriverSkipsNothing) {
   const Comparison c = skip_unchanged_comparison("results_fingerprint_only_driver_590.json");
   EXPECT_EQ(row_of(c, kPointerChase).verdict, Verdict::kMissing);
