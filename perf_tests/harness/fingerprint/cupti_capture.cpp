@@ -269,7 +269,7 @@ void LaunchCapture::begin() {
   state.recording = true;
 }
 
-formats::Fingerprint LaunchCapture::end(bool wait_for_device) {
+formats::Fingerprint LaunchCapture::end() {
   State& state = *state_;
   formats::Fingerprint fingerprint;
   fingerprint.libraries = state.libraries;
@@ -291,7 +291,7 @@ formats::Fingerprint LaunchCapture::end(bool wait_for_device) {
   // CUPTI delivers records asynchronously, and a record is complete only once its kernel has ended: after
   // the synchronization, a forced flush (1) hands over every record of the window. Each step runs even
   // when one before it failed, so that the kind ends up disabled; the first failure is reported.
-  const std::string wait_error = wait_for_device ? wait_for_current_device() : "";
+  const std::string wait_error = wait_for_current_device();
   const CUptiResult flushed = cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
   CUptiResult disabled = CUPTI_SUCCESS;
   for (const CUpti_ActivityKind kind : kCapturedKinds) {

@@ -45,11 +45,10 @@ class LaunchCapture {
   // Waits for the current device (device_wait.h; kernels still running on another device may be
   // missed), stops recording and returns
   // what launched since begin(), in launch order, consecutive identical launches merged, and the copies and
-  // sets issued since begin() (Fingerprint::copies, covers_copies true). With `wait_for_device` false it
-  // does not wait: at a process's exit (inject.cpp), where what ran has ended and the runtime may be gone.
-  // A CUDA or CUPTI failure is not thrown: it gives a fingerprint without kernels whose capture_status
-  // names the failing call and its error.
-  formats::Fingerprint end(bool wait_for_device = true);
+  // sets issued since begin() (Fingerprint::copies, covers_copies true). Linked into the capture library,
+  // it does not wait (device_wait_none.cpp). A CUDA or CUPTI failure is not thrown: it gives a fingerprint
+  // without kernels whose capture_status names the failing call and its error.
+  formats::Fingerprint end();
 
   LaunchCapture(const LaunchCapture&) = delete;
   LaunchCapture& operator=(const LaunchCapture&) = delete;

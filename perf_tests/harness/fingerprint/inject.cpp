@@ -50,10 +50,10 @@ std::vector<std::string> loaded_objects() {
 }
 
 // At exit every kernel of the process has ended (its benchmark waited for them to time them), so the
-// capture ends without waiting for the device, whose runtime may already be torn down.
+// capture ends without waiting for the device, whose runtime may already be torn down (device_wait_none.cpp).
 void write_fingerprint_at_exit() {
   try {
-    gpuperf::formats::Fingerprint captured = gpuperf::fingerprint::LaunchCapture::instance().end(false);
+    gpuperf::formats::Fingerprint captured = gpuperf::fingerprint::LaunchCapture::instance().end();
     captured.libraries = gpuperf::fingerprint::nvidia_library_versions(loaded_objects());
     const gpuperf::formats::Fingerprint written = captured.capture_status == gpuperf::formats::kCapturedByCupti
                                                       ? gpuperf::fingerprint::distinct_launches(captured)
